@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Switchboard",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "switchboard", targets: ["switchboard"]),
+        .executable(name: "switchboard-bench", targets: ["SwitchboardBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // C, kept at the edge: the one module map over libmicrohttpd.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // The only Swift module that imports CMicroHTTPD. Knows nothing about chat.
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD"]),
+        // The domain: messages, validation, the bus, cursors, wire formats. No I/O.
+        .target(name: "SwitchboardCore"),
+        // Durable storage through GRDB (SQLite).
+        .target(
+            name: "SwitchboardStore",
+            dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The HTTP ways in (short-poll, long-poll, SSE) over MicroHTTPD.
+        .target(
+            name: "SwitchboardHTTP",
+            dependencies: [
+                "SwitchboardCore", "MicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The parts composed into one server, as the CLI and the tests start it.
+        .target(
+            name: "Switchboard",
+            dependencies: [
+                "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "MicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "switchboard",
+            dependencies: [
+                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "MicroHTTPD",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Load client for Scripts/bench.sh: thousands of SSE streams on one event loop.
+        .executableTarget(
+            name: "SwitchboardBench",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
+        .testTarget(
+            name: "SwitchboardIntegrationTests",
+            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP"]
+        ),
+    ]
+)

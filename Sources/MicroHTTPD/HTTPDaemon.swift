@@ -1,0 +1,253 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A running libmicrohttpd daemon in event-loop mode: a pool of worker threads,
+/// each with its own epoll loop, with suspend/resume enabled.
+///
+/// Owned explicitly: call ``stop()`` once, after every suspended exchange has
+/// been resumed (libmicrohttpd requires it).
+public final class HTTPDaemon: @unchecked Sendable {
+    /// The bound port (the real one when the configuration asked for 0).
+    public let port: UInt16
+    /// The configuration the daemon was started with.
+    public let configuration: HTTPDaemonConfiguration
+
+    private var daemon: OpaquePointer?
+    private let handler: any HTTPRequestHandler
+    private let contextBox: Unmanaged<DaemonContext>
+
+    /// Binds and starts serving at once.
+    /// - Throws: ``MicroHTTPDError`` when the address is invalid or cannot be bound.
+    public init(configuration: HTTPDaemonConfiguration, handler: any HTTPRequestHandler) throws {
+        self.configuration = configuration
+        self.handler = handler
+        let context = DaemonContext(handler: handler, configuration: configuration)
+        contextBox = Unmanaged.passRetained(context)
+
+        var storage = sockaddr_storage()
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if configuration.host.contains(":") {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = configuration.port.bigEndian
+            guard inet_pton(AF_INET6, configuration.host, &address.sin6_addr) == 1 else {
+                contextBox.release()
+                throw MicroHTTPDError(operation: "parse IPv6 address \(configuration.host)", errno: 0)
+            }
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: &address, count: MemoryLayout<sockaddr_in6>.size)) }
+            flags |= MHD_USE_IPv6.rawValue
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = configuration.port.bigEndian
+            guard inet_pton(AF_INET, configuration.host, &address.sin_addr) == 1 else {
+                contextBox.release()
+                throw MicroHTTPDError(operation: "parse IPv4 address \(configuration.host)", errno: 0)
+            }
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: &address, count: MemoryLayout<sockaddr_in>.size)) }
+        }
+
+        let contextPointer = contextBox.toOpaque()
+        let started: OpaquePointer? = withUnsafeMutablePointer(to: &storage) { storagePointer in
+            var options: [MHD_OptionItem] = [
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(storagePointer)),
+                MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
+                MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+                MHD_OptionItem(option: .NOTIFY_COMPLETED,
+                               value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: contextPointer),
+                MHD_OptionItem(option: .EXTERNAL_LOGGER,
+                               value: unsafeBitCast(daemonLogger, to: Int.self), ptr_value: contextPointer),
+                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+            ]
+            return options.withUnsafeMutableBufferPointer { buffer in
+                sb_start_daemon(flags, configuration.port, accessHandler, contextPointer, buffer.baseAddress)
+            }
+        }
+        guard let started else {
+            let error = errno
+            contextBox.release()
+            throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)", errno: error)
+        }
+        daemon = started
+        port = sb_daemon_bind_port(started)
+    }
+
+    /// Open connections across all worker threads.
+    public var connectionCount: Int {
+        guard let daemon else { return 0 }
+        return Int(sb_daemon_current_connections(daemon))
+    }
+
+    /// Stops accepting new connections; open ones go on being served.
+    public func quiesce() {
+        guard let daemon else { return }
+        let fd = MHD_quiesce_daemon(daemon)
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Closes every connection and joins the worker threads. Resume every
+    /// suspended exchange before calling this.
+    public func stop() {
+        guard let daemon else { return }
+        self.daemon = nil
+        MHD_stop_daemon(daemon)
+        contextBox.release()
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// What the C callbacks reach through their `cls` pointer.
+final class DaemonContext {
+    let handler: any HTTPRequestHandler
+    let configuration: HTTPDaemonConfiguration
+
+    init(handler: any HTTPRequestHandler, configuration: HTTPDaemonConfiguration) {
+        self.handler = handler
+        self.configuration = configuration
+    }
+}
+
+/// Carried by a streaming response: the body and the exchange it belongs to.
+final class StreamContext {
+    let body: any HTTPStreamBody
+    let exchange: HTTPExchange
+
+    init(body: any HTTPStreamBody, exchange: HTTPExchange) {
+        self.body = body
+        self.exchange = exchange
+    }
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, connectionContext in
+    guard let cls, let connection, let connectionContext, let uploadDataSize else { return .NO }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let existing = connectionContext.pointee else {
+        // First call: headers only. Create the exchange and refuse an announced
+        // oversized body before reading any of it.
+        let exchange = HTTPExchange(
+            connection: connection,
+            method: method.map { String(cString: $0) } ?? "",
+            path: url.map { String(cString: $0) } ?? "/"
+        )
+        connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
+            exchange.bodyTooLarge = true
+            return dispatch(exchange, context: context)
+        }
+        return .YES
+    }
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(existing).takeUnretainedValue()
+
+    if uploadDataSize.pointee > 0 {
+        let count = uploadDataSize.pointee
+        uploadDataSize.pointee = 0
+        if exchange.started { return .YES }  // a response is already queued; drop the rest
+        if exchange.bodyTooLarge || exchange.body.count + count > context.configuration.maxBodyBytes {
+            // Chunked body past the limit: keep nothing more, and hang up if the
+            // client goes on sending far beyond it.
+            exchange.bodyTooLarge = true
+            exchange.body = []
+            exchange.discardedBytes += count
+            return exchange.discardedBytes > 16 * context.configuration.maxBodyBytes ? .NO : .YES
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { pointer in
+                exchange.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: count))
+            }
+        }
+        return .YES
+    }
+    return dispatch(exchange, context: context)
+}
+
+private func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
+    exchange.started = true
+    switch context.handler.handle(exchange) {
+    case .suspended:
+        return .YES
+    case .respond(let response):
+        return queue(response, on: exchange)
+    }
+}
+
+private func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_Result {
+    let created: OpaquePointer?
+    switch response.body {
+    case .bytes(let bytes):
+        created = bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    case .stream(let body, let blockSize):
+        let streamContext = Unmanaged.passRetained(StreamContext(body: body, exchange: exchange))
+        created = MHD_create_response_from_callback(sb_size_unknown(), blockSize, streamReader, streamContext.toOpaque(), streamFree)
+        if created == nil {
+            streamContext.release()
+            body.finish()
+        }
+    }
+    guard let created else { return .NO }
+    for (name, value) in response.headers {
+        _ = MHD_add_response_header(created, name, value)
+    }
+    let result = MHD_queue_response(exchange.connection, UInt32(response.status), created)
+    MHD_destroy_response(created)
+    return result
+}
+
+private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    guard let cls, let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
+    let context = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
+    switch context.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), exchange: context.exchange) {
+    case .wrote(let count): return count
+    case .suspended: return 0
+    case .end: return MHD_CONTENT_READER_END_OF_STREAM
+    case .abort: return MHD_CONTENT_READER_END_WITH_ERROR
+    }
+}
+
+private let streamFree: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    let context = Unmanaged<StreamContext>.fromOpaque(cls).takeRetainedValue()
+    context.body.finish()
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionContext, reason in
+    guard let connectionContext, let pointer = connectionContext.pointee else { return }
+    connectionContext.pointee = nil
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeRetainedValue()
+    let completion: HTTPCompletion
+    switch reason {
+    case .REQUEST_TERMINATED_COMPLETED_OK: completion = .completed
+    case .REQUEST_TERMINATED_TIMEOUT_REACHED: completion = .timedOut
+    case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: completion = .shutdown
+    default: completion = .failed
+    }
+    exchange.onComplete?(completion)
+    exchange.onComplete = nil
+    exchange.context = nil
+}
+
+private let daemonLogger: MHD_LogCallback = { cls, format, arguments in
+    guard let cls, let format, let arguments else { return }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let log = context.configuration.log else { return }
+    var buffer = [CChar](repeating: 0, count: 1024)
+    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+    var message = String(cString: buffer)
+    while message.last?.isNewline == true { message.removeLast() }
+    log(message)
+}

@@ -1,0 +1,60 @@
+/// How an ``HTTPDaemon`` listens and what it allows per connection.
+public struct HTTPDaemonConfiguration: Sendable {
+    /// Address to bind: an IPv4 or IPv6 literal (e.g. `127.0.0.1`, `::1`).
+    public var host: String
+    /// Port to bind; 0 picks a free one (read it back from ``HTTPDaemon/port``).
+    public var port: UInt16
+    /// Worker threads, each with its own epoll loop. Defaults to the core count.
+    public var threadPoolSize: Int
+    /// Maximum simultaneous connections (libmicrohttpd silently defaults to 1,020).
+    public var connectionLimit: Int
+    /// Seconds of inactivity after which a connection is closed (0 = never).
+    /// Suspended connections never time out; this catches stalled readers and
+    /// half-sent requests.
+    public var connectionTimeout: Int
+    /// Backlog of the listening socket.
+    public var listenBacklog: Int
+    /// Largest request body accepted, in bytes. Bigger bodies get
+    /// ``HTTPExchange/bodyTooLarge`` set and are never buffered past the limit.
+    public var maxBodyBytes: Int
+    /// Memory pool per connection (request headers and response buffer).
+    public var connectionMemoryLimit: Int
+    /// Receives libmicrohttpd's own diagnostics (bind failures, accept errors...).
+    public var log: (@Sendable (String) -> Void)?
+
+    /// A configuration with defaults suited to many long-lived connections.
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16 = 8080,
+        threadPoolSize: Int = HTTPDaemonConfiguration.coreCount,
+        connectionLimit: Int = 10_000,
+        connectionTimeout: Int = 120,
+        listenBacklog: Int = 4096,
+        maxBodyBytes: Int = 64 * 1024,
+        connectionMemoryLimit: Int = 32 * 1024,
+        log: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.threadPoolSize = threadPoolSize
+        self.connectionLimit = connectionLimit
+        self.connectionTimeout = connectionTimeout
+        self.listenBacklog = listenBacklog
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.log = log
+    }
+
+    /// Number of online processors, at least 1.
+    public static var coreCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,100 @@
+import CMicroHTTPD
+
+/// Why an exchange ended.
+public enum HTTPCompletion: Sendable, Equatable {
+    /// The response was sent in full.
+    case completed
+    /// The connection failed or the client went away before the end.
+    case failed
+    /// The inactivity timeout closed the connection.
+    case timedOut
+    /// The daemon was shutting down.
+    case shutdown
+}
+
+/// One HTTP request and its response on a libmicrohttpd connection.
+///
+/// Everything but ``resume()`` must be used on the connection's worker thread,
+/// i.e. from ``HTTPRequestHandler/handle(_:)`` or ``HTTPStreamBody/read(into:exchange:)``.
+public final class HTTPExchange: @unchecked Sendable {
+    /// The request method, e.g. `GET`.
+    public let method: String
+    /// The request path without the query string, percent-decoded by libmicrohttpd.
+    public let path: String
+    /// The request body (at most the daemon's `maxBodyBytes`).
+    public internal(set) var body: [UInt8] = []
+    /// True when the body was larger than allowed; ``body`` is then incomplete.
+    public internal(set) var bodyTooLarge = false
+    /// State the handler keeps across suspend and resume.
+    public var context: AnyObject?
+    /// Called once when the exchange ends, on a worker thread.
+    public var onComplete: (@Sendable (HTTPCompletion) -> Void)?
+
+    let connection: OpaquePointer
+    /// Bytes of an oversized body thrown away so far.
+    var discardedBytes = 0
+    /// Whether the handler has been called since the request arrived in full.
+    var started = false
+
+    init(connection: OpaquePointer, method: String, path: String) {
+        self.connection = connection
+        self.method = method
+        self.path = path
+    }
+
+    /// The value of a query-string argument, decoded; nil when absent.
+    /// An argument given without `=` yields an empty string.
+    public func query(_ name: String) -> String? {
+        lookup(.GET_ARGUMENT_KIND, name)
+    }
+
+    /// The value of a request header (case-insensitive name); nil when absent.
+    public func header(_ name: String) -> String? {
+        lookup(.HEADER_KIND, name)
+    }
+
+    /// Parks the connection: no reads, no writes, no timeouts, until ``resume()``.
+    /// Only from the handler or a stream body's read, on the worker thread.
+    public func suspend() {
+        MHD_suspend_connection(connection)
+    }
+
+    /// Un-parks a suspended connection; safe from any thread. The handler (or
+    /// the stream body) is then called again on the connection's worker thread.
+    public func resume() {
+        MHD_resume_connection(connection)
+    }
+
+    /// Sets this connection's inactivity timeout in seconds (0 = never).
+    public func setTimeout(seconds: Int) {
+        _ = sb_connection_set_timeout(connection, UInt32(clamping: seconds))
+    }
+
+    private func lookup(_ kind: MHD_ValueKind, _ name: String) -> String? {
+        guard let value = MHD_lookup_connection_value(connection, kind, name) else {
+            // libmicrohttpd returns NULL both for "absent" and for "key without
+            // value"; tell them apart by the key's presence.
+            var found = false
+            withUnsafeMutablePointer(to: &found) { foundPointer in
+                var probe = KeyProbe(name: name, found: foundPointer)
+                withUnsafeMutablePointer(to: &probe) { probePointer in
+                    _ = MHD_get_connection_values(connection, kind, { cls, _, key, _ in
+                        let probe = cls!.assumingMemoryBound(to: KeyProbe.self)
+                        if let key, String(cString: key) == probe.pointee.name {
+                            probe.pointee.found.pointee = true
+                            return .NO
+                        }
+                        return .YES
+                    }, probePointer)
+                }
+            }
+            return found ? "" : nil
+        }
+        return String(cString: value)
+    }
+}
+
+private struct KeyProbe {
+    var name: String
+    var found: UnsafeMutablePointer<Bool>
+}

@@ -1,0 +1,26 @@
+/// A response to queue on an ``HTTPExchange``: a status, headers and a body
+/// that is either complete bytes or a stream produced on demand.
+public struct HTTPResponse {
+    /// The body of a response.
+    public enum Body {
+        /// Bytes known in full; copied once into libmicrohttpd.
+        case bytes([UInt8])
+        /// A body of unknown length pulled from `source` as the socket drains
+        /// (sent with chunked transfer encoding). `blockSize` is the most asked
+        /// for in one read.
+        case stream(any HTTPStreamBody, blockSize: Int)
+    }
+
+    /// HTTP status code.
+    public var status: Int
+    /// Header fields, in order.
+    public var headers: [(name: String, value: String)]
+    /// The body.
+    public var body: Body
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

@@ -1,0 +1,11 @@
+/// The outcome of ``MessageBus/readOrPark(after:in:limit:waiter:park:)``.
+public enum BusRead: Sendable {
+    /// Messages after the cursor (maybe none when read without parking), and
+    /// where the reader's cursor may move: past every id it has seen, matching
+    /// or not.
+    case messages([EncodedMessage], scannedThrough: Int64)
+    /// Nothing new: the waiter is parked and `park` was called.
+    case parked
+    /// The bus is closed; nothing more will come.
+    case closed
+}

@@ -1,0 +1,171 @@
+import Synchronization
+
+/// The one message bus: every transport publishes through it and reads from it.
+///
+/// A publish stores the message durably, encodes it once, appends it to a ring
+/// of recent messages and wakes the waiters parked for its room — in one
+/// serialised step, so the ring always holds a contiguous run of ids.
+/// Readers carry only a cursor (the last id they have): reads after it come
+/// from the ring, or from the store when the cursor is older than the ring.
+/// Parking happens under the same lock as the ring read, so a message
+/// published between "nothing new" and "parked" cannot be missed, and the
+/// cursor only moves forward, so nothing is delivered twice.
+public final class MessageBus: Sendable {
+    private struct State {
+        var recent: RecentMessages
+        var parked = ParkedWaiters()
+        var closed = false
+    }
+
+    private let store: any MessageStore
+    private let clock: @Sendable () -> Int64
+    private let state: Mutex<State>
+    /// Serialises store appends with ring appends.
+    private let publishing = Mutex<Void>(())
+
+    /// - Parameters:
+    ///   - store: where messages are kept; its last assigned id seeds the ring.
+    ///   - recentCapacity: how many recent messages are kept in memory.
+    ///   - clock: milliseconds since the Unix epoch, for message timestamps.
+    public init(store: any MessageStore, recentCapacity: Int = 4096,
+                clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) throws {
+        self.store = store
+        self.clock = clock
+        let lastID = try store.lastAssignedID()
+        state = Mutex(State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID)))
+    }
+
+    /// Milliseconds since the Unix epoch from the system's real-time clock.
+    public static let systemClock: @Sendable () -> Int64 = {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+
+    /// The id of the last message published (or stored before start-up).
+    public var lastID: Int64 { state.withLock { $0.recent.lastID } }
+
+    /// Number of waiters currently parked.
+    public var parkedCount: Int { state.withLock { $0.parked.count } }
+
+    /// Stores `draft` durably, then delivers it to every parked waiter of its room.
+    /// Returns once the message is stored: it is then acknowledged.
+    /// - Throws: ``SwitchboardError/shuttingDown`` after ``close()``, or
+    ///   ``SwitchboardError/storeFailure(_:)`` when the store refuses it.
+    @discardableResult
+    public func publish(_ draft: MessageDraft) throws(SwitchboardError) -> EncodedMessage {
+        let result: Result<(EncodedMessage, [any MessageWaiter]), SwitchboardError> = publishing.withLock { _ in
+            if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
+            let message: Message
+            do {
+                message = try store.append(draft, timestamp: clock())
+            } catch {
+                return .failure(.storeFailure("\(error)"))
+            }
+            let encoded = EncodedMessage(message)
+            let woken = state.withLock { state in
+                state.recent.append(encoded)
+                return state.parked.removeAll(interestedIn: message.room)
+            }
+            return .success((encoded, woken))
+        }
+        let (encoded, woken) = try result.get()
+        for waiter in woken { waiter.wake() }
+        return encoded
+    }
+
+    /// Messages after `cursor` in `filter`, at most `limit`, without waiting.
+    public func read(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> (messages: [EncodedMessage], scannedThrough: Int64) {
+        var cursor = cursor
+        while true {
+            if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, limit: limit) {
+                return fromStore
+            }
+            let outcome = state.withLock { state -> (messages: [EncodedMessage], scannedThrough: Int64)? in
+                guard cursor >= state.recent.coveredAfter else { return nil }
+                return state.recent.read(after: cursor, in: filter, limit: limit)
+            }
+            if let outcome { return outcome }
+        }
+    }
+
+    /// Messages after `cursor` in `filter`; when there are none, parks `waiter`
+    /// and calls `park` (e.g. suspend the connection) while still holding the
+    /// bus's lock, so that the wake-up can never come before the park.
+    public func readOrPark(after cursor: Int64, in filter: RoomFilter, limit: Int,
+                           waiter: any MessageWaiter, park: () -> Void) throws -> BusRead {
+        var cursor = cursor
+        while true {
+            if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, limit: limit) {
+                return .messages(fromStore.messages, scannedThrough: fromStore.scannedThrough)
+            }
+            let outcome = state.withLock { state -> BusRead? in
+                guard cursor >= state.recent.coveredAfter else { return nil }
+                let found = state.recent.read(after: cursor, in: filter, limit: limit)
+                if !found.messages.isEmpty {
+                    return .messages(found.messages, scannedThrough: found.scannedThrough)
+                }
+                if state.closed { return .closed }
+                state.parked.insert(waiter, filter: filter)
+                park()
+                return .parked
+            }
+            if let outcome { return outcome }
+        }
+    }
+
+    /// Takes `waiter` out of the bus if it is parked, and reports whether it
+    /// was. The caller that gets `true` owns the wake-up.
+    public func unpark(_ waiter: any MessageWaiter) -> Bool {
+        state.withLock { $0.parked.remove(waiter) } != nil
+    }
+
+    /// Takes out every parked waiter passing `predicate`, and wakes each.
+    /// Returns how many were woken.
+    @discardableResult
+    public func wakeAll(where predicate: (any MessageWaiter) -> Bool) -> Int {
+        let woken = state.withLock { $0.parked.removeAll(where: predicate) }
+        for waiter in woken { waiter.wake() }
+        return woken.count
+    }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Refuses further publishes and parks, and wakes every parked waiter so it
+    /// can finish. Idempotent.
+    public func close() {
+        // Take the publishing lock so no publish is half done.
+        let woken = publishing.withLock { _ in
+            state.withLock { state in
+                state.closed = true
+                return state.parked.removeAll(where: { _ in true })
+            }
+        }
+        for waiter in woken { waiter.wake() }
+    }
+
+    /// When `cursor` is older than the ring, reads from the store. Returns the
+    /// store's messages when there are some; otherwise moves `cursor` to where
+    /// the store's read got and returns nil (read the ring next).
+    private func readStoreIfBehind(after cursor: inout Int64, in filter: RoomFilter, limit: Int) throws
+        -> (messages: [EncodedMessage], scannedThrough: Int64)?
+    {
+        let behind = state.withLock { cursor < $0.recent.coveredAfter }
+        guard behind else { return nil }
+        let batch = try store.messages(after: cursor, in: filter, limit: limit)
+        if !batch.messages.isEmpty {
+            return (batch.messages.map(EncodedMessage.init), batch.scannedThrough)
+        }
+        cursor = max(cursor, batch.scannedThrough)
+        return nil
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

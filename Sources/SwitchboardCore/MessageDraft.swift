@@ -1,0 +1,28 @@
+/// A validated message that has not been stored yet (no id, no timestamp).
+public struct MessageDraft: Sendable, Equatable {
+    /// A valid room name.
+    public var room: String
+    /// A valid user name (trimmed).
+    public var user: String
+    /// Valid text (trailing CR/LF trimmed).
+    public var text: String
+    /// The kind of message.
+    public var kind: MessageKind
+
+    /// Validates raw input as a user's chat message.
+    /// - Throws: ``SwitchboardError`` describing the first problem found.
+    public init(room: String, user: String, text: String, limits: MessageLimits) throws(SwitchboardError) {
+        self.room = try limits.validRoom(room)
+        self.user = try limits.validUser(user)
+        self.text = try limits.validText(text)
+        self.kind = .message
+    }
+
+    /// A message the server itself writes (`join`, `leave`, `system`); trusted input.
+    public init(room: String, user: String, text: String, kind: MessageKind) {
+        self.room = room
+        self.user = user
+        self.text = text
+        self.kind = kind
+    }
+}

@@ -1,0 +1,100 @@
+/// The configurable limits on names and text, and the validation that applies them.
+public struct MessageLimits: Sendable, Equatable {
+    /// Most bytes of text after trimming trailing CR/LF (4,096: one DogeChat read).
+    public var maxTextBytes: Int
+    /// Most code points in a user name.
+    public var maxUserLength: Int
+    /// Most characters in a room name.
+    public var maxRoomLength: Int
+
+    public init(maxTextBytes: Int = 4096, maxUserLength: Int = 32, maxRoomLength: Int = 64) {
+        self.maxTextBytes = maxTextBytes
+        self.maxUserLength = maxUserLength
+        self.maxRoomLength = maxRoomLength
+    }
+
+    /// The user name every server-written message uses; no client may take it.
+    public static let systemUser = "system"
+
+    /// A room name: 1 to ``maxRoomLength`` characters of `[A-Za-z0-9_.-]`.
+    public func validRoom(_ room: String) throws(SwitchboardError) -> String {
+        let bytes = room.utf8
+        guard !bytes.isEmpty, bytes.count <= maxRoomLength,
+              bytes.allSatisfy({ Self.isRoomByte($0) })
+        else {
+            throw SwitchboardError(status: 400, code: "invalid_room",
+                                   message: "A room name is 1-\(maxRoomLength) characters of A-Z a-z 0-9 _ . -")
+        }
+        return room
+    }
+
+    /// A user name, trimmed of white space: 1 to ``maxUserLength`` printable code
+    /// points, no `:`, no control or line-separator characters, not `system`.
+    public func validUser(_ user: String) throws(SwitchboardError) -> String {
+        let trimmed = Self.trimWhitespace(user)
+        let scalars = trimmed.unicodeScalars
+        guard !scalars.isEmpty else {
+            throw SwitchboardError(status: 422, code: "invalid_user", message: "A user name is required.")
+        }
+        guard scalars.count <= maxUserLength else {
+            throw SwitchboardError(status: 422, code: "invalid_user",
+                                   message: "A user name is at most \(maxUserLength) characters.")
+        }
+        for scalar in scalars where scalar == ":" || !Self.isPrintable(scalar) {
+            throw SwitchboardError(status: 422, code: "invalid_user",
+                                   message: "A user name cannot contain ':' or control characters.")
+        }
+        guard trimmed.lowercased() != Self.systemUser else {
+            throw SwitchboardError(status: 422, code: "reserved_user", message: "The name 'system' is reserved for the server.")
+        }
+        return trimmed
+    }
+
+    /// Text with trailing CR/LF trimmed: 1 to ``maxTextBytes`` bytes of UTF-8,
+    /// inner newlines allowed, no NUL.
+    public func validText(_ text: String) throws(SwitchboardError) -> String {
+        var trimmed = Substring(text)
+        while let last = trimmed.unicodeScalars.last, last == "\n" || last == "\r" {
+            trimmed.unicodeScalars.removeLast()
+        }
+        let count = trimmed.utf8.count
+        guard count > 0 else {
+            throw SwitchboardError(status: 422, code: "empty_text", message: "The text is empty.")
+        }
+        guard count <= maxTextBytes else {
+            throw SwitchboardError(status: 422, code: "too_long",
+                                   message: "The text is \(count) bytes; at most \(maxTextBytes) are allowed.")
+        }
+        guard !trimmed.utf8.contains(0) else {
+            throw SwitchboardError(status: 422, code: "invalid_text", message: "The text cannot contain NUL characters.")
+        }
+        return String(trimmed)
+    }
+
+    private static func isRoomByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse:
+            return false
+        default:
+            return true
+        }
+    }
+
+    private static func trimWhitespace(_ string: String) -> String {
+        let scalars = string.unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[start...end])
+    }
+}

@@ -1,0 +1,36 @@
+/// Messages read from a store after a cursor.
+public struct StoreBatch: Sendable {
+    /// Matching messages, oldest first.
+    public var messages: [Message]
+    /// When the read was not cut short by its limit: the highest id assigned at
+    /// the time of the read, so a reader may move its cursor there. Otherwise
+    /// the id of the last message returned.
+    public var scannedThrough: Int64
+
+    public init(messages: [Message], scannedThrough: Int64) {
+        self.messages = messages
+        self.scannedThrough = scannedThrough
+    }
+}
+
+/// Durable storage of messages. Appends are serialised by the caller
+/// (``MessageBus``), so ids become visible in increasing order.
+public protocol MessageStore: Sendable {
+    /// Stores a message durably and returns it with its new id. Returns only
+    /// once the message would survive a crash.
+    func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message
+    /// Messages with id > `cursor` in `filter`, oldest first, at most `limit`.
+    func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch
+    /// The last `limit` messages of a room, oldest first.
+    func latest(in room: String, limit: Int) throws -> [Message]
+    /// The highest id ever assigned (0 for an empty store), deleted ones included.
+    func lastAssignedID() throws -> Int64
+    /// Every room with its count and last id.
+    func rooms() throws -> [RoomSummary]
+    /// Throws unless the store can take writes.
+    func checkWritable() throws
+    /// Size of the database on disk in bytes (0 in memory).
+    func sizeInBytes() -> Int64
+    /// Closes the store; no call may follow.
+    func close() throws
+}

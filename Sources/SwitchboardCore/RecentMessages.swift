@@ -1,0 +1,57 @@
+/// The most recent published messages, in id order, with the promise that
+/// every message with id > ``coveredAfter`` is here. Older reads go to the store.
+/// Not thread-safe: lives inside ``MessageBus``'s lock.
+struct RecentMessages {
+    private var ring: [EncodedMessage?]
+    private var head = 0
+    private(set) var count = 0
+    /// Every published message with a greater id is held here.
+    private(set) var coveredAfter: Int64
+    /// The last id published (or `coveredAfter` when none was).
+    private(set) var lastID: Int64
+
+    init(capacity: Int, coveredAfter: Int64) {
+        ring = Array(repeating: nil, count: max(1, capacity))
+        self.coveredAfter = coveredAfter
+        self.lastID = coveredAfter
+    }
+
+    mutating func append(_ message: EncodedMessage) {
+        precondition(message.id > lastID, "messages must be appended in id order")
+        if count == ring.count {
+            coveredAfter = ring[head]!.id
+            ring[head] = nil
+            head = (head + 1) % ring.count
+            count -= 1
+        }
+        ring[(head + count) % ring.count] = message
+        count += 1
+        lastID = message.id
+    }
+
+    private func element(_ index: Int) -> EncodedMessage {
+        ring[(head + index) % ring.count]!
+    }
+
+    /// Messages with id > `cursor` in `filter`, at most `limit`, and how far the
+    /// scan got. `cursor` must be ≥ ``coveredAfter``.
+    func read(after cursor: Int64, in filter: RoomFilter, limit: Int) -> (messages: [EncodedMessage], scannedThrough: Int64) {
+        // Binary search for the first id > cursor.
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if element(mid).id <= cursor { low = mid + 1 } else { high = mid }
+        }
+        var found: [EncodedMessage] = []
+        var index = low
+        while index < count {
+            let candidate = element(index)
+            if filter.contains(candidate.message.room) {
+                found.append(candidate)
+                if found.count == limit { return (found, candidate.id) }
+            }
+            index += 1
+        }
+        return (found, max(cursor, lastID))
+    }
+}

@@ -1,0 +1,18 @@
+/// Which rooms a reader wants: one, several, or all.
+public enum RoomFilter: Sendable, Equatable {
+    /// Every room.
+    case all
+    /// Only these rooms (never empty).
+    case rooms(Set<String>)
+
+    /// A filter for a single room.
+    public static func room(_ name: String) -> RoomFilter { .rooms([name]) }
+
+    /// Whether a message of `room` passes.
+    public func contains(_ room: String) -> Bool {
+        switch self {
+        case .all: return true
+        case .rooms(let rooms): return rooms.contains(room)
+        }
+    }
+}

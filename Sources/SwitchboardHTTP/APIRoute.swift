@@ -1,0 +1,58 @@
+import SwitchboardCore
+
+/// The HTTP API's endpoints, matched from a method and a path with no I/O.
+public enum APIRoute: Equatable, Sendable {
+    /// `POST /api/rooms/{room}/messages`
+    case publish(room: String)
+    /// `GET /api/rooms/{room}/messages` (short and long poll)
+    case poll(room: String)
+    /// `GET /api/rooms/{room}/messages/{id}`
+    case message(room: String, id: String)
+    /// `GET /api/rooms/{room}/events`
+    case roomEvents(room: String)
+    /// `GET /api/events?rooms=a,b`
+    case events
+    /// `GET /api/rooms`
+    case rooms
+    /// `GET /healthz`
+    case health
+
+    /// The outcome of matching a request line.
+    public enum Match: Equatable, Sendable {
+        /// A known endpoint.
+        case route(APIRoute)
+        /// No endpoint has this path.
+        case notFound
+        /// The path exists but takes only these methods.
+        case methodNotAllowed(allowed: [String])
+    }
+
+    /// Matches a request line. `HEAD` is accepted wherever `GET` is.
+    public static func match(method: String, path: String) -> Match {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let candidate: (route: APIRoute, methods: [String])?
+        switch segments.count {
+        case 1 where segments[0] == "healthz":
+            candidate = (.health, ["GET"])
+        case 2 where segments == ["api", "rooms"]:
+            candidate = (.rooms, ["GET"])
+        case 2 where segments == ["api", "events"]:
+            candidate = (.events, ["GET"])
+        case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "messages":
+            let room = segments[2]
+            if method == "POST" { return .route(.publish(room: room)) }
+            candidate = (.poll(room: room), ["GET", "POST"])
+        case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "events":
+            candidate = (.roomEvents(room: segments[2]), ["GET"])
+        case 5 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "messages":
+            candidate = (.message(room: segments[2], id: segments[4]), ["GET"])
+        default:
+            candidate = nil
+        }
+        guard let candidate else { return .notFound }
+        guard method == "GET" || method == "HEAD" else {
+            return .methodNotAllowed(allowed: candidate.methods)
+        }
+        return .route(candidate.route)
+    }
+}

@@ -1,0 +1,274 @@
+import Logging
+import MicroHTTPD
+import Synchronization
+import SwitchboardCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The HTTP side of Switchboard: publish, short-poll, long-poll and SSE over
+/// one ``MessageBus``, served by libmicrohttpd.
+///
+/// Start it with ``init(configuration:bus:store:scheduler:logger:)``; stop it
+/// with ``shutdown()``, which stops accepting, answers every waiting long-poll,
+/// ends every stream and then stops the daemon.
+public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendable {
+    private let configuration: HTTPServerConfiguration
+    private let bus: MessageBus
+    private let store: any MessageStore
+    private let scheduler: DeadlineScheduler
+    private let logger: Logger
+    private var daemon: HTTPDaemon?
+    /// Requests being handled, waiting or streaming right now.
+    private let activeExchanges = Atomic<Int>(0)
+    private let openStreams = Atomic<Int>(0)
+
+    /// The port HTTP is served on.
+    public private(set) var port: UInt16 = 0
+
+    /// Binds and starts serving.
+    /// - Parameters:
+    ///   - scheduler: the server's one deadline thread (long-poll deadlines,
+    ///     keepalive ticks); must be started.
+    public init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore,
+                scheduler: DeadlineScheduler, logger: Logger) throws {
+        self.configuration = configuration
+        self.bus = bus
+        self.store = store
+        self.scheduler = scheduler
+        self.logger = logger
+        var daemonConfiguration = configuration.daemon
+        let daemonLogger = logger
+        daemonConfiguration.log = { daemonLogger.warning("libmicrohttpd: \($0)") }
+        let daemon = try HTTPDaemon(configuration: daemonConfiguration, handler: self)
+        self.daemon = daemon
+        self.port = daemon.port
+        scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in
+            self?.sendKeepalives()
+        }
+    }
+
+    /// Open SSE streams.
+    public var streamCount: Int { openStreams.load(ordering: .relaxed) }
+
+    /// Stops accepting, lets waiting long-polls answer and streams end (within
+    /// the configured grace period), then stops the daemon. The bus must be
+    /// closed by the caller first or it is closed here.
+    public func shutdown() {
+        guard let daemon else { return }
+        daemon.quiesce()
+        bus.close()
+        let deadline = DeadlineScheduler.now() + UInt64(configuration.shutdownGraceSeconds * 1e9)
+        while activeExchanges.load(ordering: .acquiring) > 0, DeadlineScheduler.now() < deadline {
+            usleep(10_000)
+        }
+        let left = activeExchanges.load(ordering: .acquiring)
+        if left > 0 {
+            logger.warning("stopping with \(left) request(s) still open")
+        }
+        daemon.stop()
+        self.daemon = nil
+    }
+
+    // MARK: - Routing
+
+    public func handle(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+        if let longPoll = exchange.context as? LongPoll {
+            return continueLongPoll(longPoll, exchange: exchange)
+        }
+        track(exchange)
+        if exchange.bodyTooLarge {
+            return .respond(.error(.bodyTooLarge(limit: configuration.daemon.maxBodyBytes)))
+        }
+        let route: APIRoute
+        switch APIRoute.match(method: exchange.method, path: exchange.path) {
+        case .route(let matched):
+            route = matched
+        case .notFound:
+            return .respond(.error(.notFound))
+        case .methodNotAllowed(let allowed):
+            return .respond(.json(405, MessageJSON.error(.methodNotAllowed(allowed: allowed)),
+                                  headers: [("Allow", allowed.joined(separator: ", "))]))
+        }
+        do {
+            switch route {
+            case .publish(let room): return .respond(try publish(room: room, exchange: exchange))
+            case .poll(let room): return try poll(room: room, exchange: exchange)
+            case .message(let room, let id): return .respond(try message(room: room, id: id))
+            case .roomEvents(let room):
+                return .respond(try events(filter: .room(configuration.limits.validRoom(room)), exchange: exchange))
+            case .events: return .respond(try events(filter: try roomsFilter(exchange.query("rooms")), exchange: exchange))
+            case .rooms: return .respond(try rooms())
+            case .health: return .respond(health())
+            }
+        } catch let error as SwitchboardError {
+            return .respond(.error(error))
+        } catch {
+            logger.error("request failed: \(exchange.method) \(exchange.path): \(error)")
+            return .respond(.error(.storeFailure("\(error)")))
+        }
+    }
+
+    /// Counts the exchange as active until it completes.
+    private func track(_ exchange: HTTPExchange) {
+        activeExchanges.add(1, ordering: .relaxed)
+        exchange.onComplete = { [weak self] _ in
+            self?.activeExchanges.subtract(1, ordering: .releasing)
+        }
+    }
+
+    // MARK: - Publish
+
+    private func publish(room: String, exchange: HTTPExchange) throws -> HTTPResponse {
+        let draft = try PublishRequest.draft(room: room, contentType: exchange.header("Content-Type"),
+                                             body: exchange.body, limits: configuration.limits)
+        let encoded = try bus.publish(draft)
+        return .json(201, encoded.json, headers: [("Location", "/api/rooms/\(draft.room)/messages/\(encoded.id)")])
+    }
+
+    // MARK: - Short and long poll
+
+    private func poll(room: String, exchange: HTTPExchange) throws -> HTTPHandlerResult {
+        let room = try configuration.limits.validRoom(room)
+        let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
+                                            wait: exchange.query("wait"))
+        let since: Int64
+        if let given = parameters.since {
+            since = given
+        } else {
+            // No cursor: the latest `limit` at once; with `wait` and an empty
+            // room, wait for the first message from now on.
+            let now = bus.lastID
+            let latest = try store.latest(in: room, limit: parameters.limit)
+            if !latest.isEmpty || (parameters.wait ?? 0) == 0 {
+                return .respond(page(latest.map(EncodedMessage.init), next: latest.last?.id ?? now))
+            }
+            since = now
+        }
+        let wait = parameters.wait ?? 0
+        if wait == 0 || bus.isClosed {
+            let read = try bus.read(after: since, in: .room(room), limit: parameters.limit)
+            return .respond(page(read.messages, next: read.messages.last?.id ?? since))
+        }
+        let longPoll = LongPoll(exchange: exchange, room: room, since: since, limit: parameters.limit,
+                                deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000)
+        exchange.context = longPoll
+        return try waitOrAnswer(longPoll, exchange: exchange, scheduleDeadline: true)
+    }
+
+    private func continueLongPoll(_ longPoll: LongPoll, exchange: HTTPExchange) -> HTTPHandlerResult {
+        do {
+            if DeadlineScheduler.now() >= longPoll.deadline || bus.isClosed {
+                let read = try bus.read(after: longPoll.since, in: .room(longPoll.room), limit: longPoll.limit)
+                return .respond(page(read.messages, next: read.messages.last?.id ?? longPoll.since))
+            }
+            return try waitOrAnswer(longPoll, exchange: exchange, scheduleDeadline: false)
+        } catch {
+            logger.error("long-poll failed: \(error)")
+            return .respond(.error(.storeFailure("\(error)")))
+        }
+    }
+
+    private func waitOrAnswer(_ longPoll: LongPoll, exchange: HTTPExchange, scheduleDeadline: Bool) throws -> HTTPHandlerResult {
+        switch try bus.readOrPark(after: longPoll.since, in: .room(longPoll.room), limit: longPoll.limit,
+                                  waiter: longPoll, park: exchange.suspend) {
+        case .messages(let messages, _):
+            return .respond(page(messages, next: messages.last?.id ?? longPoll.since))
+        case .closed:
+            return .respond(page([], next: longPoll.since))
+        case .parked:
+            if scheduleDeadline {
+                scheduler.schedule(at: longPoll.deadline) { [weak longPoll, bus] in
+                    if let longPoll, bus.unpark(longPoll) { longPoll.wake() }
+                }
+            }
+            return .suspended
+        }
+    }
+
+    private func page(_ messages: [EncodedMessage], next: Int64) -> HTTPResponse {
+        .json(200, MessageJSON.page(messages, next: next))
+    }
+
+    private func message(room: String, id: String) throws -> HTTPResponse {
+        let room = try configuration.limits.validRoom(room)
+        let id = try PollParameters.cursor(id, name: "id")
+        guard id > 0, let found = try store.messages(after: id - 1, in: .room(room), limit: 1).messages.first,
+              found.id == id
+        else {
+            throw SwitchboardError(status: 404, code: "no_such_message", message: "Room \(room) has no message \(id).")
+        }
+        return .json(200, EncodedMessage(found).json)
+    }
+
+    // MARK: - SSE
+
+    private func roomsFilter(_ value: String?) throws -> RoomFilter {
+        guard let value, !value.isEmpty else { return .all }
+        var rooms = Set<String>()
+        for name in value.split(separator: ",", omittingEmptySubsequences: true) {
+            rooms.insert(try configuration.limits.validRoom(String(name)))
+        }
+        return rooms.isEmpty ? .all : .rooms(rooms)
+    }
+
+    private func events(filter: RoomFilter, exchange: HTTPExchange) throws -> HTTPResponse {
+        // A browser reconnecting keeps the URL's `since` but sends the header: the header wins.
+        var resumeAfter: Int64?
+        if let lastEventID = exchange.header("Last-Event-ID"), !lastEventID.isEmpty {
+            resumeAfter = try PollParameters.cursor(lastEventID, name: "Last-Event-ID")
+        } else if let since = exchange.query("since") {
+            resumeAfter = try PollParameters.cursor(since, name: "since")
+        }
+        guard !bus.isClosed else { throw SwitchboardError.shuttingDown }
+        let subscription = SSESubscription(
+            bus: bus, filter: filter, resumeAfter: resumeAfter,
+            retryMilliseconds: configuration.sseRetryMilliseconds,
+            onWake: { [unowned exchange] in exchange.resume() })
+        openStreams.add(1, ordering: .relaxed)
+        let previous = exchange.onComplete
+        exchange.onComplete = { [weak self] completion in
+            self?.openStreams.subtract(1, ordering: .relaxed)
+            previous?(completion)
+        }
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"),
+                      ("X-Accel-Buffering", "no")],
+            body: .stream(SSEStreamBody(subscription: subscription), blockSize: 16 * 1024))
+    }
+
+    /// Wakes every parked SSE stream to write a keepalive comment; a write to
+    /// a vanished client fails and closes its connection.
+    private func sendKeepalives() {
+        bus.wakeAll { waiter in
+            guard let subscription = waiter as? SSESubscription else { return false }
+            subscription.requestKeepalive()
+            return true
+        }
+    }
+
+    // MARK: - Rooms and health
+
+    private func rooms() throws -> HTTPResponse {
+        struct Rooms: Encodable { var rooms: [RoomSummary] }
+        return .json(200, MessageJSON.encode(Rooms(rooms: try store.rooms())))
+    }
+
+    private func health() -> HTTPResponse {
+        struct Health: Encodable {
+            var status: String
+            var lastID: Int64
+            enum CodingKeys: String, CodingKey { case status; case lastID = "last_id" }
+        }
+        do {
+            try store.checkWritable()
+            return .json(200, MessageJSON.encode(Health(status: "ok", lastID: bus.lastID)))
+        } catch {
+            return .error(SwitchboardError(status: 503, code: "store_unavailable", message: "The store is not writable: \(error)."))
+        }
+    }
+}

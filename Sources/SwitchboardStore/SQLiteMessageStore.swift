@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import SwitchboardCore
+
+/// Messages in an SQLite database through GRDB: a WAL-mode pool for a file
+/// (readers never wait for the writer), a queue for `:memory:`.
+///
+/// Ids come from `INTEGER PRIMARY KEY AUTOINCREMENT`, so they increase
+/// strictly and are never reused, even after the newest message is deleted.
+/// `synchronous = FULL`: an append returns only once the commit is on disk.
+public final class SQLiteMessageStore: MessageStore {
+    private let writer: any DatabaseWriter
+    private let path: String
+
+    /// Opens (creating if needed) the database at `path`, or an in-memory one
+    /// for `:memory:`, and brings its schema up to date.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        configuration.busyMode = .timeout(5)
+        if path == ":memory:" {
+            writer = try DatabaseQueue(configuration: configuration)
+        } else {
+            writer = try DatabasePool(path: path, configuration: configuration)
+        }
+        try Self.migrator.migrate(writer)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE message (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    room TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    ts INTEGER NOT NULL
+                );
+                CREATE INDEX message_room_id ON message(room, id);
+                """)
+        }
+        return migrator
+    }
+
+    public func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
+        try writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO message (room, user, text, kind, ts) VALUES (?, ?, ?, ?, ?)",
+                arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp])
+            return Message(id: db.lastInsertedRowID, room: draft.room, user: draft.user,
+                           text: draft.text, kind: draft.kind, ts: timestamp)
+        }
+    }
+
+    public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
+        try writer.read { db in
+            let highWater = try Self.lastAssignedID(db)
+            var sql = "SELECT id, room, user, text, kind, ts FROM message WHERE id > ?"
+            var arguments: StatementArguments = [cursor]
+            if case .rooms(let rooms) = filter {
+                sql += " AND room IN (\(databaseQuestionMarks(count: rooms.count)))"
+                arguments += StatementArguments(rooms.sorted())
+            }
+            sql += " ORDER BY id LIMIT ?"
+            arguments += [limit]
+            let messages = try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.message)
+            let scanned = messages.count == limit ? messages.last!.id : max(cursor, highWater)
+            return StoreBatch(messages: messages, scannedThrough: scanned)
+        }
+    }
+
+    public func latest(in room: String, limit: Int) throws -> [Message] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, room, user, text, kind, ts FROM message
+                WHERE room = ? ORDER BY id DESC LIMIT ?
+                """, arguments: [room, limit]).map(Self.message).reversed()
+        }
+    }
+
+    public func lastAssignedID() throws -> Int64 {
+        try writer.read(Self.lastAssignedID)
+    }
+
+    public func rooms() throws -> [RoomSummary] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT room, COUNT(*) AS count, MAX(id) AS last FROM message
+                GROUP BY room ORDER BY room
+                """).map { RoomSummary(name: $0["room"], messageCount: $0["count"], lastID: $0["last"]) }
+        }
+    }
+
+    public func checkWritable() throws {
+        try writer.write { db in
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS health_probe(x); DELETE FROM health_probe")
+        }
+    }
+
+    public func sizeInBytes() -> Int64 {
+        guard path != ":memory:" else { return 0 }
+        return [path, path + "-wal"].reduce(0) { total, file in
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
+            return total + size
+        }
+    }
+
+    public func close() throws {
+        if let pool = writer as? DatabasePool {
+            try pool.close()
+        } else if let queue = writer as? DatabaseQueue {
+            try queue.close()
+        }
+    }
+
+    private static func lastAssignedID(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'message'") ?? 0
+    }
+
+    private static func message(_ row: Row) -> Message {
+        Message(id: row["id"], room: row["room"], user: row["user"], text: row["text"],
+                kind: MessageKind(rawValue: row["kind"]) ?? .message, ts: row["ts"])
+    }
+}

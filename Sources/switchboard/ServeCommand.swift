@@ -1,0 +1,112 @@
+import ArgumentParser
+import Dispatch
+import Logging
+import MicroHTTPD
+import Switchboard
+import SwitchboardCore
+import SwitchboardHTTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `switchboard serve`: runs every transport in one process until SIGINT/SIGTERM.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve chat over HTTP (short-poll, long-poll, Server-Sent Events)."
+    )
+
+    @Option(name: .long, help: "HTTP address as HOST:PORT (port 0 picks a free one).")
+    var http: String = "127.0.0.1:8080"
+
+    @Option(name: .long, help: "SQLite database file, or :memory: for none.")
+    var db: String = "switchboard.sqlite"
+
+    @Option(name: .long, help: "Seconds between SSE keepalive comments.")
+    var keepalive: Double = 15
+
+    @Option(name: .customLong("max-connections"), help: "Most simultaneous HTTP connections.")
+    var maxConnections: Int = 10_000
+
+    @Option(name: .long, help: "HTTP worker threads (each an epoll loop); default: one per core.")
+    var threads: Int = HTTPDaemonConfiguration.coreCount
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before a stalled HTTP connection is closed (0: never).")
+    var idleTimeout: Int = 120
+
+    @Option(name: .customLong("max-text-bytes"), help: "Most bytes of text in one message.")
+    var maxTextBytes: Int = 4096
+
+    @Option(name: .customLong("max-body-bytes"), help: "Largest HTTP request body accepted.")
+    var maxBodyBytes: Int = 64 * 1024
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        _ = try Self.hostAndPort(http)
+        guard keepalive > 0 else { throw ValidationError("--keepalive must be more than 0 seconds.") }
+        guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxTextBytes > 0, maxBodyBytes > 0 else {
+            throw ValidationError("Limits must be positive numbers.")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
+    }
+
+    func run() throws {
+        var logger = Logger(label: "switchboard")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        signal(SIGPIPE, SIG_IGN)
+        raiseOpenFileLimit(logger: logger)
+
+        let (host, port) = try Self.hostAndPort(http)
+        let configuration = ChatServerConfiguration(
+            databasePath: db,
+            http: HTTPServerConfiguration(
+                daemon: HTTPDaemonConfiguration(
+                    host: host, port: port, threadPoolSize: threads, connectionLimit: maxConnections,
+                    connectionTimeout: idleTimeout, maxBodyBytes: maxBodyBytes),
+                limits: MessageLimits(maxTextBytes: maxTextBytes),
+                keepaliveSeconds: keepalive))
+
+        // Signals are taken on a queue, not in a handler, so shutdown can do real work.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+
+        let server = try ChatServer(configuration: configuration, logger: logger)
+        logger.info("serving HTTP on http://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(db)")
+        stop.wait()
+        logger.info("shutting down")
+        server.shutdown()
+        sources.forEach { $0.cancel() }
+        logger.info("stopped")
+    }
+
+    static func hostAndPort(_ value: String) throws -> (String, UInt16) {
+        guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]) else {
+            throw ValidationError("Expected HOST:PORT, got '\(value)'.")
+        }
+        var host = String(value[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { host = "127.0.0.1" }
+        guard !host.isEmpty else { throw ValidationError("Expected HOST:PORT, got '\(value)'.") }
+        return (host, port)
+    }
+
+    /// Lifts the soft open-file limit to the hard one: every connection is a descriptor.
+    private func raiseOpenFileLimit(logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+            logger.warning("could not raise the open-file limit")
+        }
+    }
+}
