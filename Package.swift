@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(
             name: "SwitchboardIntegrationTests",
-            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP"]
+            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

@@ -57,6 +57,9 @@ public final class HTTPDaemon: @unchecked Sendable {
         let contextPointer = contextBox.toOpaque()
         let started: OpaquePointer? = withUnsafeMutablePointer(to: &storage) { storagePointer in
             var options: [MHD_OptionItem] = [
+                // The logger first, so that start-up messages reach it too.
+                MHD_OptionItem(option: .EXTERNAL_LOGGER,
+                               value: unsafeBitCast(daemonLogger, to: Int.self), ptr_value: contextPointer),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(storagePointer)),
                 MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
@@ -65,8 +68,6 @@ public final class HTTPDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED,
                                value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: contextPointer),
-                MHD_OptionItem(option: .EXTERNAL_LOGGER,
-                               value: unsafeBitCast(daemonLogger, to: Int.self), ptr_value: contextPointer),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             return options.withUnsafeMutableBufferPointer { buffer in

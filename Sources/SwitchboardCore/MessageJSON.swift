@@ -4,11 +4,33 @@ import Foundation
 public enum MessageJSON {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }()
 
-    /// Encodes one value with the shared encoder settings.
+    /// A message as a JSON object with its fields in the documented order
+    /// (`id`, `room`, `user`, `text`, `kind`, `ts`); strings are escaped by
+    /// Foundation's encoder.
+    public static func encode(_ message: Message) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(message.text.utf8.count + message.user.utf8.count + 96)
+        out.append(contentsOf: #"{"id":"#.utf8)
+        out.append(contentsOf: String(message.id).utf8)
+        out.append(contentsOf: #","room":"#.utf8)
+        out.append(contentsOf: encode(message.room))
+        out.append(contentsOf: #","user":"#.utf8)
+        out.append(contentsOf: encode(message.user))
+        out.append(contentsOf: #","text":"#.utf8)
+        out.append(contentsOf: encode(message.text))
+        out.append(contentsOf: #","kind":""#.utf8)
+        out.append(contentsOf: message.kind.rawValue.utf8)
+        out.append(contentsOf: #"","ts":"#.utf8)
+        out.append(contentsOf: String(message.ts).utf8)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// Encodes one value with the shared encoder settings (keys sorted).
     public static func encode<T: Encodable>(_ value: T) -> [UInt8] {
         // Encoding plain structs of strings and integers cannot fail.
         // swiftlint:disable:next force_try

@@ -42,7 +42,12 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         self.logger = logger
         var daemonConfiguration = configuration.daemon
         let daemonLogger = logger
-        daemonConfiguration.log = { daemonLogger.warning("libmicrohttpd: \($0)") }
+        daemonConfiguration.log = { message in
+            // Clients vanishing mid-write is routine for streams; keep it out of the way.
+            let routine = message.contains("Failed to send") || message.contains("no longer available")
+                || message.contains("closed by remote")
+            daemonLogger.log(level: routine ? .debug : .warning, "libmicrohttpd: \(message)")
+        }
         let daemon = try HTTPDaemon(configuration: daemonConfiguration, handler: self)
         self.daemon = daemon
         self.port = daemon.port

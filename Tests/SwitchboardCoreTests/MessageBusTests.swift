@@ -1,0 +1,201 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import SwitchboardCore
+
+/// Counts wake-ups; stands for a suspended connection.
+final class CountingWaiter: MessageWaiter {
+    let wakes = Atomic<Int>(0)
+    func wake() { wakes.add(1, ordering: .relaxed) }
+    var count: Int { wakes.load(ordering: .relaxed) }
+}
+
+@Suite("Message bus")
+struct MessageBusTests {
+    func draft(_ text: String, room: String = "lobby") -> MessageDraft {
+        MessageDraft(room: room, user: "u", text: text, kind: .message)
+    }
+
+    @Test func publishStoresAssignsIdsAndWakesOnlyThatRoomsWaiters() throws {
+        let store = InMemoryMessageStore()
+        let bus = try MessageBus(store: store, clock: { 1000 })
+        let lobby = CountingWaiter(), other = CountingWaiter(), everywhere = CountingWaiter()
+        var parks = 0
+        for (waiter, filter) in [(lobby, RoomFilter.room("lobby")), (other, .room("other")), (everywhere, .all)] {
+            guard case .parked = try bus.readOrPark(after: 0, in: filter, limit: 10, waiter: waiter, park: { parks += 1 }) else {
+                Issue.record("expected to park"); return
+            }
+        }
+        #expect(parks == 3)
+        let published = try bus.publish(draft("hi"))
+        #expect(published.message == Message(id: 1, room: "lobby", user: "u", text: "hi", kind: .message, ts: 1000))
+        #expect(lobby.count == 1 && everywhere.count == 1 && other.count == 0)
+        #expect(bus.parkedCount == 1)
+        // A waiter is woken once per park, not once per message.
+        try bus.publish(draft("again"))
+        #expect(lobby.count == 1)
+    }
+
+    @Test func readAfterCursorComesFromTheRingOrTheStoreSeamlessly() throws {
+        let store = InMemoryMessageStore()
+        let bus = try MessageBus(store: store, recentCapacity: 3)
+        for index in 1...10 { try bus.publish(draft("m\(index)", room: index % 2 == 0 ? "lobby" : "other")) }
+        // Cursor 0 is behind the ring (which holds 8...10): first the store, then the ring.
+        var cursor: Int64 = 0
+        var seen: [Int64] = []
+        while true {
+            let read = try bus.read(after: cursor, in: .room("lobby"), limit: 2)
+            if read.messages.isEmpty { break }
+            seen += read.messages.map(\.id)
+            cursor = read.scannedThrough
+        }
+        #expect(seen == [2, 4, 6, 8, 10])
+    }
+
+    @Test func aMessagePublishedDuringACatchUpReadIsDeliveredExactlyOnce() throws {
+        let store = InMemoryMessageStore()
+        let bus = try MessageBus(store: store, recentCapacity: 2)
+        for index in 1...5 { try bus.publish(draft("old \(index)")) }
+        // While the reader is in the store, another message is published.
+        store.onRead.withLock { hook in
+            hook = { [bus] in
+                store.onRead.withLock { $0 = nil }
+                _ = try? bus.publish(MessageDraft(room: "lobby", user: "u", text: "racing", kind: .message))
+            }
+        }
+        let waiter = CountingWaiter()
+        var cursor: Int64 = 0
+        var seen: [Int64] = []
+        loop: while true {
+            switch try bus.readOrPark(after: cursor, in: .room("lobby"), limit: 100, waiter: waiter, park: {}) {
+            case .messages(let messages, let scanned):
+                seen += messages.map(\.id)
+                cursor = scanned
+            case .parked, .closed:
+                break loop
+            }
+        }
+        #expect(seen == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func concurrentPublishersAndReadersSeeEveryIdOnceInOrder() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore(), recentCapacity: 8)
+        let total = 2000
+        let results = Mutex<[[Int64]]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            if worker < 4 {
+                for index in 0..<(total / 4) { _ = try? bus.publish(MessageDraft(room: "lobby", user: "u", text: "\(index)", kind: .message)) }
+                return
+            }
+            var cursor: Int64 = 0
+            var seen: [Int64] = []
+            while seen.count < total {
+                guard let read = try? bus.read(after: cursor, in: .all, limit: 7) else { return }
+                seen += read.messages.map(\.id)
+                cursor = read.scannedThrough
+            }
+            results.withLock { $0.append(seen) }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 4)
+        for seen in all { #expect(seen == Array(1...Int64(total))) }
+    }
+
+    @Test func idsContinueFromTheStoreAfterARestart() throws {
+        let store = InMemoryMessageStore(messages: [Message(id: 41, room: "lobby", user: "u", text: "x", kind: .message, ts: 0)])
+        let bus = try MessageBus(store: store)
+        #expect(bus.lastID == 41)
+        #expect(try bus.publish(draft("next")).id == 42)
+        #expect(try bus.read(after: 0, in: .all, limit: 10).messages.map(\.id) == [41, 42])
+    }
+
+    @Test func closeWakesEveryoneAndRefusesPublishesAndParks() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let waiter = CountingWaiter()
+        _ = try bus.readOrPark(after: 0, in: .all, limit: 1, waiter: waiter, park: {})
+        bus.close()
+        #expect(waiter.count == 1)
+        #expect(throws: SwitchboardError.shuttingDown) { try bus.publish(draft("late")) }
+        guard case .closed = try bus.readOrPark(after: 0, in: .all, limit: 1, waiter: waiter, park: {}) else {
+            Issue.record("parked after close"); return
+        }
+    }
+
+    @Test func unparkTakesAWaiterOutOnce() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let waiter = CountingWaiter()
+        _ = try bus.readOrPark(after: 0, in: .rooms(["a", "b"]), limit: 1, waiter: waiter, park: {})
+        #expect(bus.unpark(waiter))
+        #expect(!bus.unpark(waiter))
+        try bus.publish(draft("x", room: "a"))
+        #expect(waiter.count == 0)
+    }
+}
+
+@Suite("SSE subscription")
+struct SSESubscriptionTests {
+    func next(_ subscription: SSESubscription, parks: inout Int) -> (SSESubscription.Action, String) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let action = buffer.withUnsafeMutableBytes { subscription.next(into: $0, park: { parks += 1 }) }
+        if case .wrote(let count) = action { return (action, String(decoding: buffer[..<count], as: UTF8.self)) }
+        return (action, "")
+    }
+
+    @Test func opensWithRetryReplaysThenParksThenGoesLive() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        try bus.publish(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
+        let wakes = Atomic<Int>(0)
+        let subscription = SSESubscription(bus: bus, filter: .room("lobby"), resumeAfter: 0, onWake: { wakes.add(1, ordering: .relaxed) })
+        var parks = 0
+        #expect(next(subscription, parks: &parks).1 == "retry: 2000\n\n")
+        #expect(next(subscription, parks: &parks).1.hasPrefix("id: 1\nevent: message\n"))
+        #expect(next(subscription, parks: &parks).0 == .parked)
+        #expect(parks == 1)
+        let live = try bus.publish(MessageDraft(room: "lobby", user: "u", text: "live", kind: .message))
+        #expect(wakes.load(ordering: .relaxed) == 1)
+        #expect(next(subscription, parks: &parks).1 == String(decoding: live.sseFrame, as: UTF8.self))
+    }
+
+    @Test func liveOnlySubscriptionSkipsHistoryAndSendsKeepalives() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        try bus.publish(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
+        let subscription = SSESubscription(bus: bus, filter: .all, resumeAfter: nil, onWake: {})
+        var parks = 0
+        _ = next(subscription, parks: &parks)
+        #expect(next(subscription, parks: &parks).0 == .parked)
+        subscription.requestKeepalive()
+        #expect(next(subscription, parks: &parks).1 == ": keepalive\n\n")
+    }
+
+    @Test func endsWhenTheBusClosesOrWhenEnded() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let subscription = SSESubscription(bus: bus, filter: .all, resumeAfter: nil, onWake: {})
+        var parks = 0
+        _ = next(subscription, parks: &parks)
+        #expect(next(subscription, parks: &parks).0 == .parked)
+        bus.close()
+        #expect(next(subscription, parks: &parks).0 == .end)
+
+        let other = SSESubscription(bus: try MessageBus(store: InMemoryMessageStore()), filter: .all, resumeAfter: nil, onWake: {})
+        other.end()
+        _ = next(other, parks: &parks)
+        #expect(next(other, parks: &parks).0 == .end)
+    }
+}
+
+@Suite("Deadline scheduler")
+struct DeadlineSchedulerTests {
+    @Test func runsActionsInDeadlineOrderOnOneThread() async throws {
+        let scheduler = DeadlineScheduler()
+        scheduler.start()
+        defer { scheduler.stop() }
+        let order = Mutex<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        scheduler.schedule(after: 0.30) { order.withLock { $0.append(3) }; done.signal() }
+        scheduler.schedule(after: 0.10) { order.withLock { $0.append(1) } }
+        scheduler.schedule(after: 0.20) { order.withLock { $0.append(2) } }
+        scheduler.schedule(after: 0.0) { order.withLock { $0.append(0) } }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(order.withLock { $0 } == [0, 1, 2, 3])
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+import MicroHTTPD
+import Switchboard
+import SwitchboardCore
+import SwitchboardHTTP
+
+/// A real Switchboard server on a free loopback port with its own temporary
+/// SQLite file, started the way `switchboard serve` starts it.
+final class TestServer {
+    let server: ChatServer
+    let databasePath: String
+    let configuration: ChatServerConfiguration
+    var client: TestHTTPClient { TestHTTPClient(port: server.httpPort) }
+    var port: UInt16 { server.httpPort }
+
+    init(databasePath: String? = nil, keepaliveSeconds: Double = 15, idleTimeout: Int = 120,
+         maxBodyBytes: Int = 64 * 1024, recentMessages: Int = 4096, maxTextBytes: Int = 4096) throws {
+        Self.raiseOpenFileLimit()
+        let path = databasePath ?? Self.temporaryDatabasePath()
+        self.databasePath = path
+        var logger = Logger(label: "switchboard-test")
+        logger.logLevel = .error
+        configuration = ChatServerConfiguration(
+            databasePath: path,
+            http: HTTPServerConfiguration(
+                daemon: HTTPDaemonConfiguration(host: "127.0.0.1", port: 0, connectionTimeout: idleTimeout,
+                                                maxBodyBytes: maxBodyBytes),
+                limits: MessageLimits(maxTextBytes: maxTextBytes),
+                keepaliveSeconds: keepaliveSeconds),
+            recentMessages: recentMessages)
+        server = try ChatServer(configuration: configuration, logger: logger)
+    }
+
+    /// Stops this server and starts a new one on the same database.
+    func restarted() throws -> TestServer {
+        server.shutdown()
+        return try TestServer(databasePath: databasePath,
+                              keepaliveSeconds: configuration.http.keepaliveSeconds,
+                              recentMessages: configuration.recentMessages)
+    }
+
+    func stop() { server.shutdown() }
+
+    deinit { server.shutdown() }
+
+    static func temporaryDatabasePath() -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("\(UUID().uuidString).sqlite").path
+    }
+
+    private static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+    }
+}
