@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Starts the real binary on a free port, talks to it with curl as the README
+# does, stops it with SIGTERM and checks it exits 0 with nothing lost.
+# Usage: Scripts/smoke.sh PATH/TO/switchboard
+set -euo pipefail
+bin=${1:?path to the switchboard binary}
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+base=http://127.0.0.1:$port
+passed=0 failed=0
+check() { # check NAME COMMAND...
+  if "${@:2}"; then passed=$((passed+1)); else echo "FAILED: $1" >&2; failed=$((failed+1)); fi
+}
+
+start() {
+  "$bin" serve --http "127.0.0.1:$port" --db "$work/db.sqlite" >>"$work/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do curl -sf "$base/healthz" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  cat "$work/log" >&2; return 1
+}
+
+start
+check "publish with curl -d" bash -c "curl -sf -d user=luke -d text=hi $base/api/rooms/lobby/messages | grep -q '\"id\":1,'"
+check "short poll" bash -c "curl -sf '$base/api/rooms/lobby/messages?since=0' | grep -q '\"next\":1}'"
+curl -sN "$base/api/rooms/lobby/events?since=0" >"$work/sse" &
+sse=$!
+curl -s "$base/api/rooms/lobby/messages?since=1&wait=30" >"$work/longpoll" &
+poll=$!
+sleep 0.5
+curl -sf -d user=leia -d text=there "$base/api/rooms/lobby/messages" >/dev/null
+wait "$poll"
+check "long poll woken by publish" grep -q '"text":"there"' "$work/longpoll"
+sleep 0.3
+check "SSE replay then live" bash -c "grep -c '^id: ' '$work/sse' | grep -qx 2"
+kill -TERM "$pid"
+status=0; wait "$pid" || status=$?
+check "SIGTERM exits 0" test "$status" -eq 0
+wait "$sse" || true
+check "SSE stream ended on shutdown" bash -c "! kill -0 $sse 2>/dev/null"
+
+start
+check "messages survive a restart" bash -c "curl -sf '$base/api/rooms/lobby/messages?since=0' | grep -q '\"next\":2}'"
+check "Last-Event-ID resume across restart" bash -c "curl -sN --max-time 1 -H 'Last-Event-ID: 1' '$base/api/rooms/lobby/events' | grep -c '^id: ' | grep -qx 1"
+kill -TERM "$pid"; wait "$pid" || true
+
+echo "smoke: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,70 @@
+/// Incremental parser for an HTTP response carrying an SSE stream with chunked
+/// transfer encoding: feeds bytes in any segmentation, reports event ids.
+struct SSEStreamParser {
+    private enum State { case head, chunkSize, chunkData(Int), chunkEnd, done }
+    private var state = State.head
+    private var pending: [UInt8] = []
+    private var line: [UInt8] = []
+    /// Set once the response head was read; `true` when it was a 200.
+    private(set) var status: Int?
+    /// Set once the first body bytes (the `retry:` line) arrived.
+    private(set) var opened = false
+    private(set) var ended = false
+
+    /// Feeds bytes; calls `onEvent` with each complete `id:` value.
+    mutating func feed(_ bytes: some Collection<UInt8>, onEvent: (Int64) -> Void) {
+        pending.append(contentsOf: bytes)
+        var index = 0
+        parsing: while index < pending.count {
+            switch state {
+            case .head:
+                guard let end = find(Array("\r\n\r\n".utf8), from: index) else { break parsing }
+                let head = String(decoding: pending[index..<end], as: UTF8.self)
+                status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+                index = end + 4
+                state = .chunkSize
+            case .chunkSize:
+                guard let end = find([13, 10], from: index) else { break parsing }
+                let text = String(decoding: pending[index..<end], as: UTF8.self)
+                let size = Int(text.split(separator: ";").first ?? "", radix: 16) ?? 0
+                index = end + 2
+                state = size == 0 ? .done : .chunkData(size)
+                if size == 0 { ended = true }
+            case .chunkData(let remaining):
+                let take = min(remaining, pending.count - index)
+                opened = true
+                for byte in pending[index..<(index + take)] {
+                    if byte == 10 {
+                        if line.count > 4, line[0] == UInt8(ascii: "i"), line[1] == UInt8(ascii: "d"),
+                           line[2] == UInt8(ascii: ":"), line[3] == UInt8(ascii: " "),
+                           let id = Int64(String(decoding: line[4...], as: UTF8.self)) {
+                            onEvent(id)
+                        }
+                        line.removeAll(keepingCapacity: true)
+                    } else if line.count < 64 {
+                        line.append(byte)
+                    }
+                }
+                index += take
+                state = remaining - take == 0 ? .chunkEnd : .chunkData(remaining - take)
+            case .chunkEnd:
+                guard pending.count - index >= 2 else { break parsing }
+                index += 2
+                state = .chunkSize
+            case .done:
+                index = pending.count
+            }
+        }
+        pending.removeFirst(index)
+    }
+
+    private func find(_ needle: [UInt8], from start: Int) -> Int? {
+        guard pending.count >= needle.count else { return nil }
+        var index = start
+        while index + needle.count <= pending.count {
+            if pending[index] == needle[0], Array(pending[index..<(index + needle.count)]) == needle { return index }
+            index += 1
+        }
+        return nil
+    }
+}
