@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// Publishes over one keep-alive HTTP connection with plain blocking sockets,
-/// returning the id of each stored message.
-final class BlockingPublisher {
+/// returning the id of each stored message. Used by one thread at a time.
+final class BlockingPublisher: @unchecked Sendable {
     private let fd: Int32
     private let host: String
     private var buffer: [UInt8] = []
