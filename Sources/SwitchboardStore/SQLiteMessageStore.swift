@@ -21,12 +21,16 @@ public final class SQLiteMessageStore: MessageStore {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         configuration.busyMode = .timeout(5)
-        if path == ":memory:" {
-            writer = try DatabaseQueue(configuration: configuration)
-        } else {
-            writer = try DatabasePool(path: path, configuration: configuration)
+        do {
+            if path == ":memory:" {
+                writer = try DatabaseQueue(configuration: configuration)
+            } else {
+                writer = try DatabasePool(path: path, configuration: configuration)
+            }
+            try Self.migrator.migrate(writer)
+        } catch {
+            throw StoreOpenError(path: path, underlying: error)
         }
-        try Self.migrator.migrate(writer)
     }
 
     private static var migrator: DatabaseMigrator {

@@ -58,6 +58,7 @@ struct ServeCommand: ParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         signal(SIGPIPE, SIG_IGN)
         raiseOpenFileLimit(logger: logger)
+        warnIfFileLimitBelow(maxConnections, logger: logger)
 
         let (host, port) = try Self.hostAndPort(http)
         let configuration = ChatServerConfiguration(
@@ -98,6 +99,17 @@ struct ServeCommand: ParsableCommand {
         if host == "localhost" { host = "127.0.0.1" }
         guard !host.isEmpty else { throw ValidationError("Expected HOST:PORT, got '\(value)'.") }
         return (host, port)
+    }
+
+    /// Every connection is a file descriptor: say so at start when the limit
+    /// is lower than the connections allowed, rather than fail accepts later.
+    private func warnIfFileLimitBelow(_ connections: Int, logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let margin = 64  // database, listening sockets, event descriptors
+        if limit.rlim_cur < rlim_t(connections + margin) {
+            logger.warning("open-file limit is \(limit.rlim_cur): at most about \(Int(limit.rlim_cur) - margin) connections, not \(connections) (raise it with ulimit -n)")
+        }
     }
 
     /// Lifts the soft open-file limit to the hard one: every connection is a descriptor.
