@@ -31,28 +31,12 @@ public final class HTTPDaemon: @unchecked Sendable {
         let context = DaemonContext(handler: handler, configuration: configuration)
         contextBox = Unmanaged.passRetained(context)
 
-        var storage = sockaddr_storage()
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
-        if configuration.host.contains(":") {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = configuration.port.bigEndian
-            guard inet_pton(AF_INET6, configuration.host, &address.sin6_addr) == 1 else {
-                contextBox.release()
-                throw MicroHTTPDError(operation: "parse IPv6 address \(configuration.host)", errno: 0)
-            }
-            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: &address, count: MemoryLayout<sockaddr_in6>.size)) }
-            flags |= MHD_USE_IPv6.rawValue
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = configuration.port.bigEndian
-            guard inet_pton(AF_INET, configuration.host, &address.sin_addr) == 1 else {
-                contextBox.release()
-                throw MicroHTTPDError(operation: "parse IPv4 address \(configuration.host)", errno: 0)
-            }
-            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: &address, count: MemoryLayout<sockaddr_in>.size)) }
+        guard var storage = Self.socketAddress(host: configuration.host, port: configuration.port) else {
+            contextBox.release()
+            throw MicroHTTPDError(operation: "use '\(configuration.host)' as an address (an IPv4 or IPv6 literal is needed)", errno: 0)
         }
+        if Int32(storage.ss_family) == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
 
         let contextPointer = contextBox.toOpaque()
         let started: OpaquePointer? = withUnsafeMutablePointer(to: &storage) { storagePointer in
@@ -81,6 +65,24 @@ public final class HTTPDaemon: @unchecked Sendable {
         }
         daemon = started
         port = sb_daemon_bind_port(started)
+    }
+
+    /// An IPv4 or IPv6 literal and a port as a socket address, or nil.
+    static func socketAddress(host: String, port: UInt16) -> sockaddr_storage? {
+        var storage = sockaddr_storage()
+        let parsed = withUnsafeMutableBytes(of: &storage) { bytes -> Bool in
+            if host.contains(":") {
+                let address = bytes.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
+                address.pointee.sin6_family = sa_family_t(AF_INET6)
+                address.pointee.sin6_port = port.bigEndian
+                return inet_pton(AF_INET6, host, &address.pointee.sin6_addr) == 1
+            }
+            let address = bytes.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
+            address.pointee.sin_family = sa_family_t(AF_INET)
+            address.pointee.sin_port = port.bigEndian
+            return inet_pton(AF_INET, host, &address.pointee.sin_addr) == 1
+        }
+        return parsed ? storage : nil
     }
 
     /// Open connections across all worker threads.
