@@ -1,0 +1,30 @@
+/// The server's side of the DogeChat line protocol: what a message looks like
+/// on a raw TCP connection. Every line ends with `\n`; CR and LF inside a text
+/// are sent as spaces, so no text can forge a line.
+public enum LineFormat {
+    /// `NAME:TEXT`, `NAME has joined`, `NAME has left` or `system:TEXT`.
+    public static func line(for message: Message) -> [UInt8] {
+        switch message.kind {
+        case .message: return line("\(message.user):\(flatten(message.text))")
+        case .join: return line("\(message.user) has joined")
+        case .leave: return line("\(message.user) has left")
+        case .system: return line("\(MessageLimits.systemUser):\(flatten(message.text))")
+        }
+    }
+
+    /// `error:DETAIL`, for a command the server refused.
+    public static func error(_ detail: String) -> [UInt8] {
+        line("error:\(flatten(detail))")
+    }
+
+    /// Any text as one protocol line.
+    public static func line(_ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    private static func flatten(_ text: String) -> String {
+        String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    }
+}
