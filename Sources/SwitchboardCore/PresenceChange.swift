@@ -1,0 +1,18 @@
+/// A user appearing in or leaving a room, to be published as `join`/`leave`.
+public struct PresenceChange: Equatable, Sendable {
+    /// The room.
+    public var room: String
+    /// The user.
+    public var user: String
+    /// `join` or `leave`.
+    public var kind: MessageKind
+
+    public init(room: String, user: String, kind: MessageKind) {
+        self.room = room
+        self.user = user
+        self.kind = kind
+    }
+
+    /// The message that announces it (`NAME has joined` / `NAME has left` on TCP).
+    public var draft: MessageDraft { MessageDraft(room: room, user: user, text: kind.rawValue, kind: kind) }
+}

@@ -1,0 +1,77 @@
+/// Who is online where, across every transport. Plain state, not thread-safe:
+/// ``Presence`` owns one behind a lock.
+///
+/// A user is present in a room while they hold at least one connection there
+/// (an SSE stream, a TCP client) or a lease that has not expired (a poller is
+/// present for 30 s after each poll). The first presence on any transport is
+/// a `join`; the end of the last one a `leave`.
+public struct PresenceRegistry: Sendable {
+    private struct Key: Hashable { var room: String; var user: String }
+    private struct Entry {
+        var connections: [Transport: Int] = [:]
+        var leases: [Transport: UInt64] = [:]
+        var isEmpty: Bool { connections.isEmpty && leases.isEmpty }
+        var transports: Set<Transport> { Set(connections.keys).union(leases.keys) }
+    }
+
+    private var entries: [Key: Entry] = [:]
+
+    public init() {}
+
+    /// A connection opened. Returns the `join` when the user was not present.
+    public mutating func connect(user: String, room: String, transport: Transport) -> PresenceChange? {
+        let key = Key(room: room, user: user)
+        let wasPresent = entries[key] != nil
+        entries[key, default: Entry()].connections[transport, default: 0] += 1
+        return wasPresent ? nil : PresenceChange(room: room, user: user, kind: .join)
+    }
+
+    /// A connection closed. Returns the `leave` when it was the user's last presence.
+    public mutating func disconnect(user: String, room: String, transport: Transport) -> PresenceChange? {
+        let key = Key(room: room, user: user)
+        guard var entry = entries[key], let count = entry.connections[transport] else { return nil }
+        entry.connections[transport] = count > 1 ? count - 1 : nil
+        entries[key] = entry.isEmpty ? nil : entry
+        return entry.isEmpty ? PresenceChange(room: room, user: user, kind: .leave) : nil
+    }
+
+    /// A poll: present until `expiry` (monotonic ns). Returns the `join` when new.
+    public mutating func renewLease(user: String, room: String, transport: Transport, until expiry: UInt64) -> PresenceChange? {
+        let key = Key(room: room, user: user)
+        let wasPresent = entries[key] != nil
+        entries[key, default: Entry()].leases[transport] = max(expiry, entries[key]?.leases[transport] ?? 0)
+        return wasPresent ? nil : PresenceChange(room: room, user: user, kind: .join)
+    }
+
+    /// Drops leases expired at `now`; returns the resulting `leave`s and the
+    /// earliest remaining lease expiry (nil when no lease is left).
+    public mutating func expireLeases(now: UInt64) -> (changes: [PresenceChange], nextExpiry: UInt64?) {
+        var changes: [PresenceChange] = []
+        var next: UInt64?
+        for (key, var entry) in entries where !entry.leases.isEmpty {
+            entry.leases = entry.leases.filter { $0.value > now }
+            if let earliest = entry.leases.values.min() { next = min(next ?? earliest, earliest) }
+            if entry.isEmpty {
+                entries[key] = nil
+                changes.append(PresenceChange(room: key.room, user: key.user, kind: .leave))
+            } else {
+                entries[key] = entry
+            }
+        }
+        return (changes.sorted { ($0.room, $0.user) < ($1.room, $1.user) }, next)
+    }
+
+    /// Users online in `room`, by name, with their transports.
+    public func online(in room: String) -> [(user: String, transports: [Transport])] {
+        entries.filter { $0.key.room == room }
+            .map { ($0.key.user, $0.value.transports.sorted()) }
+            .sorted { $0.user < $1.user }
+    }
+
+    /// Every room with someone online, and who.
+    public func onlineByRoom() -> [String: [String]] {
+        var rooms: [String: [String]] = [:]
+        for key in entries.keys { rooms[key.room, default: []].append(key.user) }
+        return rooms.mapValues { $0.sorted() }
+    }
+}

@@ -1,0 +1,52 @@
+import Testing
+@testable import SwitchboardCore
+
+@Suite("Presence")
+struct PresenceTests {
+    @Test func oneJoinAndOneLeavePerUserAcrossTransports() {
+        var registry = PresenceRegistry()
+        #expect(registry.connect(user: "luke", room: "lobby", transport: .tcp) == PresenceChange(room: "lobby", user: "luke", kind: .join))
+        #expect(registry.connect(user: "luke", room: "lobby", transport: .sse) == nil)
+        #expect(registry.connect(user: "luke", room: "lobby", transport: .sse) == nil)
+        #expect(registry.online(in: "lobby").map(\.transports) == [[.sse, .tcp]])
+        #expect(registry.disconnect(user: "luke", room: "lobby", transport: .tcp) == nil)
+        #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == nil)
+        #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == PresenceChange(room: "lobby", user: "luke", kind: .leave))
+        #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == nil)
+        #expect(registry.online(in: "lobby").isEmpty)
+    }
+
+    @Test func roomsAreSeparate() {
+        var registry = PresenceRegistry()
+        #expect(registry.connect(user: "han", room: "a", transport: .tcp) != nil)
+        #expect(registry.connect(user: "han", room: "b", transport: .tcp) != nil)
+        #expect(registry.onlineByRoom() == ["a": ["han"], "b": ["han"]])
+    }
+
+    @Test func pollLeasesExpireIntoALeaveUnlessAConnectionRemains() {
+        var registry = PresenceRegistry()
+        #expect(registry.renewLease(user: "kim", room: "lobby", transport: .shortPoll, until: 100)?.kind == .join)
+        #expect(registry.renewLease(user: "kim", room: "lobby", transport: .shortPoll, until: 200) == nil)
+        #expect(registry.renewLease(user: "lee", room: "lobby", transport: .longPoll, until: 150)?.kind == .join)
+        #expect(registry.connect(user: "lee", room: "lobby", transport: .sse) == nil)
+        let first = registry.expireLeases(now: 160)
+        #expect(first.changes.isEmpty)  // kim renewed to 200; lee still has SSE
+        #expect(first.nextExpiry == 200)
+        let second = registry.expireLeases(now: 200)
+        #expect(second.changes == [PresenceChange(room: "lobby", user: "kim", kind: .leave)])
+        #expect(second.nextExpiry == nil)
+        #expect(registry.online(in: "lobby").map(\.user) == ["lee"])
+    }
+
+    @Test func presencePublishesJoinAndLeaveOnTheBus() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let presence = Presence(bus: bus)
+        presence.connect(user: "luke", room: "lobby", transport: .tcp)
+        presence.connect(user: "luke", room: "lobby", transport: .sse)
+        presence.disconnect(user: "luke", room: "lobby", transport: .tcp)
+        presence.disconnect(user: "luke", room: "lobby", transport: .sse)
+        let messages = try bus.read(after: 0, in: .all, limit: 10).messages.map(\.message)
+        #expect(messages.map(\.kind) == [.join, .leave])
+        #expect(messages.allSatisfy { $0.user == "luke" && $0.room == "lobby" })
+    }
+}
