@@ -42,7 +42,18 @@ let package = Package(
         .target(
             name: "Switchboard",
             dependencies: [
-                "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "MicroHTTPD",
+                "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP", "MicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The raw TCP way in (DogeChat line protocol) on SwiftNIO.
+        .target(
+            name: "SwitchboardTCP",
+            dependencies: [
+                "SwitchboardCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -66,7 +77,7 @@ let package = Package(
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(
             name: "SwitchboardIntegrationTests",
-            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

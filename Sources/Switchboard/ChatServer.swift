@@ -1,18 +1,26 @@
 import Logging
+import NIOPosix
 import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardStore
+import SwitchboardTCP
 
 /// One Switchboard process's worth of parts, started together: the SQLite
-/// store, the message bus, the deadline thread and the HTTP server.
+/// store, the message bus, presence, the deadline thread, the HTTP server and
+/// the raw TCP listener.
 public final class ChatServer: @unchecked Sendable {
     /// The bus every transport shares.
     public let bus: MessageBus
     /// The durable store.
     public let store: any MessageStore
+    /// Who is online, across transports.
+    public let presence: Presence
     /// The HTTP side.
     public let http: SwitchboardHTTPServer
+    /// The raw TCP side, when enabled.
+    public let tcp: TCPChatServer?
     private let scheduler: DeadlineScheduler
+    private let eventLoops: MultiThreadedEventLoopGroup
     private let logger: Logger
     private var stopped = false
 
@@ -24,15 +32,33 @@ public final class ChatServer: @unchecked Sendable {
         bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages)
         scheduler = DeadlineScheduler()
         scheduler.start()
+        presence = Presence(bus: bus, scheduler: scheduler)
+        eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
         do {
             http = try SwitchboardHTTPServer(configuration: configuration.http, bus: bus, store: store,
-                                             scheduler: scheduler, logger: logger)
+                                             presence: presence, scheduler: scheduler, logger: logger)
         } catch {
             scheduler.stop()
+            try? eventLoops.syncShutdownGracefully()
             try? store.close()
             throw error
         }
+        let (bus, presence, eventLoops) = (bus, presence, eventLoops)
+        do {
+            tcp = try configuration.tcp.map {
+                try TCPChatServer(configuration: $0, bus: bus, presence: presence, group: eventLoops, logger: logger)
+            }
+        } catch {
+            http.shutdown()
+            scheduler.stop()
+            try? eventLoops.syncShutdownGracefully()
+            try? store.close()
+            throw TCPListenError(host: configuration.tcp?.host ?? "", port: configuration.tcp?.port ?? 0, underlying: error)
+        }
     }
+
+    /// The bound TCP port, when the listener is enabled.
+    public var tcpPort: Int? { tcp?.port }
 
     /// The bound HTTP port.
     public var httpPort: UInt16 { http.port }
@@ -43,7 +69,10 @@ public final class ChatServer: @unchecked Sendable {
     public func shutdown() {
         guard !stopped else { return }
         stopped = true
-        http.shutdown()
+        tcp?.stopAccepting()
+        http.shutdown()  // closes the bus: no more publishes, every waiter woken
+        tcp?.closeAll()
+        try? eventLoops.syncShutdownGracefully()
         scheduler.stop()
         do {
             try store.close()

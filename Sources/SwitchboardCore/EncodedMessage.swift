@@ -9,12 +9,15 @@ public final class EncodedMessage: Sendable {
     public let json: [UInt8]
     /// Its complete SSE event: `id: 42\nevent: message\ndata: {json}\n\n`.
     public let sseFrame: [UInt8]
+    /// Its line on the raw TCP protocol, e.g. `luke:hi\n`.
+    public let line: [UInt8]
 
     public init(_ message: Message) {
         self.message = message
         let json = MessageJSON.encode(message)
         self.json = json
         self.sseFrame = SSEFormat.event(id: message.id, kind: message.kind.rawValue, data: json)
+        self.line = LineFormat.line(for: message)
     }
 
     /// The message's id.

@@ -9,6 +9,7 @@ struct ParkedWaiters {
 
     mutating func insert(_ waiter: any MessageWaiter, filter: RoomFilter) {
         let key = ObjectIdentifier(waiter)
+        _ = remove(key: key)  // parked again, perhaps for other rooms: no stale index entries
         entries[key] = (waiter, filter)
         switch filter {
         case .all: anyRoom.insert(key)

@@ -14,5 +14,7 @@ public struct PresenceChange: Equatable, Sendable {
     }
 
     /// The message that announces it (`NAME has joined` / `NAME has left` on TCP).
-    public var draft: MessageDraft { MessageDraft(room: room, user: user, text: kind.rawValue, kind: kind) }
+    public var draft: MessageDraft {
+        MessageDraft(room: room, user: user, text: kind == .join ? "\(user) has joined" : "\(user) has left", kind: kind)
+    }
 }

@@ -12,6 +12,8 @@ public enum APIRoute: Equatable, Sendable {
     case roomEvents(room: String)
     /// `GET /api/events?rooms=a,b`
     case events
+    /// `GET /api/rooms/{room}/presence`
+    case presence(room: String)
     /// `GET /api/rooms`
     case rooms
     /// `GET /healthz`
@@ -42,6 +44,8 @@ public enum APIRoute: Equatable, Sendable {
             let room = segments[2]
             if method == "POST" { return .route(.publish(room: room)) }
             candidate = (.poll(room: room), ["GET", "POST"])
+        case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "presence":
+            candidate = (.presence(room: segments[2]), ["GET"])
         case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "events":
             candidate = (.roomEvents(room: segments[2]), ["GET"])
         case 5 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "messages":

@@ -19,6 +19,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     private let configuration: HTTPServerConfiguration
     private let bus: MessageBus
     private let store: any MessageStore
+    private let presence: Presence
     private let scheduler: DeadlineScheduler
     private let logger: Logger
     private var daemon: HTTPDaemon?
@@ -34,10 +35,11 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     ///   - scheduler: the server's one deadline thread (long-poll deadlines,
     ///     keepalive ticks); must be started.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore,
-                scheduler: DeadlineScheduler, logger: Logger) throws {
+                presence: Presence, scheduler: DeadlineScheduler, logger: Logger) throws {
         self.configuration = configuration
         self.bus = bus
         self.store = store
+        self.presence = presence
         self.scheduler = scheduler
         self.logger = logger
         var daemonConfiguration = configuration.daemon
@@ -107,6 +109,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
                 return .respond(try events(filter: .room(configuration.limits.validRoom(room)), exchange: exchange))
             case .events: return .respond(try events(filter: try roomsFilter(exchange.query("rooms")), exchange: exchange))
             case .rooms: return .respond(try rooms())
+            case .presence(let room): return .respond(try presenceList(room: configuration.limits.validRoom(room)))
             case .health: return .respond(health())
             }
         } catch let error as SwitchboardError {
@@ -140,6 +143,21 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         let room = try configuration.limits.validRoom(room)
         let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
                                             wait: exchange.query("wait"))
+        if let user = try presentUser(exchange) {
+            // A poller is present for 30 s after each poll; a waiting long-poll
+            // counts as a connection for as long as it waits.
+            let longPoll = (parameters.wait ?? 0) > 0
+            presence.poll(user: user, room: room, transport: longPoll ? .longPoll : .shortPoll)
+            if longPoll {
+                presence.connect(user: user, room: room, transport: .longPoll)
+                let previous = exchange.onComplete
+                exchange.onComplete = { [presence] completion in
+                    presence.poll(user: user, room: room, transport: .longPoll)
+                    presence.disconnect(user: user, room: room, transport: .longPoll)
+                    previous?(completion)
+                }
+            }
+        }
         let since: Int64
         if let given = parameters.since {
             since = given
@@ -228,11 +246,23 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         } else if let since = exchange.query("since") {
             resumeAfter = try PollParameters.cursor(since, name: "since")
         }
+        let user = try presentUser(exchange)
         guard !bus.isClosed else { throw SwitchboardError.shuttingDown }
         let subscription = SSESubscription(
             bus: bus, filter: filter, resumeAfter: resumeAfter,
             retryMilliseconds: configuration.sseRetryMilliseconds,
             onWake: { [unowned exchange] in exchange.resume() })
+        // An SSE subscriber with ?user= is online in its rooms while the stream is open
+        // (announced after the subscription took its cursor, so it sees its own join).
+        if let user, case .rooms(let rooms) = filter {
+            let presentIn = rooms.sorted()
+            for room in presentIn { presence.connect(user: user, room: room, transport: .sse) }
+            let previous = exchange.onComplete
+            exchange.onComplete = { [presence] completion in
+                for room in presentIn { presence.disconnect(user: user, room: room, transport: .sse) }
+                previous?(completion)
+            }
+        }
         openStreams.add(1, ordering: .relaxed)
         let previous = exchange.onComplete
         exchange.onComplete = { [weak self] completion in
@@ -256,11 +286,43 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         }
     }
 
-    // MARK: - Rooms and health
+    /// The `?user=` of a request, validated; nil when absent.
+    private func presentUser(_ exchange: HTTPExchange) throws -> String? {
+        guard let user = exchange.query("user") else { return nil }
+        return try configuration.limits.validUser(user)
+    }
+
+    // MARK: - Rooms, presence and health
 
     private func rooms() throws -> HTTPResponse {
-        struct Rooms: Encodable { var rooms: [RoomSummary] }
-        return .json(200, MessageJSON.encode(Rooms(rooms: try store.rooms())))
+        struct Room: Encodable {
+            var name: String
+            var messageCount: Int
+            var lastID: Int64
+            var online: [String]
+            enum CodingKeys: String, CodingKey {
+                case name, online
+                case messageCount = "message_count"
+                case lastID = "last_id"
+            }
+        }
+        struct Rooms: Encodable { var rooms: [Room] }
+        let online = presence.onlineByRoom()
+        var rooms = try store.rooms().map {
+            Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name] ?? [])
+        }
+        let listed = Set(rooms.map(\.name))
+        for (name, users) in online where !listed.contains(name) {
+            rooms.append(Room(name: name, messageCount: 0, lastID: 0, online: users))
+        }
+        return .json(200, MessageJSON.encode(Rooms(rooms: rooms.sorted { $0.name < $1.name })))
+    }
+
+    private func presenceList(room: String) throws -> HTTPResponse {
+        struct User: Encodable { var user: String; var transports: [Transport] }
+        struct Room: Encodable { var room: String; var users: [User] }
+        let users = presence.online(in: room).map { User(user: $0.user, transports: $0.transports) }
+        return .json(200, MessageJSON.encode(Room(room: room, users: users)))
     }
 
     private func health() -> HTTPResponse {

@@ -5,6 +5,7 @@ import MicroHTTPD
 import Switchboard
 import SwitchboardCore
 import SwitchboardHTTP
+import SwitchboardTCP
 
 #if canImport(Glibc)
 import Glibc
@@ -14,11 +15,17 @@ import Glibc
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve chat over HTTP (short-poll, long-poll, Server-Sent Events)."
+        abstract: "Serve chat over HTTP (short-poll, long-poll, Server-Sent Events) and raw TCP (the DogeChat line protocol)."
     )
 
     @Option(name: .long, help: "HTTP address as HOST:PORT (port 0 picks a free one).")
     var http: String = "127.0.0.1:8080"
+
+    @Option(name: .long, help: "Raw TCP (DogeChat iam:/msg: protocol) address as HOST:PORT, or 'off'.")
+    var tcp: String = "127.0.0.1:8081"
+
+    @Option(name: .customLong("tcp-flush-ms"), help: "Quiet milliseconds after which an unterminated TCP command is complete.")
+    var tcpFlushMs: Int = 50
 
     @Option(name: .long, help: "SQLite database file, or :memory: for none.")
     var db: String = "switchboard.sqlite"
@@ -46,6 +53,8 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         _ = try Self.hostAndPort(http)
+        if tcp != "off" { _ = try Self.hostAndPort(tcp) }
+        guard tcpFlushMs > 0, tcpFlushMs <= 10_000 else { throw ValidationError("--tcp-flush-ms must be 1-10000.") }
         guard keepalive > 0 else { throw ValidationError("--keepalive must be more than 0 seconds.") }
         guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxTextBytes > 0, maxBodyBytes > 0 else {
             throw ValidationError("Limits must be positive numbers.")
@@ -68,7 +77,8 @@ struct ServeCommand: ParsableCommand {
                     host: host, port: port, threadPoolSize: threads, connectionLimit: maxConnections,
                     connectionTimeout: idleTimeout, maxBodyBytes: maxBodyBytes),
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
-                keepaliveSeconds: keepalive))
+                keepaliveSeconds: keepalive),
+            tcp: try tcpConfiguration())
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.
         signal(SIGINT, SIG_IGN)
@@ -83,11 +93,21 @@ struct ServeCommand: ParsableCommand {
 
         let server = try ChatServer(configuration: configuration, logger: logger)
         logger.info("serving HTTP on http://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(db)")
+        if let tcpPort = server.tcpPort, let tcpHost = configuration.tcp?.host {
+            logger.info("serving the DogeChat line protocol on TCP \(tcpHost):\(tcpPort) (try: nc \(tcpHost) \(tcpPort))")
+        }
         stop.wait()
         logger.info("shutting down")
         server.shutdown()
         sources.forEach { $0.cancel() }
         logger.info("stopped")
+    }
+
+    private func tcpConfiguration() throws -> TCPServerConfiguration? {
+        guard tcp != "off" else { return nil }
+        let (host, port) = try Self.hostAndPort(tcp)
+        return TCPServerConfiguration(host: host, port: Int(port), flushMilliseconds: tcpFlushMs,
+                                      limits: MessageLimits(maxTextBytes: maxTextBytes))
     }
 
     static func hostAndPort(_ value: String) throws -> (String, UInt16) {

@@ -4,6 +4,7 @@ import MicroHTTPD
 import Switchboard
 import SwitchboardCore
 import SwitchboardHTTP
+import SwitchboardTCP
 
 /// A real Switchboard server on a free loopback port with its own temporary
 /// SQLite file, started the way `switchboard serve` starts it.
@@ -13,9 +14,11 @@ final class TestServer {
     let configuration: ChatServerConfiguration
     var client: TestHTTPClient { TestHTTPClient(port: server.httpPort) }
     var port: UInt16 { server.httpPort }
+    var tcpPort: Int { server.tcpPort ?? 0 }
 
     init(databasePath: String? = nil, keepaliveSeconds: Double = 15, idleTimeout: Int = 120,
-         maxBodyBytes: Int = 64 * 1024, recentMessages: Int = 4096, maxTextBytes: Int = 4096) throws {
+         maxBodyBytes: Int = 64 * 1024, recentMessages: Int = 4096, maxTextBytes: Int = 4096,
+         tcpFlushMilliseconds: Int = 50, tcpMaxQueuedBytes: Int = 256 * 1024) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -28,6 +31,8 @@ final class TestServer {
                                                 maxBodyBytes: maxBodyBytes),
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepaliveSeconds),
+            tcp: TCPServerConfiguration(host: "127.0.0.1", port: 0, flushMilliseconds: tcpFlushMilliseconds,
+                                        maxQueuedBytes: tcpMaxQueuedBytes, limits: MessageLimits(maxTextBytes: maxTextBytes)),
             recentMessages: recentMessages)
         server = try ChatServer(configuration: configuration, logger: logger)
     }

@@ -1,0 +1,70 @@
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import SwitchboardCore
+
+/// The raw TCP listener: the DogeChat `iam:`/`msg:` line protocol (and `nc`)
+/// on the same bus as every other transport.
+public final class TCPChatServer: Sendable {
+    /// The bound port.
+    public let port: Int
+    private let serverChannel: any Channel
+    private let registry: ClientRegistry
+
+    /// Binds and starts accepting on `group`.
+    public init(configuration: TCPServerConfiguration, bus: MessageBus, presence: Presence,
+                group: any EventLoopGroup, logger: Logger) throws {
+        let registry = ClientRegistry()
+        serverChannel = try ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // A small kernel send buffer and a bounded user-space queue: a
+            // client that stops reading is noticed, and dropped, early.
+            .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
+            .childChannelOption(.writeBufferWaterMark,
+                                value: .init(low: configuration.maxQueuedBytes / 2, high: configuration.maxQueuedBytes))
+            .childChannelInitializer { channel in
+                registry.add(channel)
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        TCPChatHandler(bus: bus, presence: presence, configuration: configuration, logger: logger))
+                }
+            }
+            .bind(host: configuration.host, port: configuration.port)
+            .wait()
+        port = serverChannel.localAddress?.port ?? configuration.port
+        self.registry = registry
+    }
+
+    /// Connected clients.
+    public var clientCount: Int { registry.count }
+
+    /// Stops accepting new clients.
+    public func stopAccepting() {
+        try? serverChannel.close().wait()
+    }
+
+    /// Closes every client connection and waits for them to close.
+    public func closeAll() {
+        stopAccepting()
+        for channel in registry.all { try? channel.close().wait() }
+    }
+}
+
+/// The open client channels, for shutdown and counting.
+final class ClientRegistry: Sendable {
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+    func add(_ channel: any Channel) {
+        let key = ObjectIdentifier(channel)
+        channels.withLock { $0[key] = channel }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            self?.channels.withLock { _ = $0.removeValue(forKey: key) }
+        }
+    }
+
+    var count: Int { channels.withLock { $0.count } }
+    var all: [any Channel] { channels.withLock { Array($0.values) } }
+}
