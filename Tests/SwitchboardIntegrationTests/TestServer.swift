@@ -23,7 +23,7 @@ final class TestServer {
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
         var logger = Logger(label: "switchboard-test")
-        logger.logLevel = .error
+        logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
         configuration = ChatServerConfiguration(
             databasePath: path,
             http: HTTPServerConfiguration(

@@ -1,0 +1,193 @@
+import Foundation
+import Synchronization
+import Testing
+import SwitchboardCore
+
+@Suite("Raw TCP (DogeChat protocol)")
+struct RawTCPTests {
+    @Test func ncStyleLinesChatWithHTTPUsers() throws {
+        let server = try TestServer()
+        let nc = try TestLineClient(port: server.tcpPort)
+        try nc.write("iam:luke\n")
+        #expect(try nc.readLine() == "luke has joined")
+        try nc.write("msg:hello from nc\r\n")
+        #expect(try nc.readLine() == "luke:hello from nc")  // the sender gets it back: stored
+        let stored = try server.client.get("/api/rooms/lobby/messages?since=0").page().messages
+        #expect(stored.map(\.kind) == [.join, .message])
+        #expect(stored.last?.user == "luke" && stored.last?.text == "hello from nc")
+
+        try server.client.publish(user: "leia", text: "hi\r\nfrom the\nweb")
+        #expect(try nc.readLine() == "leia:hi from the web")
+    }
+
+    @Test func dogeChatStyleCommandsWithoutNewlineOneWriteEach() throws {
+        let server = try TestServer()
+        let app = try TestLineClient(port: server.tcpPort)
+        try app.write("iam:doge")
+        #expect(try app.readLine() == "doge has joined")
+        try app.write("msg:such wow")
+        #expect(try app.readLine() == "doge:such wow")
+        #expect(try server.client.get("/api/rooms/lobby/messages?since=0").page().messages.last?.text == "such wow")
+    }
+
+    @Test func oneByteAtATimeAndTwoCommandsInOneWrite() throws {
+        let server = try TestServer(tcpFlushMilliseconds: 200)
+        let slow = try TestLineClient(port: server.tcpPort)
+        for byte in Array("iam:bob\nmsg:typed slowly\n".utf8) {
+            try slow.write([byte])
+            usleep(2000)  // far below the quiet period: never splits a command
+        }
+        #expect(try slow.readLines(2) == ["bob has joined", "bob:typed slowly"])
+
+        let sticky = try TestLineClient(port: server.tcpPort)
+        try sticky.write("iam:amy\nmsg:one\r\nmsg:two")
+        #expect(try sticky.readLines(3) == ["amy has joined", "amy:one", "amy:two"])
+        #expect(try slow.readLines(3) == ["amy has joined", "amy:one", "amy:two"])
+    }
+
+    @Test func tcpMessagesReachSSEAndLongPoll() throws {
+        let server = try TestServer()
+        let stream = try server.client.openStream("/api/rooms/lobby/events")
+        let poll = try TestHTTPConnection(port: server.port)
+        try poll.sendRequest("GET", "/api/rooms/lobby/messages?since=0&wait=30")
+        let nc = try TestLineClient(port: server.tcpPort)
+        try nc.write("iam:han\nmsg:it's not my fault\n")
+        let events = try stream.readEvents(2)
+        #expect(events.map(\.event) == ["join", "message"])
+        let message = try JSONDecoder().decode(Message.self, from: Data(events[1].data.utf8))
+        #expect(message.user == "han" && message.text == "it's not my fault" && message.room == "lobby")
+        #expect(try poll.readResponse().page().messages.first?.kind == .join)
+    }
+
+    @Test func errorsAreOneLineAndTheConnectionStays() throws {
+        let server = try TestServer()
+        let nc = try TestLineClient(port: server.tcpPort)
+        try nc.write("msg:too early\n")
+        #expect(try nc.readLine() == "error:send iam:NAME first")
+        try nc.write("hello\n")
+        #expect(try nc.readLine().hasPrefix("error:unknown command"))
+        try nc.write(Array("msg:".utf8) + [0xFF, 0xFE] + [10])
+        #expect(try nc.readLine() == "error:not valid UTF-8")
+        try nc.write(String(repeating: "x", count: 9000) + "\n")
+        #expect(try nc.readLine() == "error:line longer than 8192 bytes, discarded")
+        try nc.write("iam:system\n")
+        #expect(try nc.readLine().hasPrefix("error:"))
+        try nc.write("iam:kim\nmsg:\(String(repeating: "é", count: 2048))\n")
+        #expect(try nc.readLine() == "kim has joined")
+        #expect(try nc.readLine() == "kim:\(String(repeating: "é", count: 2048))")
+        try nc.write("msg:\(String(repeating: "a", count: 4097))\n")
+        #expect(try nc.readLine().hasPrefix("error:The text is 4097 bytes"))
+        try nc.write("iam:someone-else\n")
+        #expect(try nc.readLine() == "error:already joined as kim; reconnect to use another name")
+        let stored = try server.client.get("/api/rooms/lobby/messages?since=0").page().messages
+        #expect(stored.map(\.kind) == [.join, .message])
+    }
+
+    @Test func leaveOnDisconnectAndPresenceAcrossTransports() throws {
+        let server = try TestServer()
+        let watcher = try TestLineClient(port: server.tcpPort)
+        try watcher.write("iam:watcher\n")
+        #expect(try watcher.readLine() == "watcher has joined")
+
+        // luke on TCP and on SSE at once: one join, and a leave only when both are gone.
+        let tcp = try TestLineClient(port: server.tcpPort)
+        try tcp.write("iam:luke\n")
+        #expect(try watcher.readLine() == "luke has joined")
+        let sse = try server.client.openStream("/api/rooms/lobby/events?user=luke")
+        let presence = try server.client.get("/api/rooms/lobby/presence").json()["users"] as? [[String: Any]]
+        #expect(presence?.first { $0["user"] as? String == "luke" }?["transports"] as? [String] == ["sse", "tcp"])
+        tcp.close()
+        try server.client.publish(user: "watcher2", text: "marker")
+        #expect(try watcher.readLine() == "watcher2:marker")  // no leave before the marker
+        sse.reset()
+        #expect(try watcher.readLine() == "luke has left")
+        let rooms = try server.client.get("/api/rooms").json()["rooms"] as? [[String: Any]]
+        #expect(rooms?.first?["online"] as? [String] == ["watcher"])
+    }
+
+    @Test func pollersArePresentWhileTheyPoll() throws {
+        let server = try TestServer()
+        _ = try server.client.get("/api/rooms/lobby/messages?since=0&user=kim")
+        let users = try server.client.get("/api/rooms/lobby/presence").json()["users"] as? [[String: Any]]
+        #expect(users?.first?["user"] as? String == "kim")
+        #expect(users?.first?["transports"] as? [String] == ["short-poll"])
+        let joins = try server.client.get("/api/rooms/lobby/messages?since=0").page().messages
+        #expect(joins.map(\.text) == ["kim has joined"])
+        #expect(try server.client.get("/api/rooms/lobby/messages?user=bad:name").status == 422)
+    }
+
+    @Test func extensionsJoinWhoAndSince() throws {
+        let server = try TestServer()
+        let first = try server.client.publish("cantina", user: "greedo", text: "old news")
+        let nc = try TestLineClient(port: server.tcpPort)
+        try nc.write("iam:han\n")
+        #expect(try nc.readLine() == "han has joined")
+        try nc.write("join:cantina\n")
+        #expect(try nc.readLine() == "han has joined")
+        try nc.write("who:\n")
+        #expect(try nc.readLine() == "who:han")
+        // An explicit replay: the room's history, already-seen lines included.
+        try nc.write("since:0\n")
+        #expect(try nc.readLines(2) == ["greedo:old news", "han has joined"])
+        try nc.write("since:\(first.id)\n")
+        #expect(try nc.readLine() == "han has joined")
+        try server.client.publish("lobby", user: "leia", text: "not heard in the cantina")
+        try server.client.publish("cantina", user: "greedo", text: "heard")
+        #expect(try nc.readLine() == "greedo:heard")
+    }
+
+    @Test func twoHundredClientsEachGetEveryMessageOnceInOrder() throws {
+        let server = try TestServer()
+        let clients = try (0..<200).map { index -> TestLineClient in
+            let client = try TestLineClient(port: server.tcpPort)
+            try client.write("iam:user\(index)\n")
+            return client
+        }
+        for (index, client) in clients.enumerated() {
+            _ = try client.readUntil { $0 == "user\(index) has joined" }
+        }
+        let texts = (1...30).map { "message \($0)" }
+        for text in texts { try server.client.publish(user: "announcer", text: text) }
+        var perfect = 0
+        for client in clients {
+            var got: [String] = []
+            while got.count < texts.count {
+                let line = try client.readLine()
+                if line.hasPrefix("announcer:") { got.append(String(line.dropFirst("announcer:".count))) }
+            }
+            if got == texts { perfect += 1 }
+        }
+        #expect(perfect == 200)
+    }
+
+    @Test func aClientThatNeverReadsIsDisconnectedWithoutDelayingOthers() throws {
+        let server = try TestServer(tcpMaxQueuedBytes: 32 * 1024)
+        let stuck = try TestLineClient(port: server.tcpPort)
+        stuck.setReceiveBuffer(4096)
+        try stuck.write("iam:stuck\n")
+        let reader = try TestLineClient(port: server.tcpPort)
+        try reader.write("iam:reader\n")
+        _ = try reader.readUntil { $0 == "reader has joined" }
+        let big = String(repeating: "z", count: 4000)
+        let count = 200  // 800 KB: far past the stuck client's buffers and queue
+        var received = 0
+        var others: [String] = []
+        for index in 0..<count {
+            try server.client.publish(user: "flood", text: "\(index) \(big)")
+            // The reader keeps up while the flood goes on.
+            while received < index + 1 {
+                let line: String
+                do { line = try reader.readLine() } catch {
+                    throw TestClientError(description: "reader stalled at message \(index) after \(received): \(error)")
+                }
+                if line.hasPrefix("flood:") { received += 1 } else { others.append(line) }
+            }
+        }
+        #expect(received == count)
+        if !others.contains("stuck has left") {
+            others.append(try reader.readUntil { $0.hasSuffix("has left") })
+        }
+        #expect(others == ["stuck has joined", "stuck has left"] || others == ["stuck has left"])
+        #expect(stuck.isClosedByServer())
+    }
+}
