@@ -11,10 +11,12 @@ import Synchronization
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard-bench",
-        abstract: "Measure SSE fan-out of a running Switchboard server (loopback only).")
+        abstract: "Measure fan-out (SSE or raw TCP) of a running Switchboard server (loopback only).")
 
     @Option(help: "Server host (loopback).") var host = "127.0.0.1"
-    @Option(help: "Server HTTP port.") var port: UInt16 = 8080
+    @Option(help: "Server HTTP port (publishing, and SSE subscribers).") var port: UInt16 = 8080
+    @Option(help: "Subscribers' transport: sse or tcp.") var transport = "sse"
+    @Option(help: "Server raw TCP port, for --transport tcp.") var tcpPort = 8081
     @Option(help: "SSE subscribers to hold open.") var streams = 5000
     @Option(help: "Messages to publish.") var messages = 200
     @Option(help: "Messages per second.") var rate = 50.0
@@ -28,6 +30,7 @@ struct BenchCommand: ParsableCommand {
         guard ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.") else {
             throw ValidationError("Benchmarks target loopback only.")
         }
+        guard ["sse", "tcp"].contains(transport) else { throw ValidationError("--transport is sse or tcp.") }
         guard streams > 0, messages > 0, rate > 0, rate <= 10_000, streams <= 20_000 else {
             throw ValidationError("Bounded runs only: 1-20000 streams, rate up to 10000/s.")
         }
@@ -35,7 +38,6 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
-        defer { try? group.syncShutdownGracefully() }
 
         // 1. Open every stream (live only) and wait until each has its `retry:`.
         let records = (0..<streams).map { _ in StreamRecord() }
@@ -43,16 +45,21 @@ struct BenchCommand: ParsableCommand {
         let connectStart = Date()
         for batchStart in stride(from: 0, to: streams, by: connectBatch) {
             let batch = records[batchStart..<min(streams, batchStart + connectBatch)]
-            let futures = batch.map { record in
-                ClientBootstrap(group: group)
+            let futures = batch.enumerated().map { offset, record in
+                let name = "b\(batchStart + offset)"
+                return ClientBootstrap(group: group)
                     .channelOption(.socketOption(.so_reuseaddr), value: 1)
-                    .channelInitializer { [host, room] channel in
+                    .channelInitializer { [host, room, transport] channel in
                         channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(
-                                SSESubscriberHandler(host: host, path: "/api/rooms/\(room)/events", record: record))
+                            if transport == "tcp" {
+                                try channel.pipeline.syncOperations.addHandler(LineSubscriberHandler(name: name, room: room, record: record))
+                            } else {
+                                try channel.pipeline.syncOperations.addHandler(
+                                    SSESubscriberHandler(host: host, path: "/api/rooms/\(room)/events", record: record))
+                            }
                         }
                     }
-                    .connect(host: host, port: Int(port))
+                    .connect(host: host, port: transport == "tcp" ? tcpPort : Int(port))
             }
             for future in futures {
                 do { channels.append(try future.wait()) } catch { print("connect failed: \(error)") }
@@ -61,7 +68,12 @@ struct BenchCommand: ParsableCommand {
         let openedBy = Date().addingTimeInterval(60)
         while records.filter(\.opened).count < channels.count, Date() < openedBy { Thread.sleep(forTimeInterval: 0.05) }
         let opened = records.filter(\.opened).count
-        print(String(format: "streams: %d requested, %d open in %.1f s", streams, opened, Date().timeIntervalSince(connectStart)))
+        print(String(format: "%@ clients: %d requested, %d subscribed in %.1f s", transport, streams, opened, Date().timeIntervalSince(connectStart)))
+        if transport == "tcp" {
+            // Every TCP client joined the room, and each join went to everyone
+            // already there: let that storm pass before measuring.
+            waitUntilQuiet(serverPid: serverPid)
+        }
         Thread.sleep(forTimeInterval: 1)
 
         // 2. Publish on schedule (open loop: a slow answer does not delay the
@@ -85,7 +97,7 @@ struct BenchCommand: ParsableCommand {
                     let sentTime = DispatchTime.now().uptimeNanoseconds
                     do {
                         let id = try publisher.publish(room: room, user: "bench", text: "m\(index)")
-                        sent.withLock { $0.at[id] = sentTime }
+                        sent.withLock { $0.at[transport == "tcp" ? Int64(index) : id] = sentTime }
                     } catch {
                         sent.withLock { $0.failures.append("\(error)") }
                     }
@@ -151,6 +163,23 @@ struct BenchCommand: ParsableCommand {
             }
         }
         for channel in channels { channel.close(promise: nil) }
+        try? group.syncShutdownGracefully()
         if missing > 0 || duplicates > 0 || opened < streams || !publishFailures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Waits until the server has used (almost) no CPU for a second, at most 3 minutes.
+    private func waitUntilQuiet(serverPid: Int32?) {
+        guard let pid = serverPid else { Thread.sleep(forTimeInterval: 5); return }
+        let start = Date()
+        var previous = ProcessSample(pid: pid)
+        while Date().timeIntervalSince(start) < 180 {
+            Thread.sleep(forTimeInterval: 1)
+            guard let now = ProcessSample(pid: pid), let before = previous else { return }
+            if now.cpuSeconds - before.cpuSeconds < 0.05 {
+                print(String(format: "join storm settled after %.0f s", Date().timeIntervalSince(start)))
+                return
+            }
+            previous = now
+        }
     }
 }
