@@ -84,7 +84,9 @@ struct RawTCPTests {
     }
 
     @Test func leaveOnDisconnectAndPresenceAcrossTransports() throws {
-        let server = try TestServer()
+        // A parked SSE stream learns that its client vanished at the next
+        // keepalive write: make that prompt here.
+        let server = try TestServer(keepaliveSeconds: 0.3)
         let watcher = try TestLineClient(port: server.tcpPort)
         try watcher.write("iam:watcher\n")
         #expect(try watcher.readLine() == "watcher has joined")
