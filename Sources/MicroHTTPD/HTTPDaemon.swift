@@ -112,27 +112,6 @@ public final class HTTPDaemon: @unchecked Sendable {
     }
 }
 
-/// What the C callbacks reach through their `cls` pointer.
-final class DaemonContext {
-    let handler: any HTTPRequestHandler
-    let configuration: HTTPDaemonConfiguration
-
-    init(handler: any HTTPRequestHandler, configuration: HTTPDaemonConfiguration) {
-        self.handler = handler
-        self.configuration = configuration
-    }
-}
-
-/// Carried by a streaming response: the body and the exchange it belongs to.
-final class StreamContext {
-    let body: any HTTPStreamBody
-    let exchange: HTTPExchange
-
-    init(body: any HTTPStreamBody, exchange: HTTPExchange) {
-        self.body = body
-        self.exchange = exchange
-    }
-}
 
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, connectionContext in
     guard let cls, let connection, let connectionContext, let uploadDataSize else { return .NO }

@@ -75,8 +75,3 @@ final class BlockingPublisher: @unchecked Sendable {
         return nil
     }
 }
-
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

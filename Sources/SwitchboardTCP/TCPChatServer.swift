@@ -52,19 +52,3 @@ public final class TCPChatServer: Sendable {
         for channel in registry.all { try? channel.close().wait() }
     }
 }
-
-/// The open client channels, for shutdown and counting.
-final class ClientRegistry: Sendable {
-    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
-
-    func add(_ channel: any Channel) {
-        let key = ObjectIdentifier(channel)
-        channels.withLock { $0[key] = channel }
-        channel.closeFuture.whenComplete { [weak self] _ in
-            self?.channels.withLock { _ = $0.removeValue(forKey: key) }
-        }
-    }
-
-    var count: Int { channels.withLock { $0.count } }
-    var all: [any Channel] { channels.withLock { Array($0.values) } }
-}
