@@ -13,16 +13,20 @@ public struct HTTPServerConfiguration: Sendable {
     public var sseRetryMilliseconds: Int
     /// How long shutdown waits for open streams and long-polls to finish.
     public var shutdownGraceSeconds: Double
+    /// The web client's files (`GET /` and friends); nil serves none.
+    public var publicFiles: StaticFiles?
 
     public init(daemon: HTTPDaemonConfiguration = HTTPDaemonConfiguration(),
                 limits: MessageLimits = MessageLimits(),
                 keepaliveSeconds: Double = 15,
                 sseRetryMilliseconds: Int = 2000,
-                shutdownGraceSeconds: Double = 5) {
+                shutdownGraceSeconds: Double = 5,
+                publicFiles: StaticFiles? = nil) {
         self.daemon = daemon
         self.limits = limits
         self.keepaliveSeconds = keepaliveSeconds
         self.sseRetryMilliseconds = sseRetryMilliseconds
         self.shutdownGraceSeconds = shutdownGraceSeconds
+        self.publicFiles = publicFiles
     }
 }

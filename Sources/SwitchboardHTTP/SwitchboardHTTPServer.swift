@@ -95,6 +95,11 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         case .route(let matched):
             route = matched
         case .notFound:
+            if exchange.method == "GET" || exchange.method == "HEAD",
+               let file = configuration.publicFiles?.file(for: exchange.path) {
+                return .respond(HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                                             body: .bytes(file.bytes)))
+            }
             return .respond(.error(.notFound))
         case .methodNotAllowed(let allowed):
             return .respond(.json(405, MessageJSON.error(.methodNotAllowed(allowed: allowed)),

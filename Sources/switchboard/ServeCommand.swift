@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import Logging
 import MicroHTTPD
 import Switchboard
@@ -26,6 +27,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(name: .customLong("tcp-flush-ms"), help: "Quiet milliseconds after which an unterminated TCP command is complete.")
     var tcpFlushMs: Int = 50
+
+    @Option(name: .long, help: "Folder of the web client served at / (default: Public/ here, or the repository's).")
+    var `public`: String?
 
     @Option(name: .long, help: "SQLite database file, or :memory: for none.")
     var db: String = "switchboard.sqlite"
@@ -77,7 +81,8 @@ struct ServeCommand: ParsableCommand {
                     host: host, port: port, threadPoolSize: threads, connectionLimit: maxConnections,
                     connectionTimeout: idleTimeout, maxBodyBytes: maxBodyBytes),
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
-                keepaliveSeconds: keepalive),
+                keepaliveSeconds: keepalive,
+                publicFiles: try publicFiles()),
             tcp: try tcpConfiguration())
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.
@@ -101,6 +106,18 @@ struct ServeCommand: ParsableCommand {
         server.shutdown()
         sources.forEach { $0.cancel() }
         logger.info("stopped")
+    }
+
+    /// `--public`, or `Public/` in the current folder, or the repository's
+    /// `Public/` next to the build folder the binary runs from.
+    private func publicFiles() throws -> StaticFiles? {
+        if let given = `public` {
+            guard let files = StaticFiles(root: given) else { throw ValidationError("--public \(given) is not a folder.") }
+            return files
+        }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let repository = executable.deletingLastPathComponent().appendingPathComponent("../../../Public").path
+        return StaticFiles(root: "Public") ?? StaticFiles(root: repository)
     }
 
     private func tcpConfiguration() throws -> TCPServerConfiguration? {

@@ -1,0 +1,274 @@
+// Switchboard web chat: one conversation through SSE, long-poll or short-poll,
+// with a live account of what the chosen transport costs. Plain JS, no build.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const encoder = new TextEncoder();
+  const KINDS = ["message", "join", "leave", "system"];
+
+  const state = {
+    user: null,
+    room: null,
+    since: 0,            // the last id seen: every transport resumes after it
+    seen: new Set(),     // ids already shown, so an overlap is never shown twice
+    generation: 0,       // bumped on every transport switch; old loops stop
+    stop: () => {},
+    stats: null,
+  };
+
+  // ---- joining -------------------------------------------------------------
+
+  const params = new URLSearchParams(location.search);
+  $("join-name").value = params.get("user") || localStorage.getItem("switchboard.user") || "";
+  $("join-room").value = params.get("room") || localStorage.getItem("switchboard.room") || "lobby";
+  const wanted = params.get("transport");
+  if (wanted) {
+    const radio = document.querySelector(`input[name=transport][value="${CSS.escape(wanted)}"]`);
+    if (radio) radio.checked = true;
+  }
+
+  $("join").addEventListener("submit", (event) => {
+    event.preventDefault();
+    state.user = $("join-name").value.trim();
+    state.room = $("join-room").value.trim();
+    if (!state.user || !state.room) return;
+    localStorage.setItem("switchboard.user", state.user);
+    localStorage.setItem("switchboard.room", state.room);
+    start();
+  });
+  if (params.get("user") && params.get("room")) $("join").requestSubmit();
+
+  async function start() {
+    $("join").hidden = true;
+    $("chat").hidden = false;
+    $("room-title").textContent = `#${state.room}`;
+    document.title = `#${state.room} · Switchboard`;
+    resetStats();
+    try {
+      const page = await getJSON(`/api/rooms/${encodeURIComponent(state.room)}/messages?limit=100`);
+      page.messages.forEach((message) => deliver(message, false));
+      state.since = Math.max(state.since, page.next);
+    } catch (error) {
+      showError(`Could not load the history: ${error.message}`);
+    }
+    refreshPresence();
+    useTransport(currentTransport());
+    $("text").focus();
+  }
+
+  // ---- transports ----------------------------------------------------------
+
+  function currentTransport() {
+    return document.querySelector("input[name=transport]:checked").value;
+  }
+
+  document.querySelectorAll("input[name=transport]").forEach((radio) =>
+    radio.addEventListener("change", () => state.room && useTransport(currentTransport())));
+  $("interval").addEventListener("change", () => state.room && currentTransport() === "short-poll" && useTransport("short-poll"));
+
+  function useTransport(kind) {
+    state.stop();
+    state.generation += 1;
+    resetStats();
+    state.stats.transport = kind;
+    const generation = state.generation;
+    if (kind === "sse") state.stop = startSSE();
+    else state.stop = startPolling(generation, kind === "long-poll");
+    renderCost();
+  }
+
+  function presenceQuery() {
+    return `user=${encodeURIComponent(state.user)}`;
+  }
+
+  // EventSource reconnects by itself and sends Last-Event-ID; the server
+  // prefers it to the URL's `since`, so a reconnect resumes with no gap.
+  function startSSE() {
+    const url = `/api/rooms/${encodeURIComponent(state.room)}/events?since=${state.since}&${presenceQuery()}`;
+    const source = new EventSource(url);
+    source.onopen = () => {
+      state.stats.requests += 1;
+      setStatus("live", "live");
+      renderCost();
+    };
+    source.onerror = () => setStatus("reconnecting…", "down");
+    for (const kind of KINDS) {
+      source.addEventListener(kind, (event) => {
+        state.stats.bytes += encoder.encode(`id: ${event.lastEventId}\nevent: ${event.type}\ndata: ${event.data}\n\n`).length;
+        deliver(JSON.parse(event.data), true);
+      });
+    }
+    return () => source.close();
+  }
+
+  function startPolling(generation, long) {
+    const controller = new AbortController();
+    const room = encodeURIComponent(state.room);
+    (async () => {
+      while (generation === state.generation) {
+        const wait = long ? "&wait=25" : "";
+        try {
+          const started = performance.now();
+          const response = await fetch(`/api/rooms/${room}/messages?since=${state.since}${wait}&${presenceQuery()}`,
+                                       { signal: controller.signal, cache: "no-store" });
+          const body = await response.text();
+          if (generation !== state.generation) return;
+          state.stats.requests += 1;
+          state.stats.bytes += encoder.encode(body).length;
+          if (!response.ok) throw new Error(errorText(body, response.status));
+          const page = JSON.parse(body);
+          if (page.messages.length === 0) state.stats.empty += 1;
+          page.messages.forEach((message) => deliver(message, true));
+          state.since = Math.max(state.since, page.next);
+          setStatus(long ? "live (long-poll)" : `polling every ${$("interval").selectedOptions[0].text.replace("every ", "")}`, "live");
+          renderCost();
+          if (!long) await sleep(Math.max(0, Number($("interval").value) - (performance.now() - started)));
+        } catch (error) {
+          if (controller.signal.aborted || generation !== state.generation) return;
+          setStatus("reconnecting…", "down");
+          await sleep(2000);
+        }
+      }
+    })();
+    return () => controller.abort();
+  }
+
+  // ---- messages ------------------------------------------------------------
+
+  function deliver(message, live) {
+    if (state.seen.has(message.id)) return;
+    state.seen.add(message.id);
+    state.since = Math.max(state.since, message.id);
+    render(message);
+    if (live) {
+      state.stats.latency = Math.max(0, Date.now() - message.ts);
+      renderCost();
+    }
+    if (live && (message.kind === "join" || message.kind === "leave")) refreshPresence();
+  }
+
+  function render(message) {
+    const list = $("messages");
+    const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+    const item = document.createElement("li");
+    item.dataset.id = message.id;
+    if (message.kind === "message") {
+      item.className = message.user === state.user ? "message mine" : "message";
+      const meta = document.createElement("div");
+      meta.className = "meta";
+      const who = document.createElement("span");
+      who.className = "user";
+      who.textContent = message.user;
+      const when = document.createElement("time");
+      when.dateTime = new Date(message.ts).toISOString();
+      when.textContent = new Date(message.ts).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      meta.append(who, when);
+      const text = document.createElement("div");
+      text.className = "text";
+      text.textContent = message.text;   // always text, never HTML
+      item.append(meta, text);
+    } else {
+      item.className = message.kind === "system" ? "notice system" : "notice";
+      item.textContent = message.kind === "system" ? message.text : `${message.user} ${message.kind === "join" ? "joined" : "left"}`;
+    }
+    list.append(item);
+    if (nearBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  async function refreshPresence() {
+    try {
+      const presence = await getJSON(`/api/rooms/${encodeURIComponent(state.room)}/presence`);
+      const people = $("people");
+      people.replaceChildren(...presence.users.map((entry) => {
+        const item = document.createElement("li");
+        item.textContent = entry.user;
+        const via = document.createElement("span");
+        via.className = "via";
+        via.textContent = entry.transports.join(", ");
+        item.append(via);
+        return item;
+      }));
+    } catch (_) { /* presence is a nicety; the chat goes on */ }
+  }
+
+  // ---- sending -------------------------------------------------------------
+
+  $("text").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      $("compose").requestSubmit();
+    }
+  });
+
+  $("compose").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = $("text").value;
+    if (!text.trim()) return;
+    try {
+      const response = await fetch(`/api/rooms/${encodeURIComponent(state.room)}/messages`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ user: state.user, text }),
+      });
+      if (response.status !== 201) throw new Error(errorText(await response.text(), response.status));
+      $("text").value = "";
+      showError(null);
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+
+  // ---- the cost line -------------------------------------------------------
+
+  function resetStats() {
+    state.stats = { transport: currentTransport(), requests: 0, empty: 0, bytes: 0, latency: null };
+  }
+
+  function renderCost() {
+    const s = state.stats;
+    const parts = [
+      `<b>${escapeHTML(s.transport)}</b>`,
+      `<b>${s.requests}</b> request${s.requests === 1 ? "" : "s"}`,
+      `<b>${s.empty}</b> empty answer${s.empty === 1 ? "" : "s"}`,
+      `<b>${formatBytes(s.bytes)}</b> received`,
+      `last delivery <b>${s.latency === null ? "–" : `${s.latency} ms`}</b>`,
+    ];
+    $("cost").innerHTML = parts.join(" · ");
+  }
+
+  // ---- small helpers -------------------------------------------------------
+
+  async function getJSON(url) {
+    const response = await fetch(url, { cache: "no-store" });
+    const body = await response.text();
+    if (!response.ok) throw new Error(errorText(body, response.status));
+    return JSON.parse(body);
+  }
+
+  function errorText(body, status) {
+    try { return JSON.parse(body).error.message; } catch (_) { return `HTTP ${status}`; }
+  }
+
+  function setStatus(text, kind) {
+    $("status").textContent = text;
+    $("status").className = `status ${kind}`;
+  }
+
+  function showError(text) {
+    $("error").hidden = !text;
+    $("error").textContent = text || "";
+  }
+
+  function formatBytes(bytes) {
+    return bytes < 1024 ? `${bytes} B` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1048576).toFixed(2)} MiB`;
+  }
+
+  function escapeHTML(text) {
+    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  }
+
+  function sleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+})();

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""The web chat page in a real browser (Debian's chromium, headless, driven
+through chromedriver by Selenium) against the real switchboard binary.
+
+Usage: chat_page_test.py PATH/TO/switchboard [--screenshots DIR]
+Prints one line per check and a closing 'browser: N passed, N failed'.
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, timeout, interval=0.02):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+class Server:
+    def __init__(self, binary):
+        self.http, self.tcp = free_port(), free_port()
+        self.folder = tempfile.mkdtemp(prefix="switchboard-browser-")
+        self.process = subprocess.Popen(
+            [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
+             "--db", os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
+             "--log-level", "warning"])
+        self.base = f"http://127.0.0.1:{self.http}"
+        if not wait_for(self.healthy, 10, 0.1):
+            raise RuntimeError("server did not start")
+
+    def healthy(self):
+        try:
+            return urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200
+        except OSError:
+            return False
+
+    def publish(self, user, text, room="lobby"):
+        body = urllib.parse.urlencode({"user": user, "text": text}).encode()
+        request = urllib.request.Request(f"{self.base}/api/rooms/{room}/messages", data=body)
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.load(response)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+class LineClient:
+    def __init__(self, port, name):
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=5)
+        self.buffer = b""
+        self.socket.sendall(f"iam:{name}\n".encode())
+
+    def wait_for_line(self, wanted, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                if line.decode() == wanted:
+                    return True
+            self.socket.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                chunk = self.socket.recv(65536)
+            except socket.timeout:
+                break
+            if not chunk:
+                break
+            self.buffer += chunk
+        return False
+
+
+def main():
+    binary = sys.argv[1]
+    screenshots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+    results = []
+
+    def check(name, ok, detail=""):
+        results.append(ok)
+        print(f"{'ok' if ok else 'FAILED'}: {name}{' (' + detail + ')' if detail else ''}", flush=True)
+
+    server = Server(binary)
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860",
+                     "--disable-gpu", "--no-first-run", "--disable-extensions"):
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        server.publish("leia", "Welcome to the lobby! This history was there before you came.")
+        browser.get(f"{server.base}/")
+        check("before joining, only the join form shows",
+              browser.find_element(By.ID, "join").is_displayed() and not browser.find_element(By.ID, "chat").is_displayed())
+        tcp = LineClient(server.tcp, "han")
+        browser.get(f"{server.base}/?user=luke&room=lobby&transport=sse")
+        live = wait_for(lambda: browser.find_element(By.ID, "status").text == "live", 10)
+        check("chat page opens and its SSE stream is live", live)
+        check("after joining, the join form is gone", not browser.find_element(By.ID, "join").is_displayed())
+        texts = lambda: [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#messages .message .text")]
+        check("history is shown on open", wait_for(lambda: any("history was there" in t for t in texts()), 5))
+
+        started = time.monotonic()
+        server.publish("leia", "posted with curl")
+        seen = wait_for(lambda: "posted with curl" in texts(), 1.0)
+        check("a message posted over HTTP shows within a second", bool(seen), f"{(time.monotonic() - started) * 1000:.0f} ms")
+
+        box = browser.find_element(By.ID, "text")
+        box.send_keys("typed in the browser")
+        box.send_keys(Keys.ENTER)
+        check("a message typed into the page reaches a TCP client", tcp.wait_for_line("luke:typed in the browser", 5))
+
+        tcp.socket.sendall(b"msg:hello from nc\n")
+        check("a TCP client's message shows on the page", wait_for(lambda: "hello from nc" in texts(), 5))
+
+        people = lambda: browser.find_element(By.ID, "people").text
+        check("presence lists both users with their transports",
+              wait_for(lambda: "luke" in people() and "han" in people() and "tcp" in people() and "sse" in people(), 5),
+              people().replace("\n", " "))
+
+        hostile = '<img src=x onerror="document.body.dataset.pwned=1"><b>bold?</b>'
+        server.publish("mallory", hostile)
+        shown = wait_for(lambda: hostile in texts(), 5)
+        injected = browser.execute_script(
+            "return document.querySelectorAll('#messages img, #messages .text b').length + (document.body.dataset.pwned ? 1 : 0)")
+        check("text is inserted as text, never as HTML", bool(shown) and injected == 0)
+
+        for transport, label in (("long-poll", "long-poll"), ("short-poll", "short-poll")):
+            browser.find_element(By.CSS_SELECTOR, f"input[name=transport][value='{transport}']").click()
+            if transport == "short-poll":
+                browser.find_element(By.CSS_SELECTOR, "#interval option[value='250']").click()
+            text = f"through {label}"
+            time.sleep(0.3)
+            server.publish("leia", text)
+            check(f"the same conversation through {label}", wait_for(lambda: text in texts(), 5))
+            cost = browser.find_element(By.ID, "cost").text
+            check(f"the cost line counts {label} requests", label in cost and " 0 requests" not in cost, cost)
+
+        browser.find_element(By.CSS_SELECTOR, "input[name=transport][value='sse']").click()
+        server.publish("leia", "A long message wraps instead of running off the page: " + "lorem ipsum dolor sit amet " * 12)
+        wait_for(lambda: any("runs off" in t or "running off" in t for t in texts()), 5)
+        overflow = browser.execute_script(
+            "const l = document.getElementById('messages'); return l.scrollWidth > l.clientWidth + 1")
+        check("long messages wrap", not overflow)
+        if screenshots:
+            os.makedirs(screenshots, exist_ok=True)
+            time.sleep(0.5)
+            browser.save_screenshot(os.path.join(screenshots, "chat.png"))
+    finally:
+        browser.quit()
+        server.stop()
+    passed = sum(results)
+    print(f"browser: {passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    import urllib.parse  # noqa: E402 (used by Server.publish)
+    sys.exit(main())
