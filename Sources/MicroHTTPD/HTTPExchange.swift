@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Why an exchange ended.
 public enum HTTPCompletion: Sendable, Equatable {
     /// The response was sent in full.
@@ -63,6 +69,27 @@ public final class HTTPExchange: @unchecked Sendable {
     /// the stream body) is then called again on the connection's worker thread.
     public func resume() {
         MHD_resume_connection(connection)
+    }
+
+    /// The client's IP address, e.g. `127.0.0.1` or `::1`.
+    public var clientAddress: String? {
+        guard let address = sb_connection_client_address(connection) else { return nil }
+        var text = [CChar](repeating: 0, count: 64)
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                var ip = ipv4.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &ip, &text, socklen_t(text.count))
+            }
+        case AF_INET6:
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                var ip = ipv6.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count))
+            }
+        default:
+            return nil
+        }
+        return String(cString: text)
     }
 
     /// Sets this connection's inactivity timeout in seconds (0 = never).

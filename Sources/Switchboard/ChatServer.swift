@@ -15,6 +15,8 @@ public final class ChatServer: @unchecked Sendable {
     public let store: any MessageStore
     /// Who is online, across transports.
     public let presence: Presence
+    /// Clients per transport.
+    public let gauges = ConnectionGauges()
     /// The HTTP side.
     public let http: SwitchboardHTTPServer
     /// The raw TCP side, when enabled.
@@ -29,24 +31,27 @@ public final class ChatServer: @unchecked Sendable {
         self.logger = logger
         let store = try SQLiteMessageStore(path: configuration.databasePath)
         self.store = store
-        bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages)
+        let metrics = PrometheusExporter()
+        bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages,
+                             stats: DeliveryStats(sink: metrics))
         scheduler = DeadlineScheduler()
         scheduler.start()
         presence = Presence(bus: bus, scheduler: scheduler)
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
         do {
             http = try SwitchboardHTTPServer(configuration: configuration.http, bus: bus, store: store,
-                                             presence: presence, scheduler: scheduler, logger: logger)
+                                             presence: presence, gauges: gauges, metrics: metrics,
+                                             scheduler: scheduler, logger: logger)
         } catch {
             scheduler.stop()
             try? eventLoops.syncShutdownGracefully()
             try? store.close()
             throw error
         }
-        let (bus, presence, eventLoops) = (bus, presence, eventLoops)
+        let (bus, presence, eventLoops, gauges) = (bus, presence, eventLoops, gauges)
         do {
             tcp = try configuration.tcp.map {
-                try TCPChatServer(configuration: $0, bus: bus, presence: presence, group: eventLoops, logger: logger)
+                try TCPChatServer(configuration: $0, bus: bus, presence: presence, gauges: gauges, group: eventLoops, logger: logger)
             }
         } catch {
             http.shutdown()

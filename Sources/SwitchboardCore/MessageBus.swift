@@ -19,6 +19,8 @@ public final class MessageBus: Sendable {
 
     private let store: any MessageStore
     private let clock: @Sendable () -> Int64
+    /// What every transport has delivered; transports record their writes here.
+    public let stats: DeliveryStats
     private let state: Mutex<State>
     /// Serialises store appends with ring appends.
     private let publishing = Mutex<Void>(())
@@ -27,10 +29,13 @@ public final class MessageBus: Sendable {
     ///   - store: where messages are kept; its last assigned id seeds the ring.
     ///   - recentCapacity: how many recent messages are kept in memory.
     ///   - clock: milliseconds since the Unix epoch, for message timestamps.
+    ///   - stats: where publishes and deliveries are counted.
     public init(store: any MessageStore, recentCapacity: Int = 4096,
-                clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) throws {
+                clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock,
+                stats: DeliveryStats = DeliveryStats()) throws {
         self.store = store
         self.clock = clock
+        self.stats = stats
         let lastID = try store.lastAssignedID()
         state = Mutex(State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID)))
     }
@@ -54,14 +59,17 @@ public final class MessageBus: Sendable {
     ///   ``SwitchboardError/storeFailure(_:)`` when the store refuses it.
     @discardableResult
     public func publish(_ draft: MessageDraft) throws(SwitchboardError) -> EncodedMessage {
+        var storeNanoseconds: UInt64 = 0
         let result: Result<(EncodedMessage, [any MessageWaiter]), SwitchboardError> = publishing.withLock { _ in
             if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
             let message: Message
+            let started = DeadlineScheduler.now()
             do {
                 message = try store.append(draft, timestamp: clock())
             } catch {
                 return .failure(.storeFailure("\(error)"))
             }
+            storeNanoseconds = DeadlineScheduler.now() - started
             let encoded = EncodedMessage(message)
             let woken = state.withLock { state in
                 state.recent.append(encoded)
@@ -70,6 +78,7 @@ public final class MessageBus: Sendable {
             return .success((encoded, woken))
         }
         let (encoded, woken) = try result.get()
+        stats.published(storeSeconds: Double(storeNanoseconds) / 1e9)
         for waiter in woken { waiter.wake() }
         return encoded
     }

@@ -8,7 +8,9 @@ public enum PublishRequest {
     ///   - contentType: the request's `Content-Type` (nil when absent: then the
     ///     body is taken as JSON when it starts with `{`, else as a form).
     /// - Throws: ``SwitchboardError`` for every way the input can be wrong.
-    public static func draft(room: String, contentType: String?, body: [UInt8], limits: MessageLimits)
+    /// - Parameter requireUser: false for server-written messages, whose user is set by the caller.
+    public static func draft(room: String, contentType: String?, body: [UInt8], limits: MessageLimits,
+                             requireUser: Bool = true)
         throws(SwitchboardError) -> MessageDraft
     {
         let room = try limits.validRoom(room)
@@ -25,11 +27,14 @@ public enum PublishRequest {
         default:
             throw .unsupportedMediaType
         }
-        guard let user = fields.user else {
+        guard let user = fields.user ?? (requireUser ? nil : MessageLimits.systemUser) else {
             throw SwitchboardError(status: 422, code: "invalid_user", message: "Field 'user' is required.")
         }
         guard let text = fields.text else {
             throw SwitchboardError(status: 422, code: "empty_text", message: "Field 'text' is required.")
+        }
+        guard requireUser else {
+            return MessageDraft(room: room, user: user, text: try limits.validText(text), kind: .system)
         }
         return try MessageDraft(room: room, user: user, text: text, limits: limits)
     }

@@ -74,6 +74,7 @@ public final class SSESubscription: MessageWaiter, @unchecked Sendable {
             switch read {
             case .messages(let messages, let scannedThrough):
                 for message in messages { outbox.append(message.sseFrame) }
+                bus.stats.delivered(messages, transport: .sse)
                 cursor = max(cursor, scannedThrough)
                 if outbox.isEmpty { continue }
             case .parked:

@@ -18,6 +18,12 @@ public enum APIRoute: Equatable, Sendable {
     case rooms
     /// `GET /healthz`
     case health
+    /// `GET /metrics`
+    case metrics
+    /// `GET /api/admin/stats` (admin token)
+    case adminStats
+    /// `POST /api/admin/rooms/{room}/system` (admin token)
+    case adminSystemMessage(room: String)
 
     /// The outcome of matching a request line.
     public enum Match: Equatable, Sendable {
@@ -36,6 +42,13 @@ public enum APIRoute: Equatable, Sendable {
         switch segments.count {
         case 1 where segments[0] == "healthz":
             candidate = (.health, ["GET"])
+        case 1 where segments[0] == "metrics":
+            candidate = (.metrics, ["GET"])
+        case 3 where segments == ["api", "admin", "stats"]:
+            candidate = (.adminStats, ["GET"])
+        case 5 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "rooms" && segments[4] == "system":
+            if method == "POST" { return .route(.adminSystemMessage(room: segments[3])) }
+            candidate = (.adminSystemMessage(room: segments[3]), ["POST"])
         case 2 where segments == ["api", "rooms"]:
             candidate = (.rooms, ["GET"])
         case 2 where segments == ["api", "events"]:

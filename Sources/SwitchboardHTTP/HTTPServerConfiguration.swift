@@ -15,18 +15,22 @@ public struct HTTPServerConfiguration: Sendable {
     public var shutdownGraceSeconds: Double
     /// The web client's files (`GET /` and friends); nil serves none.
     public var publicFiles: StaticFiles?
+    /// The Bearer token of `/api/admin/`.
+    public var adminToken: String
 
     public init(daemon: HTTPDaemonConfiguration = HTTPDaemonConfiguration(),
                 limits: MessageLimits = MessageLimits(),
                 keepaliveSeconds: Double = 15,
                 sseRetryMilliseconds: Int = 2000,
                 shutdownGraceSeconds: Double = 5,
-                publicFiles: StaticFiles? = nil) {
+                publicFiles: StaticFiles? = nil,
+                adminToken: String = AdminToken.generate()) {
         self.daemon = daemon
         self.limits = limits
         self.keepaliveSeconds = keepaliveSeconds
         self.sseRetryMilliseconds = sseRetryMilliseconds
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.publicFiles = publicFiles
+        self.adminToken = adminToken
     }
 }

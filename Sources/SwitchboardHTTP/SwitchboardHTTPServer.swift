@@ -20,6 +20,9 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     private let bus: MessageBus
     private let store: any MessageStore
     private let presence: Presence
+    private let gauges: ConnectionGauges
+    private let metrics: PrometheusExporter?
+    private let started = DeadlineScheduler.now()
     private let scheduler: DeadlineScheduler
     private let logger: Logger
     private var daemon: HTTPDaemon?
@@ -35,11 +38,14 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     ///   - scheduler: the server's one deadline thread (long-poll deadlines,
     ///     keepalive ticks); must be started.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore,
-                presence: Presence, scheduler: DeadlineScheduler, logger: Logger) throws {
+                presence: Presence, gauges: ConnectionGauges, metrics: PrometheusExporter? = nil,
+                scheduler: DeadlineScheduler, logger: Logger) throws {
         self.configuration = configuration
         self.bus = bus
         self.store = store
         self.presence = presence
+        self.gauges = gauges
+        self.metrics = metrics
         self.scheduler = scheduler
         self.logger = logger
         var daemonConfiguration = configuration.daemon
@@ -90,6 +96,12 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         if exchange.bodyTooLarge {
             return .respond(.error(.bodyTooLarge(limit: configuration.daemon.maxBodyBytes)))
         }
+        if exchange.path.hasPrefix("/api/admin/") || exchange.path == "/api/admin",
+           !AdminToken.matches(exchange.header("Authorization"), token: configuration.adminToken) {
+            return .respond(.json(401, MessageJSON.error(SwitchboardError(
+                status: 401, code: "unauthorized", message: "The admin API needs 'Authorization: Bearer TOKEN'.")),
+                headers: [("WWW-Authenticate", "Bearer")]))
+        }
         let route: APIRoute
         switch APIRoute.match(method: exchange.method, path: exchange.path) {
         case .route(let matched):
@@ -116,6 +128,9 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             case .rooms: return .respond(try rooms())
             case .presence(let room): return .respond(try presenceList(room: configuration.limits.validRoom(room)))
             case .health: return .respond(health())
+            case .metrics: return .respond(metricsText())
+            case .adminStats: return .respond(try adminStats())
+            case .adminSystemMessage(let room): return .respond(try systemMessage(room: room, exchange: exchange))
             }
         } catch let error as SwitchboardError {
             return .respond(.error(error))
@@ -148,7 +163,18 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         let room = try configuration.limits.validRoom(room)
         let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
                                             wait: exchange.query("wait"))
-        if let user = try presentUser(exchange) {
+        let user = try presentUser(exchange)
+        if (parameters.wait ?? 0) > 0 {
+            gauges.opened(.longPoll)
+            let previous = exchange.onComplete
+            exchange.onComplete = { [gauges] completion in
+                gauges.closed(.longPoll)
+                previous?(completion)
+            }
+        } else {
+            gauges.polled(client: user.map { "user:\($0)" } ?? exchange.clientAddress ?? "unknown")
+        }
+        if let user {
             // A poller is present for 30 s after each poll; a waiting long-poll
             // counts as a connection for as long as it waits.
             let longPoll = (parameters.wait ?? 0) > 0
@@ -172,14 +198,14 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             let now = bus.lastID
             let latest = try store.latest(in: room, limit: parameters.limit)
             if !latest.isEmpty || (parameters.wait ?? 0) == 0 {
-                return .respond(page(latest.map(EncodedMessage.init), next: latest.last?.id ?? now))
+                return .respond(page(latest.map(EncodedMessage.init), next: latest.last?.id ?? now, transport: .shortPoll))
             }
             since = now
         }
         let wait = parameters.wait ?? 0
         if wait == 0 || bus.isClosed {
             let read = try bus.read(after: since, in: .room(room), limit: parameters.limit)
-            return .respond(page(read.messages, next: read.messages.last?.id ?? since))
+            return .respond(page(read.messages, next: read.messages.last?.id ?? since, transport: .shortPoll))
         }
         let longPoll = LongPoll(exchange: exchange, room: room, since: since, limit: parameters.limit,
                                 deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000)
@@ -191,7 +217,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         do {
             if DeadlineScheduler.now() >= longPoll.deadline || bus.isClosed {
                 let read = try bus.read(after: longPoll.since, in: .room(longPoll.room), limit: longPoll.limit)
-                return .respond(page(read.messages, next: read.messages.last?.id ?? longPoll.since))
+                return .respond(page(read.messages, next: read.messages.last?.id ?? longPoll.since, transport: .longPoll))
             }
             return try waitOrAnswer(longPoll, exchange: exchange, scheduleDeadline: false)
         } catch {
@@ -204,9 +230,9 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         switch try bus.readOrPark(after: longPoll.since, in: .room(longPoll.room), limit: longPoll.limit,
                                   waiter: longPoll, park: exchange.suspend) {
         case .messages(let messages, _):
-            return .respond(page(messages, next: messages.last?.id ?? longPoll.since))
+            return .respond(page(messages, next: messages.last?.id ?? longPoll.since, transport: .longPoll))
         case .closed:
-            return .respond(page([], next: longPoll.since))
+            return .respond(page([], next: longPoll.since, transport: .longPoll))
         case .parked:
             if scheduleDeadline {
                 scheduler.schedule(at: longPoll.deadline) { [weak longPoll, bus] in
@@ -217,8 +243,9 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         }
     }
 
-    private func page(_ messages: [EncodedMessage], next: Int64) -> HTTPResponse {
-        .json(200, MessageJSON.page(messages, next: next))
+    private func page(_ messages: [EncodedMessage], next: Int64, transport: Transport) -> HTTPResponse {
+        bus.stats.delivered(messages, transport: transport)
+        return .json(200, MessageJSON.page(messages, next: next))
     }
 
     private func message(room: String, id: String) throws -> HTTPResponse {
@@ -269,9 +296,11 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             }
         }
         openStreams.add(1, ordering: .relaxed)
+        gauges.opened(.sse)
         let previous = exchange.onComplete
-        exchange.onComplete = { [weak self] completion in
+        exchange.onComplete = { [weak self, gauges] completion in
             self?.openStreams.subtract(1, ordering: .relaxed)
+            gauges.closed(.sse)
             previous?(completion)
         }
         return HTTPResponse(
@@ -321,6 +350,63 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             rooms.append(Room(name: name, messageCount: 0, lastID: 0, online: users))
         }
         return .json(200, MessageJSON.encode(Rooms(rooms: rooms.sorted { $0.name < $1.name })))
+    }
+
+    private var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }
+
+    private func metricsText() -> HTTPResponse {
+        guard let metrics else { return .error(.notFound) }
+        let text = metrics.exposition(connections: gauges.snapshot(), storeBytes: store.sizeInBytes(), uptimeSeconds: uptimeSeconds)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(text))
+    }
+
+    private func adminStats() throws -> HTTPResponse {
+        struct Room: Encodable {
+            var name: String
+            var messageCount: Int
+            var lastID: Int64
+            var online: Int
+            enum CodingKeys: String, CodingKey { case name, online; case messageCount = "message_count"; case lastID = "last_id" }
+        }
+        struct User: Encodable { var user: String; var room: String; var transports: [Transport] }
+        struct Stats: Encodable {
+            var uptimeSeconds: Double
+            var storeBytes: Int64
+            var published: Int
+            var lastID: Int64
+            var connections: [String: Int]
+            var transports: [String: DeliveryStats.TransportFigures]
+            var rooms: [Room]
+            var users: [User]
+            enum CodingKeys: String, CodingKey {
+                case published, connections, transports, rooms, users
+                case uptimeSeconds = "uptime_s"
+                case storeBytes = "store_bytes"
+                case lastID = "last_id"
+            }
+        }
+        let online = presence.onlineByRoom()
+        let users = online.keys.sorted().flatMap { room in
+            presence.online(in: room).map { User(user: $0.user, room: room, transports: $0.transports) }
+        }
+        let stats = Stats(
+            uptimeSeconds: uptimeSeconds, storeBytes: store.sizeInBytes(), published: bus.stats.publishedCount,
+            lastID: bus.lastID,
+            connections: Dictionary(uniqueKeysWithValues: gauges.snapshot().map { ($0.key.rawValue, $0.value) }),
+            transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),
+            rooms: try store.rooms().map { Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0) },
+            users: users)
+        return .json(200, MessageJSON.encode(stats))
+    }
+
+    /// A message from the server, as user `system`, to every transport in the room.
+    private func systemMessage(room: String, exchange: HTTPExchange) throws -> HTTPResponse {
+        let room = try configuration.limits.validRoom(room)
+        let request = try PublishRequest.draft(room: room, contentType: exchange.header("Content-Type"),
+                                               body: exchange.body, limits: configuration.limits, requireUser: false)
+        let draft = MessageDraft(room: room, user: MessageLimits.systemUser, text: request.text, kind: .system)
+        let encoded = try bus.publish(draft)
+        return .json(201, encoded.json, headers: [("Location", "/api/rooms/\(room)/messages/\(encoded.id)")])
     }
 
     private func presenceList(room: String) throws -> HTTPResponse {

@@ -15,6 +15,7 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     private let bus: MessageBus
     private let presence: Presence
+    private let gauges: ConnectionGauges
     private let configuration: TCPServerConfiguration
     private let logger: Logger
     private let storing = DispatchQueue(label: "switchboard.tcp.connection")
@@ -25,9 +26,10 @@ final class TCPChatHandler: ChannelInboundHandler {
     private var cursor: Int64 = 0
     private var context: ChannelHandlerContext?
 
-    init(bus: MessageBus, presence: Presence, configuration: TCPServerConfiguration, logger: Logger) {
+    init(bus: MessageBus, presence: Presence, gauges: ConnectionGauges, configuration: TCPServerConfiguration, logger: Logger) {
         self.bus = bus
         self.presence = presence
+        self.gauges = gauges
         self.configuration = configuration
         self.logger = logger
         framer = LineFramer(maxLineBytes: configuration.maxLineBytes)
@@ -36,6 +38,11 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        gauges.opened(.tcp)
+        context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -59,6 +66,7 @@ final class TCPChatHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        gauges.closed(.tcp)
         flushTask?.cancel()
         if let subscriber { _ = bus.unpark(subscriber) }
         subscriber = nil
@@ -155,6 +163,7 @@ final class TCPChatHandler: ChannelInboundHandler {
                 var buffer = context.channel.allocator.buffer(capacity: messages.reduce(0) { $0 + $1.line.count })
                 for message in messages { buffer.writeBytes(message.line) }
                 context.write(wrapOutboundOut(buffer), promise: nil)
+                bus.stats.delivered(messages, transport: .tcp)
             }
             cursor = scannedThrough
             context.flush()

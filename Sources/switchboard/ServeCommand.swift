@@ -31,6 +31,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: "Folder of the web client served at / (default: Public/ here, or the repository's).")
     var `public`: String?
 
+    @Option(name: .customLong("admin-token"), help: "Bearer token of the admin API (or SWITCHBOARD_ADMIN_TOKEN); generated and printed once if neither is given.")
+    var adminToken: String?
+
     @Option(name: .long, help: "SQLite database file, or :memory: for none.")
     var db: String = "switchboard.sqlite"
 
@@ -74,6 +77,8 @@ struct ServeCommand: ParsableCommand {
         warnIfFileLimitBelow(maxConnections, logger: logger)
 
         let (host, port) = try Self.hostAndPort(http)
+        let givenToken = adminToken ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ADMIN_TOKEN"]
+        let token = givenToken.flatMap { $0.isEmpty ? nil : $0 } ?? AdminToken.generate()
         let configuration = ChatServerConfiguration(
             databasePath: db,
             http: HTTPServerConfiguration(
@@ -82,7 +87,8 @@ struct ServeCommand: ParsableCommand {
                     connectionTimeout: idleTimeout, maxBodyBytes: maxBodyBytes),
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepalive,
-                publicFiles: try publicFiles()),
+                publicFiles: try publicFiles(),
+                adminToken: token),
             tcp: try tcpConfiguration())
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.
@@ -98,6 +104,11 @@ struct ServeCommand: ParsableCommand {
 
         let server = try ChatServer(configuration: configuration, logger: logger)
         logger.info("serving HTTP on http://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(db)")
+        if givenToken == nil {
+            // Printed once, to the terminal only: never through the logger.
+            print("admin token (for /admin and /api/admin/): \(token)")
+            fflush(nil)
+        }
         if let tcpPort = server.tcpPort, let tcpHost = configuration.tcp?.host {
             logger.info("serving the DogeChat line protocol on TCP \(tcpHost):\(tcpPort) (try: nc \(tcpHost) \(tcpPort))")
         }

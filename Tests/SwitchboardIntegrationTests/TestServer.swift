@@ -30,7 +30,8 @@ final class TestServer {
                 daemon: HTTPDaemonConfiguration(host: "127.0.0.1", port: 0, connectionTimeout: idleTimeout,
                                                 maxBodyBytes: maxBodyBytes),
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
-                keepaliveSeconds: keepaliveSeconds),
+                keepaliveSeconds: keepaliveSeconds,
+                adminToken: TestServer.adminToken),
             tcp: TCPServerConfiguration(host: "127.0.0.1", port: 0, flushMilliseconds: tcpFlushMilliseconds,
                                         maxQueuedBytes: tcpMaxQueuedBytes, limits: MessageLimits(maxTextBytes: maxTextBytes)),
             recentMessages: recentMessages)
@@ -48,6 +49,9 @@ final class TestServer {
     func stop() { server.shutdown() }
 
     deinit { server.shutdown() }
+
+    /// The admin token every test server uses.
+    static let adminToken = "test-admin-token"
 
     static func temporaryDatabasePath() -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")

@@ -1,0 +1,93 @@
+import Synchronization
+
+/// Receives every count that ``DeliveryStats`` keeps, e.g. to export them as
+/// Prometheus metrics.
+public protocol DeliveryStatsSink: Sendable {
+    /// A message was stored (taking `storeSeconds`) and published.
+    func published(storeSeconds: Double)
+    /// `count` messages were written to a client of `transport`, `latencyMilliseconds`
+    /// after they were stored.
+    func delivered(_ count: Int, transport: Transport, latencyMilliseconds: Double)
+}
+
+/// What the server has delivered, per transport: totals, and the latency from
+/// publish (the message's `ts`) to the write, over the most recent deliveries.
+/// Cheap enough for the hot path: one lock, a few additions.
+public final class DeliveryStats: Sendable {
+    /// Totals and recent latency percentiles for one transport.
+    public struct TransportFigures: Sendable, Equatable, Codable {
+        public var delivered: Int
+        public var p50Milliseconds: Double?
+        public var p99Milliseconds: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case delivered
+            case p50Milliseconds = "latency_p50_ms"
+            case p99Milliseconds = "latency_p99_ms"
+        }
+    }
+
+    private struct State {
+        var published = 0
+        var delivered: [Transport: Int] = [:]
+        var samples: [Transport: [Double]] = [:]
+        var next: [Transport: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let sampleCount: Int
+    private let sink: (any DeliveryStatsSink)?
+    private let clock: @Sendable () -> Int64
+
+    /// - Parameters:
+    ///   - sampleCount: latencies kept per transport for the percentiles.
+    ///   - sink: also told of every count (e.g. Prometheus).
+    ///   - clock: milliseconds since the Unix epoch (messages' `ts` are in it).
+    public init(sampleCount: Int = 2048, sink: (any DeliveryStatsSink)? = nil,
+                clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
+        self.sampleCount = sampleCount
+        self.sink = sink
+        self.clock = clock
+    }
+
+    /// Counts a publish whose store append took `storeSeconds`.
+    public func published(storeSeconds: Double = 0) {
+        state.withLock { $0.published += 1 }
+        sink?.published(storeSeconds: storeSeconds)
+    }
+
+    /// Counts messages written to one client of `transport` now.
+    public func delivered(_ messages: [EncodedMessage], transport: Transport) {
+        guard !messages.isEmpty else { return }
+        let now = clock()
+        // One latency sample per write: the oldest message's (the worst in it).
+        let latency = Double(max(0, now - messages[0].message.ts))
+        state.withLock { state in
+            state.delivered[transport, default: 0] += messages.count
+            var samples = state.samples[transport, default: []]
+            let index = state.next[transport, default: 0]
+            if samples.count < sampleCount { samples.append(latency) } else { samples[index] = latency }
+            state.samples[transport] = samples
+            state.next[transport] = (index + 1) % sampleCount
+        }
+        sink?.delivered(messages.count, transport: transport, latencyMilliseconds: latency)
+    }
+
+    /// Messages published since start.
+    public var publishedCount: Int { state.withLock { $0.published } }
+
+    /// Figures for every transport.
+    public func figures() -> [Transport: TransportFigures] {
+        let snapshot = state.withLock { ($0.delivered, $0.samples) }
+        var result: [Transport: TransportFigures] = [:]
+        for transport in Transport.allCases {
+            let sorted = (snapshot.1[transport] ?? []).sorted()
+            func percentile(_ p: Double) -> Double? {
+                sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+            }
+            result[transport] = TransportFigures(delivered: snapshot.0[transport] ?? 0,
+                                                 p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99))
+        }
+        return result
+    }
+}

@@ -1,0 +1,55 @@
+import CoreMetrics
+import Prometheus
+import SwitchboardCore
+
+/// `/metrics` in the Prometheus text format: swift-metrics counters, timers
+/// and gauges backed by a swift-prometheus registry of this server's own (no
+/// process-wide bootstrap). It is the bus's ``DeliveryStatsSink``, so it sees
+/// every publish and delivery; connection and store gauges are set at scrape.
+public final class PrometheusExporter: DeliveryStatsSink {
+    private let registry = PrometheusCollectorRegistry()
+    private let publishedMessages: CoreMetrics.Counter
+    private let storeAppend: CoreMetrics.Timer
+    private let delivered: [Transport: CoreMetrics.Counter]
+    private let latency: [Transport: CoreMetrics.Timer]
+    private let connections: [Transport: CoreMetrics.Gauge]
+    private let storeBytes: CoreMetrics.Gauge
+    private let uptime: CoreMetrics.Gauge
+
+    public init() {
+        let factory = PrometheusMetricsFactory(registry: registry)
+        publishedMessages = Counter(label: "switchboard_messages_published_total", factory: factory)
+        storeAppend = Timer(label: "switchboard_store_append_seconds", factory: factory)
+        delivered = Dictionary(uniqueKeysWithValues: Transport.allCases.map {
+            ($0, Counter(label: "switchboard_messages_delivered_total", dimensions: [("transport", $0.rawValue)], factory: factory))
+        })
+        latency = Dictionary(uniqueKeysWithValues: Transport.allCases.map {
+            ($0, Timer(label: "switchboard_delivery_latency_seconds", dimensions: [("transport", $0.rawValue)], factory: factory))
+        })
+        connections = Dictionary(uniqueKeysWithValues: Transport.allCases.map {
+            ($0, Gauge(label: "switchboard_connections", dimensions: [("transport", $0.rawValue)], factory: factory))
+        })
+        storeBytes = Gauge(label: "switchboard_store_bytes", factory: factory)
+        uptime = Gauge(label: "switchboard_uptime_seconds", factory: factory)
+    }
+
+    public func published(storeSeconds: Double) {
+        publishedMessages.increment()
+        storeAppend.recordNanoseconds(Int64(storeSeconds * 1e9))
+    }
+
+    public func delivered(_ count: Int, transport: Transport, latencyMilliseconds: Double) {
+        delivered[transport]?.increment(by: count)
+        latency[transport]?.recordNanoseconds(Int64(latencyMilliseconds * 1e6))
+    }
+
+    /// The text exposition, with the gauges set to these values first.
+    public func exposition(connections counts: [Transport: Int], storeBytes bytes: Int64, uptimeSeconds: Double) -> [UInt8] {
+        for (transport, gauge) in connections { gauge.record(counts[transport] ?? 0) }
+        storeBytes.record(bytes)
+        uptime.record(uptimeSeconds)
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import SwitchboardCore
+
+@Suite("Admin API and metrics")
+struct AdminAndMetricsTests {
+    let bearer = [("Authorization", "Bearer \(TestServer.adminToken)")]
+
+    @Test func adminAPINeedsTheToken() throws {
+        let server = try TestServer()
+        for headers in [[], [("Authorization", "Bearer wrong")], [("Authorization", "Bearer ")],
+                        [("Authorization", TestServer.adminToken)], [("Authorization", "Bearer \(TestServer.adminToken)x")]] {
+            let response = try server.client.get("/api/admin/stats", headers: headers)
+            #expect(response.status == 401)
+            #expect(response.errorCode == "unauthorized")
+            #expect(response.header("www-authenticate") == "Bearer")
+        }
+        #expect(try server.client.get("/api/admin/nothing-here").status == 401)  // routes are not revealed
+        #expect(try server.client.get("/api/admin/stats", headers: bearer).status == 200)
+    }
+
+    @Test func statsCountConnectionsAndDeliveriesPerTransport() throws {
+        let server = try TestServer()
+        let sse = try server.client.openStream("/api/rooms/lobby/events?user=leia")
+        let tcp = try TestLineClient(port: server.tcpPort)
+        try tcp.write("iam:han\n")
+        _ = try tcp.readUntil { $0 == "han has joined" }
+        _ = try server.client.get("/api/rooms/lobby/messages?since=0&user=kim")
+        try server.client.publish(user: "luke", text: "counted")
+        _ = try tcp.readUntil { $0 == "luke:counted" }
+        _ = try sse.readEvents(3)  // leia's join, han's join, the message
+
+        let stats = try server.client.get("/api/admin/stats", headers: bearer).json()
+        let connections = stats["connections"] as? [String: Int]
+        #expect(connections == ["sse": 1, "tcp": 1, "short-poll": 1, "long-poll": 0])
+        let transports = stats["transports"] as? [String: [String: Any]]
+        #expect((transports?["tcp"]?["delivered"] as? Int ?? 0) >= 1)
+        #expect((transports?["sse"]?["delivered"] as? Int ?? 0) >= 3)
+        #expect(transports?["sse"]?["latency_p99_ms"] is Double)
+        #expect(stats["published"] as? Int == 4)  // three joins and the message
+        let users = (stats["users"] as? [[String: Any]])?.compactMap { $0["user"] as? String }
+        #expect(users == ["han", "kim", "leia"])
+        #expect((stats["rooms"] as? [[String: Any]])?.first?["online"] as? Int == 3)
+    }
+
+    @Test func systemMessageReachesEveryTransport() throws {
+        let server = try TestServer()
+        let tcp = try TestLineClient(port: server.tcpPort)
+        try tcp.write("iam:han\n")
+        _ = try tcp.readUntil { $0 == "han has joined" }
+        let sse = try server.client.openStream("/api/rooms/lobby/events")
+        let response = try server.client.request("POST", "/api/admin/rooms/lobby/system",
+                                                 headers: bearer + [("Content-Type", "application/json")],
+                                                 body: Array(#"{"text":"Maintenance at noon"}"#.utf8))
+        #expect(response.status == 201)
+        let message = try response.message()
+        #expect(message.kind == .system && message.user == "system" && message.text == "Maintenance at noon")
+        #expect(try tcp.readLine() == "system:Maintenance at noon")
+        #expect(try sse.readEvents(1).first?.event == "system")
+        let refused = try server.client.request("POST", "/api/admin/rooms/lobby/system", headers: [("Content-Type", "application/json")],
+                                                body: Array(#"{"text":"forged"}"#.utf8))
+        #expect(refused.status == 401)
+    }
+
+    @Test func metricsArePrometheusText() throws {
+        let server = try TestServer()
+        let sse = try server.client.openStream("/api/rooms/lobby/events")
+        try server.client.publish(text: "measured")
+        _ = try sse.readEvents(1)
+        let response = try server.client.get("/metrics")
+        #expect(response.status == 200)
+        #expect(response.header("content-type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = response.text
+        #expect(text.contains("# TYPE switchboard_messages_published_total counter"))
+        #expect(text.contains("switchboard_messages_published_total 1"))
+        #expect(text.contains(#"switchboard_messages_delivered_total{transport="sse"} 1"#))
+        #expect(text.contains(#"switchboard_connections{transport="sse"} 1"#))
+        #expect(text.contains(#"switchboard_delivery_latency_seconds_count{transport="sse"} 1"#))
+        #expect(text.contains("switchboard_store_append_seconds_count 1"))
+    }
+}
