@@ -22,6 +22,8 @@ public enum APIRoute: Equatable, Sendable {
     case metrics
     /// `GET /api/admin/stats` (admin token)
     case adminStats
+    /// `GET /api/admin/stats/events`: the stats as SSE, once a second (admin token)
+    case adminStatsEvents
     /// `POST /api/admin/rooms/{room}/system` (admin token)
     case adminSystemMessage(room: String)
 
@@ -46,6 +48,8 @@ public enum APIRoute: Equatable, Sendable {
             candidate = (.metrics, ["GET"])
         case 3 where segments == ["api", "admin", "stats"]:
             candidate = (.adminStats, ["GET"])
+        case 4 where segments == ["api", "admin", "stats", "events"]:
+            candidate = (.adminStatsEvents, ["GET"])
         case 5 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "rooms" && segments[4] == "system":
             if method == "POST" { return .route(.adminSystemMessage(room: segments[3])) }
             candidate = (.adminSystemMessage(room: segments[3]), ["POST"])

@@ -26,6 +26,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     private let scheduler: DeadlineScheduler
     private let logger: Logger
     private var daemon: HTTPDaemon?
+    private var adminFeed: AdminStatsFeed!
     /// Requests being handled, waiting or streaming right now.
     private let activeExchanges = Atomic<Int>(0)
     private let openStreams = Atomic<Int>(0)
@@ -48,6 +49,9 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         self.metrics = metrics
         self.scheduler = scheduler
         self.logger = logger
+        adminFeed = AdminStatsFeed(scheduler: scheduler) { [unowned self] in
+            (try? self.adminStatsJSON()) ?? Array("{}".utf8)
+        }
         var daemonConfiguration = configuration.daemon
         let daemonLogger = logger
         daemonConfiguration.log = { message in
@@ -74,6 +78,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         guard let daemon else { return }
         daemon.quiesce()
         bus.close()
+        adminFeed.close()
         let deadline = DeadlineScheduler.now() + UInt64(configuration.shutdownGraceSeconds * 1e9)
         while activeExchanges.load(ordering: .acquiring) > 0, DeadlineScheduler.now() < deadline {
             usleep(10_000)
@@ -129,7 +134,14 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             case .presence(let room): return .respond(try presenceList(room: configuration.limits.validRoom(room)))
             case .health: return .respond(health())
             case .metrics: return .respond(metricsText())
-            case .adminStats: return .respond(try adminStats())
+            case .adminStats: return .respond(.json(200, try adminStatsJSON()))
+            case .adminStatsEvents:
+                guard let stream = adminFeed.open(exchange) else { throw SwitchboardError.shuttingDown }
+                return .respond(HTTPResponse(
+                    status: 200,
+                    headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache"),
+                              ("X-Accel-Buffering", "no")],
+                    body: .stream(stream, blockSize: 16 * 1024)))
             case .adminSystemMessage(let room): return .respond(try systemMessage(room: room, exchange: exchange))
             }
         } catch let error as SwitchboardError {
@@ -360,7 +372,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(text))
     }
 
-    private func adminStats() throws -> HTTPResponse {
+    private func adminStatsJSON() throws -> [UInt8] {
         struct Room: Encodable {
             var name: String
             var messageCount: Int
@@ -396,7 +408,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),
             rooms: try store.rooms().map { Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0) },
             users: users)
-        return .json(200, MessageJSON.encode(stats))
+        return MessageJSON.encode(stats)
     }
 
     /// A message from the server, as user `system`, to every transport in the room.
