@@ -120,12 +120,15 @@
     const all = Object.values(series).flat();
     const max = Math.max(1, ...all);
     const scaleMax = niceCeiling(max);
-    const x = (i) => left + (i + (HISTORY - series.published.length)) * (width - left) / (HISTORY - 1);
+    // The x axis spans what has been collected (at least a minute, at most HISTORY seconds).
+    const span = Math.min(HISTORY, Math.max(60, series.published.length));
+    const x = (i) => left + (i + (span - series.published.length)) * (width - left) / (span - 1);
     const y = (v) => top + (height - top - bottom) * (1 - v / scaleMax);
     const ns = "http://www.w3.org/2000/svg";
     const nodes = [];
-    for (let step = 0; step <= 4; step++) {
-      const value = scaleMax * step / 4;
+    const steps = String(scaleMax).startsWith("2") ? 4 : 5;
+    for (let step = 0; step <= steps; step++) {
+      const value = scaleMax * step / steps;
       const line = document.createElementNS(ns, "line");
       line.setAttribute("class", "grid-line");
       line.setAttribute("x1", left); line.setAttribute("x2", width);

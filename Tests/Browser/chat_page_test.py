@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The web chat page in a real browser (Debian's chromium, headless, driven
+"""The web chat page and the admin dashboard in a real browser (Debian's chromium, headless, driven
 through chromedriver by Selenium) against the real switchboard binary.
 
 Usage: chat_page_test.py PATH/TO/switchboard [--screenshots DIR]
@@ -19,6 +19,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -45,7 +46,7 @@ class Server:
         self.process = subprocess.Popen(
             [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
              "--db", os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
-             "--log-level", "warning"])
+             "--admin-token", ADMIN_TOKEN, "--log-level", "warning"])
         self.base = f"http://127.0.0.1:{self.http}"
         if not wait_for(self.healthy, 10, 0.1):
             raise RuntimeError("server did not start")
@@ -166,6 +167,33 @@ def main():
             os.makedirs(screenshots, exist_ok=True)
             time.sleep(0.5)
             browser.save_screenshot(os.path.join(screenshots, "chat.png"))
+
+        # --- the admin dashboard, in a second tab (the chat tab stays connected)
+        browser.switch_to.new_window("tab")
+        browser.get(f"{server.base}/admin")
+        visible = lambda element_id: browser.find_element(By.ID, element_id).is_displayed()
+        check("admin without a token shows only the sign-in", visible("login") and not visible("dashboard"))
+        browser.find_element(By.ID, "token").send_keys("not-the-token" + Keys.ENTER)
+        check("a wrong token is refused", wait_for(lambda: visible("login-error") and not visible("dashboard"), 5))
+        token_box = browser.find_element(By.ID, "token")
+        token_box.clear()
+        token_box.send_keys(ADMIN_TOKEN + Keys.ENTER)
+        check("with the token the dashboard opens", wait_for(lambda: visible("dashboard") and not visible("login"), 5))
+        number = lambda element_id: browser.find_element(By.ID, element_id).text
+        check("it shows the open connections by transport",
+              wait_for(lambda: number("c-sse") == "1" and number("c-tcp") == "1", 5),
+              f"sse {number('c-sse')}, tcp {number('c-tcp')}")
+        for index in range(12):
+            server.publish("leia", f"traffic for the chart {index}")
+            time.sleep(0.25)
+        users = browser.find_element(By.ID, "users").text
+        check("it lists users online with their transports", "han" in users and "tcp" in users and "luke" in users, users.replace("\n", " | "))
+        browser.find_element(By.ID, "system-text").send_keys("Maintenance at noon" + Keys.ENTER)
+        check("a system message posted from the dashboard reaches a TCP client", tcp.wait_for_line("system:Maintenance at noon", 5))
+        check("the chart is drawn", wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#chart polyline")) >= 2, 5))
+        if screenshots:
+            time.sleep(1.2)
+            browser.save_screenshot(os.path.join(screenshots, "admin.png"))
     finally:
         browser.quit()
         server.stop()

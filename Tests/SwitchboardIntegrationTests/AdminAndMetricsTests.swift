@@ -79,3 +79,27 @@ struct AdminAndMetricsTests {
         #expect(text.contains("switchboard_store_append_seconds_count 1"))
     }
 }
+
+@Suite("Admin stats stream")
+struct AdminStatsStreamTests {
+    @Test func statsArePushedOnceASecondOnlyWithTheToken() throws {
+        let server = try TestServer()
+        let refused = try server.client.get("/api/admin/stats/events")
+        #expect(refused.status == 401)
+
+        let stream = try server.client.openStream("/api/admin/stats/events",
+                                                  headers: [("Authorization", "Bearer \(TestServer.adminToken)")])
+        let started = Date()
+        let first = try stream.readEvents(1)[0]
+        #expect(first.event == "stats")
+        try server.client.publish(text: "counted")
+        let second = try stream.readEvents(1)[0]
+        let elapsed = Date().timeIntervalSince(started)
+        let stats = try JSONSerialization.jsonObject(with: Data(second.data.utf8)) as? [String: Any]
+        #expect(stats?["published"] as? Int == 1)
+        #expect(elapsed > 0.5, "pushed on a one-second tick, not in a loop")
+        // The stream ends cleanly at shutdown.
+        server.stop()
+        #expect(try stream.readStreamEnd())
+    }
+}
