@@ -169,6 +169,27 @@
     if (response.status === 201) $("system-text").value = "";
   });
 
+  $("kick").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const user = $("kick-user").value.trim();
+    const { response, body } = await adminRequest("POST", `/api/admin/users/${encodeURIComponent(user)}/kick`);
+    $("action-result").textContent = response.ok ? `Closed ${body.closed} connection${body.closed === 1 ? "" : "s"} of ${user}.`
+      : `Refused: ${(body.error && body.error.message) || response.status}`;
+  });
+
+  $("delete").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const id = $("delete-id").value.trim();
+    const { response, body } = await adminRequest("DELETE", `/api/admin/messages/${encodeURIComponent(id)}`);
+    $("action-result").textContent = response.ok ? `Deleted message ${id}.` : `Refused: ${(body.error && body.error.message) || response.status}`;
+    if (response.ok) $("delete-id").value = "";
+  });
+
+  async function adminRequest(method, url) {
+    const response = await fetch(url, { method, headers: { Authorization: `Bearer ${token}` } });
+    return { response, body: await response.json().catch(() => ({})) };
+  }
+
   function niceCeiling(value) {
     const power = Math.pow(10, Math.floor(Math.log10(value)));
     for (const m of [1, 2, 5, 10]) if (value <= m * power) return m * power;

@@ -5,7 +5,7 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const encoder = new TextEncoder();
-  const KINDS = ["message", "join", "leave", "system"];
+  const KINDS = ["message", "join", "leave", "system", "delete"];
 
   const state = {
     user: null,
@@ -140,6 +140,12 @@
     if (state.seen.has(message.id)) return;
     state.seen.add(message.id);
     state.since = Math.max(state.since, message.id);
+    if (message.kind === "delete") {
+      // A tombstone: its text is the id of the message an admin deleted.
+      const gone = $("messages").querySelector(`li[data-id="${CSS.escape(message.text)}"]`);
+      if (gone) gone.remove();
+      return;
+    }
     render(message);
     if (live) {
       state.stats.latency = Math.max(0, Date.now() - message.ts);

@@ -17,6 +17,8 @@ public final class ChatServer: @unchecked Sendable {
     public let presence: Presence
     /// Clients per transport.
     public let gauges = ConnectionGauges()
+    /// Named users' connections, for kicking.
+    public let sessions = SessionDirectory()
     /// The HTTP side.
     public let http: SwitchboardHTTPServer
     /// The raw TCP side, when enabled.
@@ -40,7 +42,7 @@ public final class ChatServer: @unchecked Sendable {
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
         do {
             http = try SwitchboardHTTPServer(configuration: configuration.http, bus: bus, store: store,
-                                             presence: presence, gauges: gauges, metrics: metrics,
+                                             presence: presence, gauges: gauges, sessions: sessions, metrics: metrics,
                                              scheduler: scheduler, logger: logger)
         } catch {
             scheduler.stop()
@@ -48,10 +50,10 @@ public final class ChatServer: @unchecked Sendable {
             try? store.close()
             throw error
         }
-        let (bus, presence, eventLoops, gauges) = (bus, presence, eventLoops, gauges)
+        let (bus, presence, eventLoops, gauges, sessions) = (bus, presence, eventLoops, gauges, sessions)
         do {
             tcp = try configuration.tcp.map {
-                try TCPChatServer(configuration: $0, bus: bus, presence: presence, gauges: gauges, group: eventLoops, logger: logger)
+                try TCPChatServer(configuration: $0, bus: bus, presence: presence, gauges: gauges, sessions: sessions, group: eventLoops, logger: logger)
             }
         } catch {
             http.shutdown()

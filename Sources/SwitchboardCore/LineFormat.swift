@@ -2,9 +2,11 @@
 /// on a raw TCP connection. Every line ends with `\n`; CR and LF inside a text
 /// are sent as spaces, so no text can forge a line.
 public enum LineFormat {
-    /// `NAME:TEXT`, `NAME has joined`, `NAME has left` or `system:TEXT`.
+    /// `NAME:TEXT`, `NAME has joined`, `NAME has left` or `system:TEXT`;
+    /// nothing for a deletion (the protocol has no way to take a line back).
     public static func line(for message: Message) -> [UInt8] {
         switch message.kind {
+        case .delete: return []
         case .message: return line("\(message.user):\(flatten(message.text))")
         case .join: return line("\(message.user) has joined")
         case .leave: return line("\(message.user) has left")

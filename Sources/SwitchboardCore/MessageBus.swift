@@ -59,28 +59,60 @@ public final class MessageBus: Sendable {
     ///   ``SwitchboardError/storeFailure(_:)`` when the store refuses it.
     @discardableResult
     public func publish(_ draft: MessageDraft) throws(SwitchboardError) -> EncodedMessage {
-        var storeNanoseconds: UInt64 = 0
-        let result: Result<(EncodedMessage, [any MessageWaiter]), SwitchboardError> = publishing.withLock { _ in
+        let result: Result<Published, SwitchboardError> = publishing.withLock { _ in
             if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
-            let message: Message
-            let started = DeadlineScheduler.now()
-            do {
-                message = try store.append(draft, timestamp: clock())
-            } catch {
-                return .failure(.storeFailure("\(error)"))
-            }
-            storeNanoseconds = DeadlineScheduler.now() - started
-            let encoded = EncodedMessage(message)
-            let woken = state.withLock { state in
-                state.recent.append(encoded)
-                return state.parked.removeAll(interestedIn: message.room)
-            }
-            return .success((encoded, woken))
+            return appendLocked(draft)
         }
-        let (encoded, woken) = try result.get()
-        stats.published(storeSeconds: Double(storeNanoseconds) / 1e9)
-        for waiter in woken { waiter.wake() }
-        return encoded
+        return try deliver(result.get())
+    }
+
+    /// Deletes a stored message: it disappears from every later read, and a
+    /// `delete` tombstone (its `text` the deleted id) is published in its room
+    /// so live clients can remove it.
+    /// - Returns: the tombstone, or nil when there is no such message.
+    public func delete(id: Int64) throws(SwitchboardError) -> EncodedMessage? {
+        let result: Result<Published, SwitchboardError>? = publishing.withLock { _ in
+            if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
+            let removed: Message?
+            do { removed = try store.delete(id: id) } catch { return .failure(.storeFailure("\(error)")) }
+            guard let removed, removed.kind != .delete else { return nil }
+            state.withLock { $0.recent.markDeleted(id) }
+            return appendLocked(MessageDraft(room: removed.room, user: MessageLimits.systemUser, text: String(id), kind: .delete))
+        }
+        guard let result else { return nil }
+        return try deliver(result.get())
+    }
+
+    private struct Published {
+        var message: EncodedMessage
+        var woken: [any MessageWaiter]
+        var storeNanoseconds: UInt64
+    }
+
+    /// Stores, encodes, appends to the ring and takes the room's waiters. Call
+    /// with `publishing` held.
+    private func appendLocked(_ draft: MessageDraft) -> Result<Published, SwitchboardError> {
+        let started = DeadlineScheduler.now()
+        let message: Message
+        do {
+            message = try store.append(draft, timestamp: clock())
+        } catch {
+            return .failure(.storeFailure("\(error)"))
+        }
+        let storeNanoseconds = DeadlineScheduler.now() - started
+        let encoded = EncodedMessage(message)
+        let woken = state.withLock { state in
+            state.recent.append(encoded)
+            return state.parked.removeAll(interestedIn: message.room)
+        }
+        return .success(Published(message: encoded, woken: woken, storeNanoseconds: storeNanoseconds))
+    }
+
+    /// Counts the publish and wakes its waiters, outside every lock.
+    private func deliver(_ published: Published) -> EncodedMessage {
+        stats.published(storeSeconds: Double(published.storeNanoseconds) / 1e9)
+        for waiter in published.woken { waiter.wake() }
+        return published.message
     }
 
     /// Messages after `cursor` in `filter`, at most `limit`, without waiting.

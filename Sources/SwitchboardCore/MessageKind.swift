@@ -8,4 +8,7 @@ public enum MessageKind: String, Codable, Sendable, CaseIterable {
     case leave
     /// Said by the server (or an admin) as user `system`.
     case system
+    /// A tombstone: the message whose id is this one's `text` was deleted.
+    /// Clients remove it; it has no line on raw TCP.
+    case delete
 }

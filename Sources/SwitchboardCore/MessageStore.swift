@@ -23,6 +23,9 @@ public protocol MessageStore: Sendable {
     func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch
     /// The last `limit` messages of a room, oldest first.
     func latest(in room: String, limit: Int) throws -> [Message]
+    /// Deletes the message with this id; returns it, or nil when there is none.
+    /// Its id is never assigned again.
+    func delete(id: Int64) throws -> Message?
     /// The highest id ever assigned (0 for an empty store), deleted ones included.
     func lastAssignedID() throws -> Int64
     /// Every room with its count and last id.

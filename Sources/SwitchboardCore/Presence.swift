@@ -64,6 +64,11 @@ public final class Presence: Sendable {
         return next
     }
 
+    /// Ends a user's poll leases at once (they were kicked).
+    public func dropLeases(of user: String) {
+        change { $0.dropLeases(of: user) }
+    }
+
     /// Users online in a room, with their transports.
     public func online(in room: String) -> [(user: String, transports: [Transport])] {
         registry.withLock { $0.online(in: room) }

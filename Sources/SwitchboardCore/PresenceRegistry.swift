@@ -61,6 +61,17 @@ public struct PresenceRegistry: Sendable {
         return (changes.sorted { ($0.room, $0.user) < ($1.room, $1.user) }, next)
     }
 
+    /// Ends every poll lease of `user`; returns the resulting `leave`s.
+    public mutating func dropLeases(of user: String) -> [PresenceChange] {
+        var changes: [PresenceChange] = []
+        for (key, var entry) in entries where key.user == user && !entry.leases.isEmpty {
+            entry.leases = [:]
+            entries[key] = entry.isEmpty ? nil : entry
+            if entry.isEmpty { changes.append(PresenceChange(room: key.room, user: user, kind: .leave)) }
+        }
+        return changes.sorted { $0.room < $1.room }
+    }
+
     /// Users online in `room`, by name, with their transports.
     public func online(in room: String) -> [(user: String, transports: [Transport])] {
         entries.filter { $0.key.room == room }

@@ -9,6 +9,8 @@ struct RecentMessages {
     private(set) var coveredAfter: Int64
     /// The last id published (or `coveredAfter` when none was).
     private(set) var lastID: Int64
+    /// Ids in the ring that were deleted since: skipped by reads.
+    private var deleted: Set<Int64> = []
 
     init(capacity: Int, coveredAfter: Int64) {
         ring = Array(repeating: nil, count: max(1, capacity))
@@ -20,6 +22,7 @@ struct RecentMessages {
         precondition(message.id > lastID, "messages must be appended in id order")
         if count == ring.count {
             coveredAfter = ring[head]!.id
+            deleted.remove(coveredAfter)
             ring[head] = nil
             head = (head + 1) % ring.count
             count -= 1
@@ -27,6 +30,11 @@ struct RecentMessages {
         ring[(head + count) % ring.count] = message
         count += 1
         lastID = message.id
+    }
+
+    /// Hides a deleted message from reads.
+    mutating func markDeleted(_ id: Int64) {
+        if id > coveredAfter { deleted.insert(id) }
     }
 
     private func element(_ index: Int) -> EncodedMessage {
@@ -46,7 +54,7 @@ struct RecentMessages {
         var index = low
         while index < count {
             let candidate = element(index)
-            if filter.contains(candidate.message.room) {
+            if filter.contains(candidate.message.room), !deleted.contains(candidate.id) {
                 found.append(candidate)
                 if found.count == limit { return (found, candidate.id) }
             }

@@ -26,6 +26,10 @@ public enum APIRoute: Equatable, Sendable {
     case adminStatsEvents
     /// `POST /api/admin/rooms/{room}/system` (admin token)
     case adminSystemMessage(room: String)
+    /// `POST /api/admin/users/{user}/kick` (admin token)
+    case adminKick(user: String)
+    /// `DELETE /api/admin/messages/{id}` (admin token)
+    case adminDelete(id: String)
 
     /// The outcome of matching a request line.
     public enum Match: Equatable, Sendable {
@@ -50,6 +54,12 @@ public enum APIRoute: Equatable, Sendable {
             candidate = (.adminStats, ["GET"])
         case 4 where segments == ["api", "admin", "stats", "events"]:
             candidate = (.adminStatsEvents, ["GET"])
+        case 4 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "messages":
+            if method == "DELETE" { return .route(.adminDelete(id: segments[3])) }
+            candidate = (.adminDelete(id: segments[3]), ["DELETE"])
+        case 5 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "users" && segments[4] == "kick":
+            if method == "POST" { return .route(.adminKick(user: segments[3])) }
+            candidate = (.adminKick(user: segments[3]), ["POST"])
         case 5 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "rooms" && segments[4] == "system":
             if method == "POST" { return .route(.adminSystemMessage(room: segments[3])) }
             candidate = (.adminSystemMessage(room: segments[3]), ["POST"])

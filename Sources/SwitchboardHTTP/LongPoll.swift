@@ -1,4 +1,5 @@
 import MicroHTTPD
+import Synchronization
 import SwitchboardCore
 
 /// A long-poll request parked on the bus: woken by a publish to its room, by
@@ -9,6 +10,8 @@ final class LongPoll: MessageWaiter, @unchecked Sendable {
     let limit: Int
     /// Monotonic nanoseconds after which it answers empty.
     let deadline: UInt64
+    /// Set when an administrator kicked the user: answer with an error.
+    let kicked = Atomic<Bool>(false)
     private unowned let exchange: HTTPExchange
 
     init(exchange: HTTPExchange, room: String, since: Int64, limit: Int, deadline: UInt64) {

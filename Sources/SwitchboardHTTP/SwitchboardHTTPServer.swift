@@ -21,6 +21,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     private let store: any MessageStore
     private let presence: Presence
     private let gauges: ConnectionGauges
+    private let sessions: SessionDirectory
     private let metrics: PrometheusExporter?
     private let started = DeadlineScheduler.now()
     private let scheduler: DeadlineScheduler
@@ -39,13 +40,15 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     ///   - scheduler: the server's one deadline thread (long-poll deadlines,
     ///     keepalive ticks); must be started.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore,
-                presence: Presence, gauges: ConnectionGauges, metrics: PrometheusExporter? = nil,
+                presence: Presence, gauges: ConnectionGauges, sessions: SessionDirectory,
+                metrics: PrometheusExporter? = nil,
                 scheduler: DeadlineScheduler, logger: Logger) throws {
         self.configuration = configuration
         self.bus = bus
         self.store = store
         self.presence = presence
         self.gauges = gauges
+        self.sessions = sessions
         self.metrics = metrics
         self.scheduler = scheduler
         self.logger = logger
@@ -143,6 +146,8 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
                               ("X-Accel-Buffering", "no")],
                     body: .stream(stream, blockSize: 16 * 1024)))
             case .adminSystemMessage(let room): return .respond(try systemMessage(room: room, exchange: exchange))
+            case .adminKick(let user): return .respond(kick(user: user))
+            case .adminDelete(let id): return .respond(try deleteMessage(id: id))
             }
         } catch let error as SwitchboardError {
             return .respond(.error(error))
@@ -222,10 +227,24 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         let longPoll = LongPoll(exchange: exchange, room: room, since: since, limit: parameters.limit,
                                 deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000)
         exchange.context = longPoll
+        if let user {
+            let session = sessions.register(user: user) { [bus] in
+                longPoll.kicked.store(true, ordering: .releasing)
+                if bus.unpark(longPoll) { longPoll.wake() }
+            }
+            let previous = exchange.onComplete
+            exchange.onComplete = { [sessions] completion in
+                sessions.unregister(session)
+                previous?(completion)
+            }
+        }
         return try waitOrAnswer(longPoll, exchange: exchange, scheduleDeadline: true)
     }
 
     private func continueLongPoll(_ longPoll: LongPoll, exchange: HTTPExchange) -> HTTPHandlerResult {
+        if longPoll.kicked.load(ordering: .acquiring) {
+            return .respond(.error(Self.kicked))
+        }
         do {
             if DeadlineScheduler.now() >= longPoll.deadline || bus.isClosed {
                 let read = try bus.read(after: longPoll.since, in: .room(longPoll.room), limit: longPoll.limit)
@@ -301,8 +320,10 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         if let user, case .rooms(let rooms) = filter {
             let presentIn = rooms.sorted()
             for room in presentIn { presence.connect(user: user, room: room, transport: .sse) }
+            let session = sessions.register(user: user) { [subscription] in subscription.end() }
             let previous = exchange.onComplete
-            exchange.onComplete = { [presence] completion in
+            exchange.onComplete = { [presence, sessions] completion in
+                sessions.unregister(session)
                 for room in presentIn { presence.disconnect(user: user, room: room, transport: .sse) }
                 previous?(completion)
             }
@@ -409,6 +430,24 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             rooms: try store.rooms().map { Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0) },
             users: users)
         return MessageJSON.encode(stats)
+    }
+
+    static let kicked = SwitchboardError(status: 403, code: "kicked", message: "An administrator closed this user's connections.")
+
+    /// Closes every connection of `user` on every transport and ends their poll leases.
+    private func kick(user: String) -> HTTPResponse {
+        struct Kicked: Encodable { var user: String; var closed: Int }
+        let closed = sessions.kick(user: user)
+        presence.dropLeases(of: user)
+        return .json(200, MessageJSON.encode(Kicked(user: user, closed: closed)))
+    }
+
+    private func deleteMessage(id: String) throws -> HTTPResponse {
+        let id = try PollParameters.cursor(id, name: "id")
+        guard let tombstone = try bus.delete(id: id) else {
+            throw SwitchboardError(status: 404, code: "no_such_message", message: "There is no message \(id).")
+        }
+        return .json(200, tombstone.json)
     }
 
     /// A message from the server, as user `system`, to every transport in the room.

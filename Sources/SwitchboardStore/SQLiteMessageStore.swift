@@ -87,6 +87,15 @@ public final class SQLiteMessageStore: MessageStore {
         }
     }
 
+    public func delete(id: Int64) throws -> Message? {
+        try writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, room, user, text, kind, ts FROM message WHERE id = ?",
+                                             arguments: [id]) else { return nil }
+            try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
+            return Self.message(row)
+        }
+    }
+
     public func lastAssignedID() throws -> Int64 {
         try writer.read(Self.lastAssignedID)
     }

@@ -16,6 +16,8 @@ final class TCPChatHandler: ChannelInboundHandler {
     private let bus: MessageBus
     private let presence: Presence
     private let gauges: ConnectionGauges
+    private let sessions: SessionDirectory
+    private var registration: SessionDirectory.Token?
     private let configuration: TCPServerConfiguration
     private let logger: Logger
     private let storing = DispatchQueue(label: "switchboard.tcp.connection")
@@ -26,10 +28,12 @@ final class TCPChatHandler: ChannelInboundHandler {
     private var cursor: Int64 = 0
     private var context: ChannelHandlerContext?
 
-    init(bus: MessageBus, presence: Presence, gauges: ConnectionGauges, configuration: TCPServerConfiguration, logger: Logger) {
+    init(bus: MessageBus, presence: Presence, gauges: ConnectionGauges, sessions: SessionDirectory,
+         configuration: TCPServerConfiguration, logger: Logger) {
         self.bus = bus
         self.presence = presence
         self.gauges = gauges
+        self.sessions = sessions
         self.configuration = configuration
         self.logger = logger
         framer = LineFramer(maxLineBytes: configuration.maxLineBytes)
@@ -67,6 +71,7 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         gauges.closed(.tcp)
+        if let registration { sessions.unregister(registration) }
         flushTask?.cancel()
         if let subscriber { _ = bus.unpark(subscriber) }
         subscriber = nil
@@ -99,6 +104,7 @@ final class TCPChatHandler: ChannelInboundHandler {
             // Deliver from now on (the user's own join included), then announce.
             cursor = bus.lastID
             subscriber = TCPSubscriber(eventLoop: context.eventLoop) { [weak self] in self?.drain() }
+            registration = sessions.register(user: user) { channel.close(promise: nil) }
             storing.async { [presence] in presence.connect(user: user, room: room, transport: .tcp) }
             drain()
         case .move(let user, let from, let to):
@@ -161,8 +167,8 @@ final class TCPChatHandler: ChannelInboundHandler {
             }
             if !messages.isEmpty {
                 var buffer = context.channel.allocator.buffer(capacity: messages.reduce(0) { $0 + $1.line.count })
-                for message in messages { buffer.writeBytes(message.line) }
-                context.write(wrapOutboundOut(buffer), promise: nil)
+                for message in messages { buffer.writeBytes(message.line) }  // a deletion has no line
+                if buffer.readableBytes > 0 { context.write(wrapOutboundOut(buffer), promise: nil) }
                 bus.stats.delivered(messages, transport: .tcp)
             }
             cursor = scannedThrough

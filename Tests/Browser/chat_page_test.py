@@ -92,6 +92,20 @@ class LineClient:
         return False
 
 
+def tcp_closed(client):
+    """True once the server has closed the client's connection."""
+    client.socket.settimeout(0.2)
+    try:
+        while True:
+            chunk = client.socket.recv(65536)
+            if not chunk:
+                return True
+    except socket.timeout:
+        return False
+    except OSError:
+        return True
+
+
 def main():
     binary = sys.argv[1]
     screenshots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
@@ -192,8 +206,26 @@ def main():
         check("a system message posted from the dashboard reaches a TCP client", tcp.wait_for_line("system:Maintenance at noon", 5))
         check("the chart is drawn", wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#chart polyline")) >= 2, 5))
         if screenshots:
+            browser.set_window_size(1280, 1180)
+            browser.execute_script("window.scrollTo(0, 0); document.activeElement.blur()")
             time.sleep(1.2)
             browser.save_screenshot(os.path.join(screenshots, "admin.png"))
+
+        doomed = server.publish("mallory", "a message to be deleted")
+        chat_tab, admin_tab = browser.window_handles[0], browser.window_handles[1]
+        browser.switch_to.window(chat_tab)
+        check("the chat page shows it first", wait_for(lambda: "a message to be deleted" in texts(), 5))
+        browser.switch_to.window(admin_tab)
+        browser.find_element(By.ID, "delete-id").send_keys(str(doomed["id"]) + Keys.ENTER)
+        check("the dashboard deletes a message", wait_for(lambda: "Deleted message" in browser.find_element(By.ID, "action-result").text, 5))
+        browser.switch_to.window(chat_tab)
+        check("the chat page removes a deleted message", wait_for(lambda: "a message to be deleted" not in texts(), 5))
+        browser.switch_to.window(admin_tab)
+        browser.find_element(By.ID, "kick-user").send_keys("han" + Keys.ENTER)
+        check("the dashboard kicks a user off every transport",
+              wait_for(lambda: "Closed 1 connection of han" in browser.find_element(By.ID, "action-result").text, 5)
+              and wait_for(lambda: tcp_closed(tcp), 5))
+
     finally:
         browser.quit()
         server.stop()

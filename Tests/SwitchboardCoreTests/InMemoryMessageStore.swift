@@ -32,6 +32,13 @@ final class InMemoryMessageStore: MessageStore {
         Array(state.withLock { $0.messages }.filter { $0.room == room }.suffix(limit))
     }
 
+    func delete(id: Int64) throws -> Message? {
+        state.withLock { state in
+            guard let index = state.messages.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.messages.remove(at: index)
+        }
+    }
+
     func lastAssignedID() throws -> Int64 { state.withLock { $0.lastID } }
     func rooms() throws -> [RoomSummary] { [] }
     func checkWritable() throws {}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import SwitchboardCore
+
+@Suite("Admin actions: delete and kick")
+struct AdminActionsTests {
+    let bearer = [("Authorization", "Bearer \(TestServer.adminToken)")]
+
+    @Test(arguments: [4096, 2])
+    func deleteRemovesTheMessageEverywhereAndTellsLiveClients(recentMessages: Int) throws {
+        let server = try TestServer(recentMessages: recentMessages)
+        let client = server.client
+        let sent = try (1...3).map { try client.publish(text: "m\($0)") }
+        let tcp = try TestLineClient(port: server.tcpPort)
+        try tcp.write("iam:han\n")
+        _ = try tcp.readUntil { $0 == "han has joined" }
+        let stream = try client.openStream("/api/rooms/lobby/events?since=0")
+        _ = try stream.readEvents(4)  // three messages and han's join
+
+        let response = try client.request("DELETE", "/api/admin/messages/\(sent[1].id)", headers: bearer)
+        #expect(response.status == 200)
+        let tombstone = try response.message()
+        #expect(tombstone.kind == .delete && tombstone.text == "\(sent[1].id)" && tombstone.room == "lobby")
+        let event = try stream.readEvents(1)[0]
+        #expect(event.event == "delete")
+        #expect(try JSONDecoder().decode(Message.self, from: Data(event.data.utf8)) == tombstone)
+
+        // Gone from history, from the single-message endpoint, and from replays.
+        let history = try client.get("/api/rooms/lobby/messages?since=0").page().messages
+        #expect(!history.map(\.id).contains(sent[1].id))
+        #expect(history.last == tombstone)
+        #expect(try client.get("/api/rooms/lobby/messages/\(sent[1].id)").status == 404)
+        let replay = try client.openStream("/api/rooms/lobby/events?since=0")
+        let replayed = try replay.readEvents(4).compactMap { $0.id.flatMap(Int64.init) }
+        #expect(!replayed.contains(sent[1].id))
+        #expect(replayed.first == sent[0].id && replayed.last == tombstone.id)
+        // A TCP client gets no line for a deletion.
+        try client.publish(user: "leia", text: "after the delete")
+        #expect(try tcp.readLine() == "leia:after the delete")
+
+        #expect(try client.request("DELETE", "/api/admin/messages/\(sent[1].id)", headers: bearer).status == 404)
+        #expect(try client.request("DELETE", "/api/admin/messages/\(tombstone.id)", headers: bearer).status == 404)
+        #expect(try client.request("DELETE", "/api/admin/messages/\(sent[0].id)").status == 401)
+        // Ids are never reused.
+        #expect(try client.publish(text: "next").id > tombstone.id + 1)
+    }
+
+    @Test func kickClosesEveryConnectionOfTheUserOnEveryTransport() throws {
+        let server = try TestServer()
+        let watcher = try TestLineClient(port: server.tcpPort)
+        try watcher.write("iam:watcher\n")
+        _ = try watcher.readUntil { $0 == "watcher has joined" }
+        let tcp = try TestLineClient(port: server.tcpPort)
+        try tcp.write("iam:han\n")
+        _ = try watcher.readUntil { $0 == "han has joined" }
+        let sse = try server.client.openStream("/api/rooms/lobby/events?user=han")
+        let poll = try TestHTTPConnection(port: server.port)
+        try poll.sendRequest("GET", "/api/rooms/lobby/messages?since=\(Int64.max / 2)&wait=30&user=han")
+        Thread.sleep(forTimeInterval: 0.3)
+
+        let response = try server.client.request("POST", "/api/admin/users/han/kick", headers: bearer)
+        #expect(response.status == 200)
+        #expect(try response.json()["closed"] as? Int == 3)
+        #expect(tcp.isClosedByServer())
+        #expect(try sse.readStreamEnd())
+        let answer = try poll.readResponse()
+        #expect(answer.status == 403 && answer.errorCode == "kicked")
+        #expect(try watcher.readUntil { $0.hasPrefix("han ") } == "han has left")
+        let users = try server.client.get("/api/rooms/lobby/presence").json()["users"] as? [[String: Any]]
+        #expect(users?.compactMap { $0["user"] as? String } == ["watcher"])
+        #expect(try server.client.request("POST", "/api/admin/users/nobody/kick", headers: bearer).json()["closed"] as? Int == 0)
+    }
+}
