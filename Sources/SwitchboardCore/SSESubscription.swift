@@ -78,6 +78,9 @@ public final class SSESubscription: MessageWaiter, @unchecked Sendable {
                 cursor = max(cursor, scannedThrough)
                 if outbox.isEmpty { continue }
             case .parked:
+                // An end() between the check above and the park found nothing
+                // to wake: see it now (exactly one of us takes us out).
+                if flags.withLock({ $0.ended }), bus.unpark(self) { wake() }
                 return .parked
             case .closed:
                 return .end

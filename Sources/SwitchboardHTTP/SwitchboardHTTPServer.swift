@@ -199,8 +199,11 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             if longPoll {
                 presence.connect(user: user, room: room, transport: .longPoll)
                 let previous = exchange.onComplete
-                exchange.onComplete = { [presence] completion in
-                    presence.poll(user: user, room: room, transport: .longPoll)
+                exchange.onComplete = { [presence, unowned exchange] completion in
+                    // Present for 30 s after the answer, unless the answer was a kick.
+                    if (exchange.context as? LongPoll)?.kicked.load(ordering: .acquiring) != true {
+                        presence.poll(user: user, room: room, transport: .longPoll)
+                    }
                     presence.disconnect(user: user, room: room, transport: .longPoll)
                     previous?(completion)
                 }
@@ -265,6 +268,10 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         case .closed:
             return .respond(page([], next: longPoll.since, transport: .longPoll))
         case .parked:
+            // A kick that came between registering and parking found nothing
+            // to wake: see its flag now, and wake ourselves (exactly one of
+            // the two takes the waiter out of the bus).
+            if longPoll.kicked.load(ordering: .acquiring), bus.unpark(longPoll) { longPoll.wake() }
             if scheduleDeadline {
                 scheduler.schedule(at: longPoll.deadline) { [weak longPoll, bus] in
                     if let longPoll, bus.unpark(longPoll) { longPoll.wake() }

@@ -56,7 +56,10 @@ struct AdminActionsTests {
         let sse = try server.client.openStream("/api/rooms/lobby/events?user=han")
         let poll = try TestHTTPConnection(port: server.port)
         try poll.sendRequest("GET", "/api/rooms/lobby/messages?since=\(Int64.max / 2)&wait=30&user=han")
-        Thread.sleep(forTimeInterval: 0.3)
+        // Both TCP clients, the SSE stream and the long-poll parked on the bus.
+        let parkedBy = Date().addingTimeInterval(10)
+        while server.server.bus.parkedCount < 4, Date() < parkedBy { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(server.server.bus.parkedCount == 4)
 
         let response = try server.client.request("POST", "/api/admin/users/han/kick", headers: bearer)
         #expect(response.status == 200)
