@@ -22,6 +22,8 @@ public enum APIRoute: Equatable, Sendable {
     case metrics
     /// `GET /api/admin/stats` (admin token)
     case adminStats
+    /// `GET /api/admin/connections`: clients per transport and who is on which (admin token)
+    case adminConnections
     /// `GET /api/admin/stats/events`: the stats as SSE, once a second (admin token)
     case adminStatsEvents
     /// `POST /api/admin/rooms/{room}/system` (admin token)
@@ -52,6 +54,8 @@ public enum APIRoute: Equatable, Sendable {
             candidate = (.metrics, ["GET"])
         case 3 where segments == ["api", "admin", "stats"]:
             candidate = (.adminStats, ["GET"])
+        case 3 where segments == ["api", "admin", "connections"]:
+            candidate = (.adminConnections, ["GET"])
         case 4 where segments == ["api", "admin", "stats", "events"]:
             candidate = (.adminStatsEvents, ["GET"])
         case 4 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "messages":

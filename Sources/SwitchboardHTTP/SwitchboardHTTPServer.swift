@@ -138,6 +138,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             case .health: return .respond(health())
             case .metrics: return .respond(metricsText())
             case .adminStats: return .respond(.json(200, try adminStatsJSON()))
+            case .adminConnections: return .respond(adminConnections())
             case .adminStatsEvents:
                 guard let stream = adminFeed.open(exchange) else { throw SwitchboardError.shuttingDown }
                 return .respond(HTTPResponse(
@@ -437,6 +438,17 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             rooms: try store.rooms().map { Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0) },
             users: users)
         return MessageJSON.encode(stats)
+    }
+
+    /// Clients per transport, and every named user's transports by room.
+    private func adminConnections() -> HTTPResponse {
+        struct Entry: Encodable { var user: String; var room: String; var transports: [Transport] }
+        struct Connections: Encodable { var connections: [String: Int]; var users: [Entry] }
+        let users = presence.onlineByRoom().keys.sorted().flatMap { room in
+            presence.online(in: room).map { Entry(user: $0.user, room: room, transports: $0.transports) }
+        }
+        let counts = Dictionary(uniqueKeysWithValues: gauges.snapshot().map { ($0.key.rawValue, $0.value) })
+        return .json(200, MessageJSON.encode(Connections(connections: counts, users: users)))
     }
 
     static let kicked = SwitchboardError(status: 403, code: "kicked", message: "An administrator closed this user's connections.")

@@ -40,6 +40,12 @@ struct AdminAndMetricsTests {
         #expect(stats["published"] as? Int == 4)  // three joins and the message
         let users = (stats["users"] as? [[String: Any]])?.compactMap { $0["user"] as? String }
         #expect(users == ["han", "kim", "leia"])
+        let list = try server.client.get("/api/admin/connections", headers: bearer).json()
+        #expect(list["connections"] as? [String: Int] == ["sse": 1, "tcp": 1, "short-poll": 1, "long-poll": 0])
+        let entries = list["users"] as? [[String: Any]] ?? []
+        #expect(entries.first { $0["user"] as? String == "leia" }?["transports"] as? [String] == ["sse"])
+        #expect(entries.first { $0["user"] as? String == "han" }?["transports"] as? [String] == ["tcp"])
+        #expect(try server.client.get("/api/admin/connections").status == 401)
         #expect((stats["rooms"] as? [[String: Any]])?.first?["online"] as? Int == 3)
     }
 
