@@ -69,10 +69,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Load client for Scripts/bench.sh: thousands of SSE streams on one event loop.
+        // Load clients for every transport (SwiftNIO): used by the benchmark and `switchboard compare`.
+        .target(
+            name: "SwitchboardLoad",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Load client for Scripts/bench.sh: thousands of subscribers on a few event loops.
         .executableTarget(
             name: "SwitchboardBench",
             dependencies: [
+                "SwitchboardLoad",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOPosix
+import SwitchboardLoad
 import Synchronization
 
 /// `switchboard-bench`: holds many SSE subscribers on a running server,

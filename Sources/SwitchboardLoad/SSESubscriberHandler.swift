@@ -2,25 +2,27 @@ import Dispatch
 import NIOCore
 
 /// One SSE subscriber connection: sends the GET, parses the stream, records ids.
-final class SSESubscriberHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+public final class SSESubscriberHandler: ChannelInboundHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
 
     private let request: String
     private let record: StreamRecord
     private var parser = SSEStreamParser()
 
-    init(host: String, path: String, record: StreamRecord) {
+    public init(host: String, path: String, record: StreamRecord) {
         request = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nAccept: text/event-stream\r\n\r\n"
         self.record = record
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    public func channelActive(context: ChannelHandlerContext) {
+        record.addRequest(empty: false)
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: request)), promise: nil)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        record.addBytes(buffer.readableBytes)
         let now = DispatchTime.now().uptimeNanoseconds
         let wasOpened = parser.opened
         buffer.withUnsafeReadableBytes { bytes in
@@ -32,11 +34,11 @@ final class SSESubscriberHandler: ChannelInboundHandler {
         if parser.ended { record.markEnded() }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    public func channelInactive(context: ChannelHandlerContext) {
         record.markEnded()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: Error) {
         record.markFailed("\(error)")
         context.close(promise: nil)
     }

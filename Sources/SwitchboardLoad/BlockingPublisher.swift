@@ -6,12 +6,12 @@ import Glibc
 
 /// Publishes over one keep-alive HTTP connection with plain blocking sockets,
 /// returning the id of each stored message. Used by one thread at a time.
-final class BlockingPublisher: @unchecked Sendable {
+public final class BlockingPublisher: @unchecked Sendable {
     private let fd: Int32
     private let host: String
     private var buffer: [UInt8] = []
 
-    init(host: String, port: UInt16) throws {
+    public init(host: String, port: UInt16) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
         self.host = host
@@ -30,7 +30,7 @@ final class BlockingPublisher: @unchecked Sendable {
     deinit { close(fd) }
 
     /// POSTs one message and returns its id.
-    func publish(room: String, user: String, text: String) throws -> Int64 {
+    public func publish(room: String, user: String, text: String) throws -> Int64 {
         let body = "user=\(user)&text=\(text)"
         let request = "POST /api/rooms/\(room)/messages HTTP/1.1\r\nHost: \(host)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         let bytes = Array(request.utf8)

@@ -3,9 +3,9 @@ import NIOCore
 
 /// One raw TCP (DogeChat protocol) client: sends `join:ROOM` and `iam:NAME`, then records
 /// each `bench:mN` line by its message index N.
-final class LineSubscriberHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+public final class LineSubscriberHandler: ChannelInboundHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
 
     private let name: String
     private let room: String
@@ -13,18 +13,19 @@ final class LineSubscriberHandler: ChannelInboundHandler {
     private var line: [UInt8] = []
     private static let prefix = Array("bench:m".utf8)
 
-    init(name: String, room: String, record: StreamRecord) {
+    public init(name: String, room: String, record: StreamRecord) {
         self.name = name
         self.room = room
         self.record = record
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    public func channelActive(context: ChannelHandlerContext) {
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: "join:\(room)\niam:\(name)\n")), promise: nil)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        record.addBytes(buffer.readableBytes)
         let now = DispatchTime.now().uptimeNanoseconds
         buffer.withUnsafeReadableBytes { bytes in
             for byte in bytes {
@@ -42,11 +43,11 @@ final class LineSubscriberHandler: ChannelInboundHandler {
         }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    public func channelInactive(context: ChannelHandlerContext) {
         record.markEnded()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: Error) {
         record.markFailed("\(error)")
         context.close(promise: nil)
     }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// CPU time and resident memory of a process, read from /proc.
-struct ProcessSample {
+public struct ProcessSample {
     /// User + system CPU seconds.
-    var cpuSeconds: Double
+    public var cpuSeconds: Double
     /// Resident set size in MiB.
-    var rssMiB: Double
-    var at: Date
+    public var rssMiB: Double
+    public var at: Date
 
-    init?(pid: Int32) {
+    public init?(pid: Int32) {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let close = stat.lastIndex(of: ")")

@@ -1,18 +1,18 @@
 /// Incremental parser for an HTTP response carrying an SSE stream with chunked
 /// transfer encoding: feeds bytes in any segmentation, reports event ids.
-struct SSEStreamParser {
+public struct SSEStreamParser {
     private enum State { case head, chunkSize, chunkData(Int), chunkEnd, done }
     private var state = State.head
     private var pending: [UInt8] = []
     private var line: [UInt8] = []
     /// Set once the response head was read; `true` when it was a 200.
-    private(set) var status: Int?
+    public private(set) var status: Int?
     /// Set once the first body bytes (the `retry:` line) arrived.
-    private(set) var opened = false
-    private(set) var ended = false
+    public private(set) var opened = false
+    public private(set) var ended = false
 
     /// Feeds bytes; calls `onEvent` with each complete `id:` value.
-    mutating func feed(_ bytes: some Collection<UInt8>, onEvent: (Int64) -> Void) {
+    public mutating func feed(_ bytes: some Collection<UInt8>, onEvent: (Int64) -> Void) {
         pending.append(contentsOf: bytes)
         var index = 0
         parsing: while index < pending.count {

@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import NIOCore
+
+/// One polling client on a keep-alive HTTP/1.1 connection: asks for messages
+/// after its cursor, again and again (at once for a long-poll, after an
+/// interval for a short poll), recording each message id as it arrives and
+/// every byte, request and empty answer it cost.
+public final class PollingClientHandler: ChannelInboundHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
+
+    private let host: String
+    private let room: String
+    private let waitSeconds: Int?
+    private let interval: TimeAmount
+    private let record: StreamRecord
+    private var since: Int64
+    private var buffer: [UInt8] = []
+
+    /// - Parameters:
+    ///   - waitSeconds: long-poll `wait`; nil for a short poll.
+    ///   - interval: pause between short polls.
+    ///   - since: the cursor to start after.
+    public init(host: String, room: String, waitSeconds: Int?, interval: TimeAmount, since: Int64, record: StreamRecord) {
+        self.host = host
+        self.room = room
+        self.waitSeconds = waitSeconds
+        self.interval = interval
+        self.since = since
+        self.record = record
+    }
+
+    public func channelActive(context: ChannelHandlerContext) {
+        request(context: context)
+    }
+
+    private func request(context: ChannelHandlerContext) {
+        let wait = waitSeconds.map { "&wait=\($0)" } ?? ""
+        let text = "GET /api/rooms/\(room)/messages?since=\(since)\(wait)&limit=1000 HTTP/1.1\r\nHost: \(host)\r\n\r\n"
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil)
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let chunk = unwrapInboundIn(data)
+        record.addBytes(chunk.readableBytes)
+        buffer.append(contentsOf: chunk.readableBytesView)
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard let headEnd = find(Array("\r\n\r\n".utf8)) else { return }
+        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        guard buffer.count >= headEnd + 4 + length else { return }
+        let body = Data(buffer[(headEnd + 4)..<(headEnd + 4 + length)])
+        buffer.removeFirst(headEnd + 4 + length)
+        guard head.hasPrefix("HTTP/1.1 200"),
+              let page = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let messages = page["messages"] as? [[String: Any]], let next = (page["next"] as? NSNumber)?.int64Value
+        else {
+            record.markFailed("poll answered: \(head.prefix(40))")
+            context.close(promise: nil)
+            return
+        }
+        for message in messages {
+            if let id = (message["id"] as? NSNumber)?.int64Value { record.received(id, at: now) }
+        }
+        record.addRequest(empty: messages.isEmpty)
+        record.markOpened()
+        since = max(since, next)
+        if waitSeconds != nil {
+            request(context: context)
+        } else {
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: interval) {
+                let (handler, context) = bound.value
+                if context.channel.isActive { handler.request(context: context) }
+            }
+        }
+    }
+
+    public func errorCaught(context: ChannelHandlerContext, error: Error) {
+        record.markFailed("\(error)")
+        context.close(promise: nil)
+    }
+
+    private func find(_ needle: [UInt8]) -> Int? {
+        guard buffer.count >= needle.count else { return nil }
+        for index in 0...(buffer.count - needle.count) where buffer[index] == needle[0] {
+            if Array(buffer[index..<(index + needle.count)]) == needle { return index }
+        }
+        return nil
+    }
+}
