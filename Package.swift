@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "MicroHTTPD",
+                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "MicroHTTPD", "SwitchboardLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
         .testTarget(
             name: "SwitchboardIntegrationTests",
-            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

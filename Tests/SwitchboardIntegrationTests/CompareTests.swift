@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import SwitchboardLoad
+
+/// A small `switchboard compare` run: correctness only, no timing assertions.
+@Suite("Transport comparison")
+struct CompareTests {
+    @Test func everyTransportDeliversEveryMessageOnceAndInOrder() throws {
+        let server = try TestServer()
+        var configuration = TransportComparison.Configuration(httpPort: Int(server.port), tcpPort: server.tcpPort)
+        configuration.clients = 5
+        configuration.messages = 12
+        configuration.rate = 40
+        configuration.pollInterval = 0.1
+        let results = try TransportComparison.run(configuration)
+        #expect(results.map(\.transport) == ["short-poll", "long-poll", "sse", "tcp"])
+        for result in results {
+            #expect(result.expected == 60, "\(result.transport)")
+            #expect(result.delivered == result.expected, "\(result.transport)")
+            #expect(result.duplicates == 0 && result.outOfOrderClients == 0, "\(result.transport)")
+            #expect(result.latencies.count == result.delivered)
+            #expect(result.bytesPerDelivery > 0)
+            #expect(result.connections == 5)
+        }
+        // Polls pay per request; push transports hold one request per client.
+        #expect(results[0].requests > 5 && results[1].requests >= 5)
+        #expect(results[2].requests == 5 && results[3].requests == 5)
+        // The report is well-formed JSON and reads back.
+        let data = try JSONEncoder().encode(results)
+        #expect(try JSONDecoder().decode([TransportComparison.Result].self, from: data).count == 4)
+    }
+}
