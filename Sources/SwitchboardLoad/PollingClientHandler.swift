@@ -33,6 +33,9 @@ public final class PollingClientHandler: ChannelInboundHandler {
 
     public func channelActive(context: ChannelHandlerContext) {
         request(context: context)
+        // A long-poll's first answer waits for the first message: it is
+        // subscribed once asked (its `since` means it cannot miss anything).
+        if waitSeconds != nil { record.markOpened() }
     }
 
     private func request(context: ChannelHandlerContext) {
