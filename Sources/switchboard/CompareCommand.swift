@@ -26,13 +26,19 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Transports to run, comma-separated.") var transports = "short-poll,long-poll,sse,tcp"
     @Option(help: "A running server's HTTP address (HOST:PORT) instead of starting one.") var url: String?
     @Option(help: "That server's raw TCP address (HOST:PORT).") var tcp: String?
-    @Option(help: "Folder to write compare.json into.") var out: String?
+    @Option(help: "Folder to write compare.json and report.html (SVG charts, no network needed) into.") var out: String?
+    @Option(help: "Also run at these rates (messages per second, comma-separated, e.g. 0.0167,0.2,1,5,20,100,300) for the sweep charts.")
+    var sweep: String?
+    @Option(name: .customLong("sweep-seconds"), help: "How long each sweep rate runs (at least 3 messages).") var sweepSeconds = 10.0
 
     func validate() throws {
         guard (1...5000).contains(clients), (1...100_000).contains(messages), rate > 0, rate <= 10_000, pollInterval > 0 else {
             throw ValidationError("Bounded runs only: 1-5000 clients, 1-100000 messages, a rate up to 10000/s.")
         }
         guard (url == nil) == (tcp == nil) else { throw ValidationError("Give --url and --tcp together.") }
+        guard try sweepRates().allSatisfy({ $0 > 0 && $0 <= 10_000 }), sweepSeconds > 0 else {
+            throw ValidationError("--sweep takes positive rates up to 10000/s.")
+        }
         for address in [url, tcp].compactMap({ $0 }) {
             let (host, _) = try ServeCommand.hostAndPort(address)
             guard host.hasPrefix("127.") || host == "::1" else { throw ValidationError("Loopback only: \(address).") }
@@ -63,17 +69,45 @@ struct CompareCommand: ParsableCommand {
         configuration.pollInterval = pollInterval
         configuration.transports = transports.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let results = try TransportComparison.run(configuration) { print($0) }
+        var points: [CompareReport.SweepPoint] = []
+        for rate in try sweepRates() {
+            var point = configuration
+            point.rate = rate
+            point.messages = max(3, Int(rate * sweepSeconds))
+            print("sweep at \(rate)/s:")
+            points.append(CompareReport.SweepPoint(rate: rate, results: try TransportComparison.run(point) { print("  \($0)") }))
+        }
+        let table = Self.table(results, pollInterval: pollInterval)
         print()
-        print(Self.table(results, pollInterval: pollInterval))
+        print(table)
+        for point in points {
+            print("\nat \(point.rate) messages/s:")
+            print(Self.table(point.results, pollInterval: pollInterval))
+        }
         if let out {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let path = URL(fileURLWithPath: out).appendingPathComponent("compare.json")
-            try encoder.encode(results).write(to: path)
-            print("wrote \(path.path)")
+            let folder = URL(fileURLWithPath: out)
+            try encoder.encode(results).write(to: folder.appendingPathComponent("compare.json"))
+            if !points.isEmpty { try encoder.encode(points).write(to: folder.appendingPathComponent("sweep.json")) }
+            let summary = "\(clients) clients per transport, \(messages) messages at \(rate)/s, short polls every \(pollInterval) s; "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores; \(ISO8601DateFormatter().string(from: Date()))."
+            let html = CompareReport.html(results: results, sweep: points, summary: summary, table: table)
+            try Data(html.utf8).write(to: folder.appendingPathComponent("report.html"))
+            print("wrote \(folder.appendingPathComponent("report.html").path) and compare.json")
         }
         if results.contains(where: { !$0.complete && $0.transport != "short-poll" }) { throw ExitCode(1) }
+    }
+
+    private func sweepRates() throws -> [Double] {
+        guard let sweep else { return [] }
+        return try sweep.split(separator: ",").map { text in
+            guard let rate = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("--sweep: '\(text)' is not a rate.")
+            }
+            return rate
+        }
     }
 
     /// The terminal table.

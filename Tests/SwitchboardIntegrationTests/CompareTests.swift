@@ -28,5 +28,17 @@ struct CompareTests {
         // The report is well-formed JSON and reads back.
         let data = try JSONEncoder().encode(results)
         #expect(try JSONDecoder().decode([TransportComparison.Result].self, from: data).count == 4)
+
+        // So is the HTML report: the table, one latency curve per transport,
+        // both cost charts and the sweep charts, all inline.
+        let html = CompareReport.html(results: results, sweep: [CompareReport.SweepPoint(rate: 40, results: results),
+                                                                 CompareReport.SweepPoint(rate: 80, results: results)],
+                                      summary: "a <small> run", table: "transport  delivered")
+        #expect(html.hasPrefix("<!doctype html>") && html.hasSuffix("</html>"))
+        #expect(html.components(separatedBy: "<svg").count - 1 == 5)
+        #expect(html.components(separatedBy: "</svg>").count - 1 == 5)
+        #expect(html.components(separatedBy: "<polyline").count - 1 == 4 + 2 * 4)
+        #expect(html.contains("a &lt;small&gt; run"))
+        #expect(!html.contains("nan") && !html.contains("inf") && !html.contains("<script") && !html.contains("http"))
     }
 }
