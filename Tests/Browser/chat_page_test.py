@@ -226,6 +226,23 @@ def main():
               wait_for(lambda: "Closed 1 connection of han" in browser.find_element(By.ID, "action-result").text, 5)
               and wait_for(lambda: tcp_closed(tcp), 5))
 
+
+        # --- the live comparison page
+        browser.switch_to.window(browser.window_handles[0])
+        browser.get(f"{server.base}/compare")
+        def filled():
+            rows = browser.find_elements(By.CSS_SELECTOR, "#arrivals tr")
+            done = [r for r in rows if not r.find_elements(By.CSS_SELECTOR, "td.waiting")]
+            return len(done) >= 3
+        check("the compare page shows messages arriving on all three transports", wait_for(filled, 10))
+        short_total = browser.find_element(By.ID, "t-short-poll").text
+        sse_total = browser.find_element(By.ID, "t-sse").text
+        check("with running totals of requests and bytes per transport",
+              short_total.split(" · ")[0] not in ("0", "1") and sse_total.startswith("1 · "), f"short-poll {short_total}, sse {sse_total}")
+        if screenshots:
+            browser.execute_script("document.getElementById('auto').checked = false")
+            time.sleep(0.5)
+            browser.save_screenshot(os.path.join(screenshots, "compare-live.png"))
     finally:
         browser.quit()
         server.stop()
