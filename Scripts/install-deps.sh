@@ -6,10 +6,4 @@ missing=()
 pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Installing: ${missing[*]}" >&2
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+"$(dirname "$0")/apt-install.sh" "${missing[@]+"${missing[@]}"}"
