@@ -21,7 +21,7 @@ for transport in $TRANSPORTS; do
   work=$(mktemp -d)
   http=$(free_port) tcp=$(free_port)
   .build/release/switchboard serve --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" \
-    --db "$work/bench.sqlite" --log-level warning &
+    --db "$work/bench.sqlite" --log-level warning --admin-token "bench-$RANDOM$RANDOM" &
   pid=$!
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$http/healthz" >/dev/null && break; sleep 0.1; done
   echo

@@ -27,11 +27,12 @@ public final class DeliveryStats: Sendable {
         }
     }
 
+    /// Indexed by ``Transport/allCases`` order; arrays mutated in place (no copies on the hot path).
     private struct State {
         var published = 0
-        var delivered: [Transport: Int] = [:]
-        var samples: [Transport: [Double]] = [:]
-        var next: [Transport: Int] = [:]
+        var delivered = [Int](repeating: 0, count: Transport.allCases.count)
+        var samples = [[Double]](repeating: [], count: Transport.allCases.count)
+        var next = [Int](repeating: 0, count: Transport.allCases.count)
     }
 
     private let state = Mutex(State())
@@ -62,15 +63,27 @@ public final class DeliveryStats: Sendable {
         let now = clock()
         // One latency sample per write: the oldest message's (the worst in it).
         let latency = Double(max(0, now - messages[0].message.ts))
+        let slot = Self.slot(transport)
         state.withLock { state in
-            state.delivered[transport, default: 0] += messages.count
-            var samples = state.samples[transport, default: []]
-            let index = state.next[transport, default: 0]
-            if samples.count < sampleCount { samples.append(latency) } else { samples[index] = latency }
-            state.samples[transport] = samples
-            state.next[transport] = (index + 1) % sampleCount
+            state.delivered[slot] += messages.count
+            let index = state.next[slot]
+            if state.samples[slot].count < sampleCount {
+                state.samples[slot].append(latency)
+            } else {
+                state.samples[slot][index] = latency
+            }
+            state.next[slot] = (index + 1) % sampleCount
         }
         sink?.delivered(messages.count, transport: transport, latencyMilliseconds: latency)
+    }
+
+    private static func slot(_ transport: Transport) -> Int {
+        switch transport {
+        case .shortPoll: return 0
+        case .longPoll: return 1
+        case .sse: return 2
+        case .tcp: return 3
+        }
     }
 
     /// Messages published since start.
@@ -81,11 +94,11 @@ public final class DeliveryStats: Sendable {
         let snapshot = state.withLock { ($0.delivered, $0.samples) }
         var result: [Transport: TransportFigures] = [:]
         for transport in Transport.allCases {
-            let sorted = (snapshot.1[transport] ?? []).sorted()
+            let sorted = snapshot.1[Self.slot(transport)].sorted()
             func percentile(_ p: Double) -> Double? {
                 sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
             }
-            result[transport] = TransportFigures(delivered: snapshot.0[transport] ?? 0,
+            result[transport] = TransportFigures(delivered: snapshot.0[Self.slot(transport)],
                                                  p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99))
         }
         return result
