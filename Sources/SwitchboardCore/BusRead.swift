@@ -8,4 +8,6 @@ public enum BusRead: Sendable {
     case parked
     /// The bus is closed; nothing more will come.
     case closed
+    /// The waiter is cancelled (``MessageWaiter/isCancelled``): it was not parked.
+    case cancelled
 }

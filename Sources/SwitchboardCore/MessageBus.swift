@@ -141,6 +141,7 @@ public final class MessageBus: Sendable {
                 return .messages(fromStore.messages, scannedThrough: fromStore.scannedThrough)
             }
             let outcome = state.withLock { state -> BusRead? in
+                if waiter.isCancelled { return .cancelled }
                 guard cursor >= state.recent.coveredAfter else { return nil }
                 let found = state.recent.read(after: cursor, in: filter, limit: limit)
                 if !found.messages.isEmpty {
@@ -159,6 +160,13 @@ public final class MessageBus: Sendable {
     /// was. The caller that gets `true` owns the wake-up.
     public func unpark(_ waiter: any MessageWaiter) -> Bool {
         state.withLock { $0.parked.remove(waiter) } != nil
+    }
+
+    /// Call after making `waiter.isCancelled` true: wakes it if it is parked.
+    /// If it is on its way to parking instead, the bus sees the flag under
+    /// its lock and refuses (``BusRead/cancelled``), so nothing is lost.
+    public func cancel(_ waiter: any MessageWaiter) {
+        if unpark(waiter) { waiter.wake() }
     }
 
     /// Takes out every parked waiter passing `predicate`, and wakes each.

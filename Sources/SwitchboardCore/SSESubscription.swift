@@ -78,11 +78,8 @@ public final class SSESubscription: MessageWaiter, @unchecked Sendable {
                 cursor = max(cursor, scannedThrough)
                 if outbox.isEmpty { continue }
             case .parked:
-                // An end() between the check above and the park found nothing
-                // to wake: see it now (exactly one of us takes us out).
-                if flags.withLock({ $0.ended }), bus.unpark(self) { wake() }
                 return .parked
-            case .closed:
+            case .closed, .cancelled:
                 return .end
             }
         }
@@ -97,7 +94,7 @@ public final class SSESubscription: MessageWaiter, @unchecked Sendable {
     /// Makes the stream end at its next write (e.g. the user was kicked).
     public func end() {
         flags.withLock { $0.ended = true }
-        if bus.unpark(self) { wake() }
+        bus.cancel(self)
     }
 
     /// The transport is gone: make sure the bus holds no reference.
@@ -109,4 +106,6 @@ public final class SSESubscription: MessageWaiter, @unchecked Sendable {
     public func wake() {
         onWake()
     }
+
+    public var isCancelled: Bool { flags.withLock { $0.ended } }
 }

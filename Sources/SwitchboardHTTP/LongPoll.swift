@@ -25,4 +25,6 @@ final class LongPoll: MessageWaiter, @unchecked Sendable {
     func wake() {
         exchange.resume()
     }
+
+    var isCancelled: Bool { kicked.load(ordering: .acquiring) }
 }

@@ -234,7 +234,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         if let user {
             let session = sessions.register(user: user) { [bus] in
                 longPoll.kicked.store(true, ordering: .releasing)
-                if bus.unpark(longPoll) { longPoll.wake() }
+                bus.cancel(longPoll)
             }
             let previous = exchange.onComplete
             exchange.onComplete = { [sessions] completion in
@@ -268,11 +268,9 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             return .respond(page(messages, next: messages.last?.id ?? longPoll.since, transport: .longPoll))
         case .closed:
             return .respond(page([], next: longPoll.since, transport: .longPoll))
+        case .cancelled:
+            return .respond(.error(Self.kicked))
         case .parked:
-            // A kick that came between registering and parking found nothing
-            // to wake: see its flag now, and wake ourselves (exactly one of
-            // the two takes the waiter out of the bus).
-            if longPoll.kicked.load(ordering: .acquiring), bus.unpark(longPoll) { longPoll.wake() }
             if scheduleDeadline {
                 scheduler.schedule(at: longPoll.deadline) { [weak longPoll, bus] in
                     if let longPoll, bus.unpark(longPoll) { longPoll.wake() }

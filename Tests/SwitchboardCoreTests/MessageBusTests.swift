@@ -71,7 +71,7 @@ struct MessageBusTests {
             case .messages(let messages, let scanned):
                 seen += messages.map(\.id)
                 cursor = scanned
-            case .parked, .closed:
+            case .parked, .closed, .cancelled:
                 break loop
             }
         }
@@ -197,5 +197,41 @@ struct DeadlineSchedulerTests {
         scheduler.schedule(after: 0.0) { order.withLock { $0.append(0) } }
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(order.withLock { $0 } == [0, 1, 2, 3])
+    }
+}
+
+@Suite("Cancelling a waiter")
+struct CancellationTests {
+    final class CancellableWaiter: MessageWaiter {
+        let cancelled = Atomic<Bool>(false)
+        let wakes = Atomic<Int>(0)
+        func wake() { wakes.add(1, ordering: .relaxed) }
+        var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    }
+
+    @Test func aCancelledWaiterIsNeverParkedSoACancelThatRacesAParkIsNotLost() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let waiter = CancellableWaiter()
+        // The cancel comes first and finds nothing parked...
+        waiter.cancelled.store(true, ordering: .releasing)
+        bus.cancel(waiter)
+        #expect(waiter.wakes.load(ordering: .relaxed) == 0)
+        // ...and the park that follows is refused instead of waiting forever.
+        var parks = 0
+        guard case .cancelled = try bus.readOrPark(after: 0, in: .all, limit: 1, waiter: waiter, park: { parks += 1 }) else {
+            Issue.record("a cancelled waiter was parked"); return
+        }
+        #expect(parks == 0 && bus.parkedCount == 0)
+    }
+
+    @Test func cancellingAParkedWaiterWakesItOnce() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let waiter = CancellableWaiter()
+        _ = try bus.readOrPark(after: 0, in: .all, limit: 1, waiter: waiter, park: {})
+        waiter.cancelled.store(true, ordering: .releasing)
+        bus.cancel(waiter)
+        bus.cancel(waiter)
+        #expect(waiter.wakes.load(ordering: .relaxed) == 1)
+        #expect(bus.parkedCount == 0)
     }
 }
