@@ -218,8 +218,9 @@ private let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionC
     case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: completion = .shutdown
     default: completion = .failed
     }
-    exchange.onComplete?(completion)
-    exchange.onComplete = nil
+    let handlers = exchange.completionHandlers
+    exchange.completionHandlers = []
+    for handler in handlers.reversed() { handler(completion) }
     exchange.context = nil
 }
 

@@ -33,8 +33,8 @@ public final class HTTPExchange: @unchecked Sendable {
     public internal(set) var bodyTooLarge = false
     /// State the handler keeps across suspend and resume.
     public var context: AnyObject?
-    /// Called once when the exchange ends, on a worker thread.
-    public var onComplete: (@Sendable (HTTPCompletion) -> Void)?
+    /// What runs when the exchange ends; see ``onCompletion(_:)``.
+    var completionHandlers: [@Sendable (HTTPCompletion) -> Void] = []
 
     let connection: OpaquePointer
     /// Bytes of an oversized body thrown away so far.
@@ -46,6 +46,13 @@ public final class HTTPExchange: @unchecked Sendable {
         self.connection = connection
         self.method = method
         self.path = path
+    }
+
+    /// Runs `handler` once when the exchange ends, on a worker thread.
+    /// Handlers run last-registered first, like `defer`: what was set up
+    /// last is undone first.
+    public func onCompletion(_ handler: @escaping @Sendable (HTTPCompletion) -> Void) {
+        completionHandlers.append(handler)
     }
 
     /// The value of a query-string argument, decoded; nil when absent.

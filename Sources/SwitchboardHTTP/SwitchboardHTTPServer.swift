@@ -30,7 +30,6 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     private var adminFeed: AdminStatsFeed!
     /// Requests being handled, waiting or streaming right now.
     private let activeExchanges = Atomic<Int>(0)
-    private let openStreams = Atomic<Int>(0)
 
     /// The port HTTP is served on.
     public private(set) var port: UInt16 = 0
@@ -72,7 +71,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     }
 
     /// Open SSE streams.
-    public var streamCount: Int { openStreams.load(ordering: .relaxed) }
+    public var streamCount: Int { gauges.snapshot()[.sse] ?? 0 }
 
     /// Stops accepting, lets waiting long-polls answer and streams end (within
     /// the configured grace period), then stops the daemon. The bus must be
@@ -161,7 +160,7 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
     /// Counts the exchange as active until it completes.
     private func track(_ exchange: HTTPExchange) {
         activeExchanges.add(1, ordering: .relaxed)
-        exchange.onComplete = { [weak self] _ in
+        exchange.onCompletion { [weak self] _ in
             self?.activeExchanges.subtract(1, ordering: .releasing)
         }
     }
@@ -184,10 +183,8 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         let user = try presentUser(exchange)
         if (parameters.wait ?? 0) > 0 {
             gauges.opened(.longPoll)
-            let previous = exchange.onComplete
-            exchange.onComplete = { [gauges] completion in
+            exchange.onCompletion { [gauges] _ in
                 gauges.closed(.longPoll)
-                previous?(completion)
             }
         } else {
             gauges.polled(client: user.map { "user:\($0)" } ?? exchange.clientAddress ?? "unknown")
@@ -199,14 +196,12 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             presence.poll(user: user, room: room, transport: longPoll ? .longPoll : .shortPoll)
             if longPoll {
                 presence.connect(user: user, room: room, transport: .longPoll)
-                let previous = exchange.onComplete
-                exchange.onComplete = { [presence, unowned exchange] completion in
+                exchange.onCompletion { [presence, unowned exchange] _ in
                     // Present for 30 s after the answer, unless the answer was a kick.
                     if (exchange.context as? LongPoll)?.kicked.load(ordering: .acquiring) != true {
                         presence.poll(user: user, room: room, transport: .longPoll)
                     }
                     presence.disconnect(user: user, room: room, transport: .longPoll)
-                    previous?(completion)
                 }
             }
         }
@@ -236,10 +231,8 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
                 longPoll.kicked.store(true, ordering: .releasing)
                 bus.cancel(longPoll)
             }
-            let previous = exchange.onComplete
-            exchange.onComplete = { [sessions] completion in
+            exchange.onCompletion { [sessions] _ in
                 sessions.unregister(session)
-                previous?(completion)
             }
         }
         return try waitOrAnswer(longPoll, exchange: exchange, scheduleDeadline: true)
@@ -327,20 +320,14 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
             let presentIn = rooms.sorted()
             for room in presentIn { presence.connect(user: user, room: room, transport: .sse) }
             let session = sessions.register(user: user) { [subscription] in subscription.end() }
-            let previous = exchange.onComplete
-            exchange.onComplete = { [presence, sessions] completion in
+            exchange.onCompletion { [presence, sessions] _ in
                 sessions.unregister(session)
                 for room in presentIn { presence.disconnect(user: user, room: room, transport: .sse) }
-                previous?(completion)
             }
         }
-        openStreams.add(1, ordering: .relaxed)
         gauges.opened(.sse)
-        let previous = exchange.onComplete
-        exchange.onComplete = { [weak self, gauges] completion in
-            self?.openStreams.subtract(1, ordering: .relaxed)
+        exchange.onCompletion { [gauges] _ in
             gauges.closed(.sse)
-            previous?(completion)
         }
         return HTTPResponse(
             status: 200,
