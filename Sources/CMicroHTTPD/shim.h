@@ -49,13 +49,6 @@ sb_daemon_current_connections(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->num_connections;
 }
 
-/// Sets the inactivity timeout (seconds, 0 = none) of one connection.
-static inline enum MHD_Result
-sb_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds)
-{
-    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
-}
-
 /// The client's socket address of a connection, or NULL.
 static inline const struct sockaddr *
 sb_connection_client_address(struct MHD_Connection *connection)
@@ -63,13 +56,6 @@ sb_connection_client_address(struct MHD_Connection *connection)
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
-}
-
-/// Sets response flags (MHD_RF_*), e.g. to force HTTP/1.0-compatible behaviour.
-static inline enum MHD_Result
-sb_response_set_flags(struct MHD_Response *response, enum MHD_ResponseFlags flags)
-{
-    return MHD_set_response_options(response, flags, MHD_RO_END);
 }
 
 #endif

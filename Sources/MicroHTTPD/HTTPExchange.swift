@@ -99,11 +99,6 @@ public final class HTTPExchange: @unchecked Sendable {
         return String(cString: text)
     }
 
-    /// Sets this connection's inactivity timeout in seconds (0 = never).
-    public func setTimeout(seconds: Int) {
-        _ = sb_connection_set_timeout(connection, UInt32(clamping: seconds))
-    }
-
     private func lookup(_ kind: MHD_ValueKind, _ name: String) -> String? {
         guard let value = MHD_lookup_connection_value(connection, kind, name) else {
             // libmicrohttpd returns NULL both for "absent" and for "key without

@@ -42,7 +42,7 @@ public final class BlockingPublisher: @unchecked Sendable {
         }
         // Read the head, then Content-Length bytes.
         while true {
-            if let end = find("\r\n\r\n") {
+            if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8))?.lowerBound {
                 let head = String(decoding: buffer[..<end], as: UTF8.self)
                 let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
@@ -66,12 +66,4 @@ public final class BlockingPublisher: @unchecked Sendable {
         buffer += chunk[..<count]
     }
 
-    private func find(_ text: String) -> Int? {
-        let needle = Array(text.utf8)
-        guard buffer.count >= needle.count else { return nil }
-        for index in 0...(buffer.count - needle.count) where buffer[index] == needle[0] && Array(buffer[index..<(index + needle.count)]) == needle {
-            return index
-        }
-        return nil
-    }
 }

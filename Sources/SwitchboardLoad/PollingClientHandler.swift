@@ -49,7 +49,7 @@ public final class PollingClientHandler: ChannelInboundHandler {
         record.addBytes(chunk.readableBytes)
         buffer.append(contentsOf: chunk.readableBytesView)
         let now = DispatchTime.now().uptimeNanoseconds
-        guard let headEnd = find(Array("\r\n\r\n".utf8)) else { return }
+        guard let headEnd = buffer.firstRange(of: Array("\r\n\r\n".utf8))?.lowerBound else { return }
         let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
         let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
@@ -86,11 +86,4 @@ public final class PollingClientHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func find(_ needle: [UInt8]) -> Int? {
-        guard buffer.count >= needle.count else { return nil }
-        for index in 0...(buffer.count - needle.count) where buffer[index] == needle[0] {
-            if Array(buffer[index..<(index + needle.count)]) == needle { return index }
-        }
-        return nil
-    }
 }

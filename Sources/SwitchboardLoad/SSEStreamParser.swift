@@ -18,13 +18,13 @@ public struct SSEStreamParser {
         parsing: while index < pending.count {
             switch state {
             case .head:
-                guard let end = find(Array("\r\n\r\n".utf8), from: index) else { break parsing }
+                guard let end = pending[index...].firstRange(of: Array("\r\n\r\n".utf8))?.lowerBound else { break parsing }
                 let head = String(decoding: pending[index..<end], as: UTF8.self)
                 status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) }
                 index = end + 4
                 state = .chunkSize
             case .chunkSize:
-                guard let end = find([13, 10], from: index) else { break parsing }
+                guard let end = pending[index...].firstRange(of: [13, 10])?.lowerBound else { break parsing }
                 let text = String(decoding: pending[index..<end], as: UTF8.self)
                 let size = Int(text.split(separator: ";").first ?? "", radix: 16) ?? 0
                 index = end + 2
@@ -58,13 +58,4 @@ public struct SSEStreamParser {
         pending.removeFirst(index)
     }
 
-    private func find(_ needle: [UInt8], from start: Int) -> Int? {
-        guard pending.count >= needle.count else { return nil }
-        var index = start
-        while index + needle.count <= pending.count {
-            if pending[index] == needle[0], Array(pending[index..<(index + needle.count)]) == needle { return index }
-            index += 1
-        }
-        return nil
-    }
 }

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -252,5 +253,4 @@ def main():
 
 
 if __name__ == "__main__":
-    import urllib.parse  # noqa: E402 (used by Server.publish)
     sys.exit(main())
