@@ -19,4 +19,11 @@ echo "== the web page in a real browser"
 python3 Tests/Browser/chat_page_test.py .build/debug/switchboard
 
 echo "== swift test"
-swift test --skip-build
+# A crash prints the crashing thread only, so its cause stays in view.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none}"
+log="$(mktemp -t switchboard-swift-test.XXXXXX)"
+if ! swift test --skip-build 2>&1 | tee "$log"; then
+    echo "== swift test FAILED; the failures and any crash, from $log:"
+    grep -E -A3 "✘|Fatal error|Program crashed|crashed:$|error:" "$log" | head -80
+    exit 1
+fi

@@ -1,7 +1,11 @@
+import Synchronization
+
 /// What the C callbacks reach through their `cls` pointer.
-final class DaemonContext {
+final class DaemonContext: Sendable {
     let handler: any HTTPRequestHandler
     let configuration: HTTPDaemonConfiguration
+    /// False once the daemon is quiesced: new connections are closed at once.
+    let accepting = Atomic<Bool>(true)
 
     init(handler: any HTTPRequestHandler, configuration: HTTPDaemonConfiguration) {
         self.handler = handler

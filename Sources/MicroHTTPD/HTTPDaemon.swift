@@ -21,6 +21,8 @@ public final class HTTPDaemon: @unchecked Sendable {
 
     private var daemon: OpaquePointer?
     private let handler: any HTTPRequestHandler
+    private let context: DaemonContext
+    /// The `cls` of every callback: one retain of ``context``, released by ``stop()``.
     private let contextBox: Unmanaged<DaemonContext>
 
     /// Binds and starts serving at once.
@@ -29,6 +31,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         let context = DaemonContext(handler: handler, configuration: configuration)
+        self.context = context
         contextBox = Unmanaged.passRetained(context)
 
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
@@ -55,7 +58,8 @@ public final class HTTPDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             return options.withUnsafeMutableBufferPointer { buffer in
-                sb_start_daemon(flags, configuration.port, accessHandler, contextPointer, buffer.baseAddress)
+                sb_start_daemon(flags, configuration.port, acceptPolicy, contextPointer,
+                                accessHandler, contextPointer, buffer.baseAddress)
             }
         }
         guard let started else {
@@ -91,15 +95,25 @@ public final class HTTPDaemon: @unchecked Sendable {
         return Int(sb_daemon_current_connections(daemon))
     }
 
-    /// Stops accepting new connections; open ones go on being served.
+    /// Stops serving new connections: from now on each is closed as soon as
+    /// it is accepted, before any request is read. Open connections go on
+    /// being served. Safe from any thread.
+    ///
+    /// This is not `MHD_quiesce_daemon`: on an epoll daemon with worker
+    /// threads, that races with the workers' own removal of the listening
+    /// socket from their epoll sets and libmicrohttpd (up to at least 0.9.75)
+    /// can abort the process with "Failed to remove listen FD from epoll set".
     public func quiesce() {
-        guard let daemon else { return }
-        let fd = MHD_quiesce_daemon(daemon)
-        if fd >= 0 { close(fd) }
+        context.accepting.store(false, ordering: .releasing)
     }
 
-    /// Closes every connection and joins the worker threads. Resume every
-    /// suspended exchange before calling this.
+    /// Whether new connections are served (false after ``quiesce()``).
+    public var isAccepting: Bool {
+        context.accepting.load(ordering: .acquiring)
+    }
+
+    /// Closes every connection, joins the worker threads and closes the
+    /// listening socket. Resume every suspended exchange before calling this.
     public func stop() {
         guard let daemon else { return }
         self.daemon = nil
@@ -112,6 +126,11 @@ public final class HTTPDaemon: @unchecked Sendable {
     }
 }
 
+
+private let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+    guard let cls else { return .NO }
+    return Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().accepting.load(ordering: .acquiring) ? .YES : .NO
+}
 
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, connectionContext in
     guard let cls, let connection, let connectionContext, let uploadDataSize else { return .NO }

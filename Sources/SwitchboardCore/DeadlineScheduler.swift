@@ -16,6 +16,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
     private var heap: [Entry] = []
     private var sequence: UInt64 = 0
     private var stopped = false
+    private var running = false
     private var thread: Thread?
 
     public init() {}
@@ -27,7 +28,10 @@ public final class DeadlineScheduler: @unchecked Sendable {
     public func start() {
         let thread = Thread { [self] in run() }
         thread.name = "switchboard-deadlines"
+        condition.lock()
         self.thread = thread
+        running = true
+        condition.unlock()
         thread.start()
     }
 
@@ -54,13 +58,17 @@ public final class DeadlineScheduler: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread; pending actions are dropped.
+    /// Stops the thread; pending actions are dropped. Returns once an action
+    /// that was already running has finished (unless called from one), so
+    /// nothing scheduled runs after this returns.
     public func stop() {
         condition.lock()
+        defer { condition.unlock() }
         stopped = true
         heap.removeAll()
-        condition.signal()
-        condition.unlock()
+        condition.broadcast()
+        guard let thread, thread != Thread.current else { return }
+        while running { condition.wait() }
     }
 
     private func run() {
@@ -81,6 +89,8 @@ public final class DeadlineScheduler: @unchecked Sendable {
             entry.action()
             condition.lock()
         }
+        running = false
+        condition.broadcast()
         condition.unlock()
     }
 

@@ -51,8 +51,8 @@ public final class SwitchboardHTTPServer: HTTPRequestHandler, @unchecked Sendabl
         self.metrics = metrics
         self.scheduler = scheduler
         self.logger = logger
-        adminFeed = AdminStatsFeed(scheduler: scheduler) { [unowned self] in
-            (try? self.adminStatsJSON()) ?? Array("{}".utf8)
+        adminFeed = AdminStatsFeed(scheduler: scheduler) { [weak self] in
+            (try? self?.adminStatsJSON()) ?? Array("{}".utf8)
         }
         var daemonConfiguration = configuration.daemon
         let daemonLogger = logger

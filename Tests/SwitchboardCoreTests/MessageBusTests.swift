@@ -198,6 +198,35 @@ struct DeadlineSchedulerTests {
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(order.withLock { $0 } == [0, 1, 2, 3])
     }
+
+    /// A server tears down its parts after stopping the scheduler: an action
+    /// still running after `stop()` returned would touch freed parts.
+    @Test func stopReturnsOnlyAfterTheRunningActionHasFinished() throws {
+        let scheduler = DeadlineScheduler()
+        scheduler.start()
+        let started = DispatchSemaphore(value: 0)
+        let finished = Atomic<Bool>(false)
+        scheduler.schedule(after: 0) {
+            started.signal()
+            Thread.sleep(forTimeInterval: 0.3)
+            finished.store(true, ordering: .releasing)
+        }
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        scheduler.stop()
+        let finishedBeforeStopReturned = finished.load(ordering: .acquiring)
+        #expect(finishedBeforeStopReturned)
+    }
+
+    @Test func stopFromAnActionDoesNotWaitForItself() throws {
+        let scheduler = DeadlineScheduler()
+        scheduler.start()
+        let done = DispatchSemaphore(value: 0)
+        scheduler.schedule(after: 0) {
+            scheduler.stop()
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
 }
 
 @Suite("Cancelling a waiter")
