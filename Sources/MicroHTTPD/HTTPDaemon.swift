@@ -249,7 +249,7 @@ private let daemonLogger: MHD_LogCallback = { cls, format, arguments in
     guard let log = context.configuration.log else { return }
     var buffer = [CChar](repeating: 0, count: 1024)
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
-    var message = String(cString: buffer)
+    var message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     while message.last?.isNewline == true { message.removeLast() }
     log(message)
 }

@@ -96,7 +96,7 @@ public final class HTTPExchange: @unchecked Sendable {
         default:
             return nil
         }
-        return String(cString: text)
+        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     private func lookup(_ kind: MHD_ValueKind, _ name: String) -> String? {
