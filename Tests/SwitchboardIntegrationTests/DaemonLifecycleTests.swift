@@ -41,11 +41,11 @@ struct DaemonLifecycleTests {
             let running = Atomic<Bool>(true)
             let clients = DispatchGroup()
             for _ in 0..<3 {
+                clients.enter()
                 Thread {
                     while running.load(ordering: .relaxed) { _ = try? Self.get(port: port) }
                     clients.leave()
                 }.start()
-                clients.enter()
             }
             Thread.sleep(forTimeInterval: 0.01)
             daemon.quiesce()
