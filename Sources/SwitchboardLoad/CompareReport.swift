@@ -63,6 +63,12 @@ public enum CompareReport {
         value >= 100 ? String(format: "%.0f", value) : value >= 1 ? String(format: "%.1f", value) : String(format: "%.2f", value)
     }
 
+    /// An axis label: like ``format(_:)``, but two significant digits below 1
+    /// (a rate of one message a minute reads 0.017, not 0.02).
+    private static func label(_ value: Double) -> String {
+        value >= 1 ? format(value) : String(format: "%.2g", value)
+    }
+
     private static func latencyChart(_ results: [TransportComparison.Result]) -> String {
         let width = 900.0, height = 300.0, left = 50.0, bottom = 30.0, top = 10.0, right = 20.0
         let all = results.flatMap(\.latencies).filter { $0 > 0 }
@@ -126,10 +132,10 @@ public enum CompareReport {
         var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"100%\" role=\"img\" aria-label=\"\(escape(title))\">"
         svg += "<text x=\"10\" y=\"18\" font-weight=\"600\">\(escape(title)), against messages per second (both axes logarithmic)</text>"
         for rate in rates {
-            svg += "<text x=\"\(format(x(rate) - 12))\" y=\"\(height - 10)\">\(format(rate))/s</text>"
+            svg += "<text x=\"\(format(x(rate) - 12))\" y=\"\(height - 10)\">\(label(rate))/s</text>"
         }
         for v in [pow(10, yLow), pow(10, (yLow + yHigh) / 2), pow(10, yHigh)] {
-            svg += "<text x=\"5\" y=\"\(format(y(v) + 4))\">\(format(v))</text>"
+            svg += "<text x=\"5\" y=\"\(format(y(v) + 4))\">\(label(v))</text>"
         }
         let transports = sweep.first?.results.map(\.transport) ?? []
         for (row, transport) in transports.enumerated() {

@@ -95,7 +95,7 @@ public enum TransportComparison {
         let before = configuration.serverPid.flatMap(ProcessSample.init(pid:))
         let baseline = records.map(\.costs)
         let publishers = try (0..<4).map { _ in try BlockingPublisher(host: configuration.host, port: UInt16(configuration.httpPort)) }
-        let sent = Mutex<(byID: [Int64: UInt64], byIndex: [Int64: UInt64], failures: Int)>(([:], [:], 0))
+        let sent = Mutex<(byID: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int)>(([:], [:], 0))
         let start = DispatchTime.now().uptimeNanoseconds
         let done = DispatchGroup()
         for (slot, publisher) in publishers.enumerated() {
@@ -108,7 +108,7 @@ public enum TransportComparison {
                     if due > now { usleep(UInt32((due - now) / 1000)) }
                     let at = DispatchTime.now().uptimeNanoseconds
                     if let id = try? publisher.publish(room: room, user: "bench", text: "m\(index)") {
-                        sent.withLock { $0.byID[id] = at; $0.byIndex[Int64(index)] = at }
+                        sent.withLock { $0.byID[id] = at; $0.idByIndex[Int64(index)] = id }
                     } else {
                         sent.withLock { $0.failures += 1 }
                     }
@@ -116,10 +116,12 @@ public enum TransportComparison {
             }.start()
         }
         done.wait()
-        let (byID, byIndex) = sent.withLock { ($0.byID, $0.byIndex) }
-        let sentAt = transport == "tcp" ? byIndex : byID
+        let (sentAt, idByIndex) = sent.withLock { ($0.byID, $0.idByIndex) }
+        func receipts(_ record: StreamRecord) -> [(id: Int64, at: UInt64)] {
+            transport == "tcp" ? ClientTally.receiptsByID(record.receipts, idByIndex: idByIndex) : record.receipts
+        }
         let deliveredBy = Date().addingTimeInterval(max(10, configuration.pollInterval * 3))
-        while records.contains(where: { record in Set(record.receipts.map(\.id)).intersection(sentAt.keys).count < sentAt.count }),
+        while records.contains(where: { record in Set(receipts(record).map(\.id)).intersection(sentAt.keys).count < sentAt.count }),
               Date() < deliveredBy {
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -128,18 +130,11 @@ public enum TransportComparison {
         var delivered = 0, duplicates = 0, outOfOrder = 0, latencies: [Double] = []
         var bytes = 0, requests = 0, empty = 0
         for (record, base) in zip(records, baseline) {
-            var seen = Set<Int64>()
-            var last: Int64 = -1
-            var ordered = true
-            for receipt in record.receipts {
-                guard let sentTime = sentAt[receipt.id] else { continue }
-                if !seen.insert(receipt.id).inserted { duplicates += 1; continue }
-                if receipt.id < last { ordered = false }
-                last = receipt.id
-                delivered += 1
-                latencies.append(Double(receipt.at - min(receipt.at, sentTime)) / 1e6)
-            }
-            if !ordered { outOfOrder += 1 }
+            let tally = ClientTally(receipts: receipts(record), sentAt: sentAt)
+            delivered += tally.delivered
+            duplicates += tally.duplicates
+            if !tally.ordered { outOfOrder += 1 }
+            latencies += tally.latencies
             let costs = record.costs
             bytes += costs.bytes - base.bytes
             requests += transport.hasSuffix("poll") ? costs.requests - base.requests : 1

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SwitchboardLoad
+@testable import SwitchboardLoad
 
 /// A small `switchboard compare` run: correctness only, no timing assertions.
 @Suite("Transport comparison")
@@ -40,5 +40,31 @@ struct CompareTests {
         #expect(html.components(separatedBy: "<polyline").count - 1 == 4 + 2 * 4)
         #expect(html.contains("a &lt;small&gt; run"))
         #expect(!html.contains("nan") && !html.contains("inf") && !html.contains("<script") && !html.contains("http"))
+    }
+}
+
+/// How a client's receipts are checked (pure, no sockets).
+@Suite("Compare: checking a client's receipts")
+struct ClientTallyTests {
+    /// Four publishers run at once, so message index 1 can be stored (and
+    /// delivered) before index 0. A raw TCP client that got them in id order
+    /// is in order; checking by index once called every TCP client at
+    /// 300 messages/s out of order.
+    @Test func aTCPClientIsCheckedInIDOrderNotInPublishIndexOrder() {
+        let idByIndex: [Int64: Int64] = [0: 11, 1: 10, 2: 12]
+        let sentAt: [Int64: UInt64] = [10: 1_000_000, 11: 1_000_000, 12: 2_000_000]
+        let lines: [(id: Int64, at: UInt64)] = [(1, 3_000_000), (0, 3_000_000), (2, 4_000_000)]  // ids 10, 11, 12
+        let tally = ClientTally(receipts: ClientTally.receiptsByID(lines, idByIndex: idByIndex), sentAt: sentAt)
+        #expect(tally.ordered)
+        #expect(tally.delivered == 3 && tally.duplicates == 0)
+        #expect(tally.latencies == [2, 2, 2])
+    }
+
+    @Test func outOfOrderDuplicatesAndForeignIDsAreTold() {
+        let sentAt: [Int64: UInt64] = [10: 0, 11: 0]
+        let tally = ClientTally(receipts: [(11, 0), (99, 0), (10, 0), (11, 0)], sentAt: sentAt)
+        #expect(!tally.ordered)
+        #expect(tally.delivered == 2)
+        #expect(tally.duplicates == 1)
     }
 }
