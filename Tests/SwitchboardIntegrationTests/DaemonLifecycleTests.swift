@@ -3,9 +3,6 @@ import Synchronization
 import Testing
 @testable import MicroHTTPD
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// libmicrohttpd's daemon start, quiesce and stop, with real sockets.
 @Suite("libmicrohttpd daemon lifecycle")
@@ -24,7 +21,7 @@ struct DaemonLifecycleTests {
 
         daemon.quiesce()
         #expect(!daemon.isAccepting)
-        #expect(try Self.get(port: daemon.port) == false, "a quiesced daemon must not serve new connections")
+        #expect(Self.get(port: daemon.port) == false, "a quiesced daemon must not serve new connections")
         try open.sendRequest("GET", "/")
         #expect(try open.readResponse().status == 200, "an open keep-alive connection is still served")
     }
@@ -43,7 +40,7 @@ struct DaemonLifecycleTests {
             for _ in 0..<3 {
                 clients.enter()
                 Thread {
-                    while running.load(ordering: .relaxed) { _ = try? Self.get(port: port) }
+                    while running.load(ordering: .relaxed) { _ = Self.get(port: port) }
                     clients.leave()
                 }.start()
             }
@@ -55,26 +52,10 @@ struct DaemonLifecycleTests {
         }
     }
 
-    /// One `GET /` on a new connection: true when answered, false when the
-    /// connection is refused or reset.
-    static func get(port: UInt16) throws -> Bool {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return false }
-        let request = Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
-        guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return false }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = recv(fd, &buffer, buffer.count, 0)
-        return count > 0 && buffer.starts(with: Array("HTTP/1.1 200".utf8))
+    /// One `GET /` on a new connection: true when answered 200, false when
+    /// the connection is refused, reset or closed without an answer.
+    static func get(port: UInt16) -> Bool {
+        guard let connection = try? TestHTTPConnection(port: port, timeoutSeconds: 2) else { return false }
+        return (try? connection.sendRequest("GET", "/")).flatMap { try? connection.readResponse().status } == 200
     }
 }
