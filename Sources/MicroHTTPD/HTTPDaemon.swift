@@ -17,31 +17,26 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// The bound port (the real one when the configuration asked for 0).
     public let port: UInt16
     /// The configuration the daemon was started with.
-    public let configuration: HTTPDaemonConfiguration
+    public var configuration: HTTPDaemonConfiguration { context.configuration }
 
     private var daemon: OpaquePointer?
-    private let handler: any HTTPRequestHandler
+    /// The `cls` of every callback. Held for the daemon's whole life: ``stop()``
+    /// (also run by `deinit`) returns only after the last callback.
     private let context: DaemonContext
-    /// The `cls` of every callback: one retain of ``context``, released by ``stop()``.
-    private let contextBox: Unmanaged<DaemonContext>
 
     /// Binds and starts serving at once.
     /// - Throws: ``MicroHTTPDError`` when the address is invalid or cannot be bound.
     public init(configuration: HTTPDaemonConfiguration, handler: any HTTPRequestHandler) throws {
-        self.configuration = configuration
-        self.handler = handler
         let context = DaemonContext(handler: handler, configuration: configuration)
         self.context = context
-        contextBox = Unmanaged.passRetained(context)
 
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         guard var storage = Self.socketAddress(host: configuration.host, port: configuration.port) else {
-            contextBox.release()
             throw MicroHTTPDError(operation: "use '\(configuration.host)' as an address (an IPv4 or IPv6 literal is needed)", errno: 0)
         }
         if Int32(storage.ss_family) == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
 
-        let contextPointer = contextBox.toOpaque()
+        let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         let started: OpaquePointer? = withUnsafeMutablePointer(to: &storage) { storagePointer in
             var options: [MHD_OptionItem] = [
                 // The logger first, so that start-up messages reach it too.
@@ -64,7 +59,6 @@ public final class HTTPDaemon: @unchecked Sendable {
         }
         guard let started else {
             let error = errno
-            contextBox.release()
             throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)", errno: error)
         }
         daemon = started
@@ -118,7 +112,6 @@ public final class HTTPDaemon: @unchecked Sendable {
         guard let daemon else { return }
         self.daemon = nil
         MHD_stop_daemon(daemon)
-        contextBox.release()
     }
 
     deinit {
