@@ -46,7 +46,18 @@ final class TestHTTPConnection {
     private var closed = false
 
     init(port: UInt16, timeoutSeconds: Int = 15) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = try Self.connectedSocket(port: port, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// A socket connected to the port; closed again (once) when the connect
+    /// fails. The socket becomes the connection's only once connected: a
+    /// throwing initializer that has set every property still runs `deinit`,
+    /// which closed a failed socket a second time, and in this process that
+    /// second close could hit a server connection that had just been given
+    /// the same number (libmicrohttpd then aborts: "Failed to remove FD from
+    /// epoll set").
+    private static func connectedSocket(port: UInt16, timeoutSeconds: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -64,6 +75,7 @@ final class TestHTTPConnection {
             Glibc.close(fd)
             throw TestClientError(description: "connect: \(String(cString: strerror(error)))")
         }
+        return fd
     }
 
     deinit { close() }
