@@ -5,8 +5,7 @@ let package = Package(
     name: "Switchboard",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "switchboard", targets: ["switchboard"]),
-        .executable(name: "switchboard-bench", targets: ["SwitchboardBench"]),
+        .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -25,14 +24,15 @@ let package = Package(
         ),
         // The only Swift module that imports CMicroHTTPD. Knows nothing about chat.
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD"]),
-        // The domain: messages, validation, the bus, cursors, wire formats. No I/O.
+        // The domain: messages, validation, the bus and its one delivery loop,
+        // subscribers, connections and presence. No I/O.
         .target(name: "SwitchboardCore"),
         // Durable storage through GRDB (SQLite).
         .target(
             name: "SwitchboardStore",
             dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The HTTP ways in (short-poll, long-poll, SSE) over MicroHTTPD.
+        // The HTTP ways in (short poll, long poll, SSE) and the admin API, over MicroHTTPD.
         .target(
             name: "SwitchboardHTTP",
             dependencies: [
@@ -42,16 +42,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // The parts composed into one server, as the CLI and the tests start it.
-        .target(
-            name: "Switchboard",
-            dependencies: [
-                "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP", "MicroHTTPD",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]
-        ),
-        // The raw TCP way in (DogeChat line protocol) on SwiftNIO.
+        // The raw TCP way in (the DogeChat line protocol) on SwiftNIO.
         .target(
             name: "SwitchboardTCP",
             dependencies: [
@@ -61,36 +52,43 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(
-            name: "switchboard",
+        // The parts composed into one server, as the CLI and the tests start it.
+        .target(
+            name: "Switchboard",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "MicroHTTPD", "SwitchboardLoad",
+                "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // A test server and clients for every transport (blocking ones for
+        // tests, SwiftNIO ones for load), and the comparison engine behind
+        // `switchboard compare` and `switchboard bench`.
+        .target(
+            name: "SwitchboardTesting",
+            dependencies: [
+                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardTCP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `switchboard serve | compare | bench`.
+        .executableTarget(
+            name: "SwitchboardCLI",
+            dependencies: [
+                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Load clients for every transport (SwiftNIO): used by the benchmark and `switchboard compare`.
-        .target(
-            name: "SwitchboardLoad",
-            dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]
-        ),
-        // Load client for Scripts/bench.sh: thousands of subscribers on a few event loops.
-        .executableTarget(
-            name: "SwitchboardBench",
-            dependencies: [
-                "SwitchboardLoad",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"]),
+        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "SwitchboardTesting"]),
+        .testTarget(name: "SwitchboardHTTPTests", dependencies: ["SwitchboardHTTP", "SwitchboardCore", "SwitchboardTesting", "MicroHTTPD"]),
+        .testTarget(name: "SwitchboardTCPTests", dependencies: ["SwitchboardTCP", "SwitchboardCore"]),
         .testTarget(
             name: "SwitchboardIntegrationTests",
-            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
+                           "SwitchboardTesting", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

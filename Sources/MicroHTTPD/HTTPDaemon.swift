@@ -170,7 +170,14 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
 
 private func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
     exchange.started = true
-    switch context.handler.handle(exchange) {
+    let result: HTTPHandlerResult
+    if let continuation = exchange.continuation {
+        exchange.continuation = nil
+        result = continuation.resumed(exchange)
+    } else {
+        result = context.handler.handle(exchange)
+    }
+    switch result {
     case .suspended:
         return .YES
     case .respond(let response):
@@ -233,7 +240,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionC
     let handlers = exchange.completionHandlers
     exchange.completionHandlers = []
     for handler in handlers.reversed() { handler(completion) }
-    exchange.context = nil
+    exchange.continuation = nil
 }
 
 private let daemonLogger: MHD_LogCallback = { cls, format, arguments in

@@ -31,8 +31,9 @@ public final class HTTPExchange: @unchecked Sendable {
     public internal(set) var body: [UInt8] = []
     /// True when the body was larger than allowed; ``body`` is then incomplete.
     public internal(set) var bodyTooLarge = false
-    /// State the handler keeps across suspend and resume.
-    public var context: AnyObject?
+    /// What runs instead of the handler when a suspended exchange resumes;
+    /// see ``suspend(continuingWith:)``.
+    var continuation: (any HTTPContinuation)?
     /// What runs when the exchange ends; see ``onCompletion(_:)``.
     var completionHandlers: [@Sendable (HTTPCompletion) -> Void] = []
 
@@ -69,6 +70,14 @@ public final class HTTPExchange: @unchecked Sendable {
     /// Parks the connection: no reads, no writes, no timeouts, until ``resume()``.
     /// Only from the handler or a stream body's read, on the worker thread.
     public func suspend() {
+        MHD_suspend_connection(connection)
+    }
+
+    /// Parks the request (before any response): when ``resume()`` is called,
+    /// `continuation` is asked what to answer instead of the handler. The
+    /// handler then returns ``HTTPHandlerResult/suspended``.
+    public func suspend(continuingWith continuation: any HTTPContinuation) {
+        self.continuation = continuation
         MHD_suspend_connection(connection)
     }
 

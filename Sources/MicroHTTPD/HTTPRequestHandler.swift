@@ -2,9 +2,8 @@
 public enum HTTPHandlerResult {
     /// Send this response now.
     case respond(HTTPResponse)
-    /// The handler called ``HTTPExchange/suspend()``; when someone calls
-    /// ``HTTPExchange/resume()`` the handler is invoked again with the same
-    /// exchange (its ``HTTPExchange/context`` kept).
+    /// The handler called ``HTTPExchange/suspend(continuingWith:)``; when
+    /// someone calls ``HTTPExchange/resume()`` the continuation answers.
     case suspended
 }
 
@@ -13,6 +12,13 @@ public enum HTTPHandlerResult {
 /// Called on one of the daemon's worker threads; must not block for long.
 public protocol HTTPRequestHandler: AnyObject, Sendable {
     /// Handles a request whose headers and body (up to the configured limit)
-    /// have arrived. Called again after a suspended exchange is resumed.
+    /// have arrived.
     func handle(_ exchange: HTTPExchange) -> HTTPHandlerResult
+}
+
+/// A request parked before its answer (a long poll): asked again, on the
+/// connection's worker thread, each time the exchange is resumed.
+public protocol HTTPContinuation: AnyObject {
+    /// What to do now that the exchange was resumed: answer, or park again.
+    func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult
 }

@@ -15,12 +15,10 @@ public final class ChatServer: @unchecked Sendable {
     public let store: any MessageStore
     /// Who is online, across transports.
     public let presence: Presence
-    /// Clients per transport.
-    public let gauges = ConnectionGauges()
-    /// Named users' connections, for kicking.
-    public let sessions = SessionDirectory()
+    /// Every open connection on every transport: counts, presence, kicks.
+    public let connections: ConnectionDirectory
     /// The HTTP side.
-    public let http: SwitchboardHTTPServer
+    public let http: HTTPServer
     /// The raw TCP side, when enabled.
     public let tcp: TCPChatServer?
     private let scheduler: DeadlineScheduler
@@ -39,24 +37,26 @@ public final class ChatServer: @unchecked Sendable {
         scheduler = DeadlineScheduler()
         scheduler.start()
         presence = Presence(bus: bus, scheduler: scheduler)
+        connections = ConnectionDirectory(presence: presence)
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
         do {
-            http = try SwitchboardHTTPServer(configuration: configuration.http, bus: bus, store: store,
-                                             presence: presence, gauges: gauges, sessions: sessions, metrics: metrics,
-                                             scheduler: scheduler, logger: logger)
+            http = try HTTPServer(configuration: configuration.http, bus: bus, store: store,
+                                  presence: presence, connections: connections, metrics: metrics,
+                                  scheduler: scheduler, logger: logger)
         } catch {
             scheduler.stop()
             try? eventLoops.syncShutdownGracefully()
             try? store.close()
             throw error
         }
-        let (bus, presence, eventLoops, gauges, sessions) = (bus, presence, eventLoops, gauges, sessions)
+        let (bus, presence, eventLoops, connections) = (bus, presence, eventLoops, connections)
         do {
             tcp = try configuration.tcp.map {
-                try TCPChatServer(configuration: $0, bus: bus, presence: presence, gauges: gauges, sessions: sessions, group: eventLoops, logger: logger)
+                try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, group: eventLoops, logger: logger)
             }
         } catch {
-            http.shutdown()
+            bus.close()
+            http.stop()
             scheduler.stop()
             try? eventLoops.syncShutdownGracefully()
             try? store.close()
@@ -77,7 +77,9 @@ public final class ChatServer: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         tcp?.stopAccepting()
-        http.shutdown()  // closes the bus: no more publishes, every waiter woken
+        http.stopAccepting()
+        bus.close()  // no more publishes; every parked long poll and stream woken to finish
+        http.stop()
         tcp?.closeAll()
         try? eventLoops.syncShutdownGracefully()
         scheduler.stop()

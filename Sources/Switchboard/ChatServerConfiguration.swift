@@ -1,4 +1,3 @@
-import MicroHTTPD
 import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardTCP
@@ -19,7 +18,7 @@ public struct ChatServerConfiguration: Sendable {
     public init(databasePath: String = "switchboard.sqlite",
                 http: HTTPServerConfiguration = HTTPServerConfiguration(),
                 tcp: TCPServerConfiguration? = TCPServerConfiguration(),
-                tcpThreads: Int = HTTPDaemonConfiguration.coreCount,
+                tcpThreads: Int = HTTPServerConfiguration.coreCount,
                 recentMessages: Int = 4096) {
         self.databasePath = databasePath
         self.http = http

@@ -4,10 +4,10 @@ public enum BusRead: Sendable {
     /// where the reader's cursor may move: past every id it has seen, matching
     /// or not.
     case messages([EncodedMessage], scannedThrough: Int64)
-    /// Nothing new: the waiter is parked and `park` was called.
+    /// Nothing new: the subscriber is parked and `park` was called.
     case parked
     /// The bus is closed; nothing more will come.
     case closed
-    /// The waiter is cancelled (``MessageWaiter/isCancelled``): it was not parked.
+    /// The subscriber is cancelled (``Subscriber/isCancelled``): it was not parked.
     case cancelled
 }

@@ -63,7 +63,7 @@ public final class DeliveryStats: Sendable {
         let now = clock()
         // One latency sample per write: the oldest message's (the worst in it).
         let latency = Double(max(0, now - messages[0].message.ts))
-        let slot = Self.slot(transport)
+        let slot = transport.ordinal
         state.withLock { state in
             state.delivered[slot] += messages.count
             let index = state.next[slot]
@@ -77,15 +77,6 @@ public final class DeliveryStats: Sendable {
         sink?.delivered(messages.count, transport: transport, latencyMilliseconds: latency)
     }
 
-    private static func slot(_ transport: Transport) -> Int {
-        switch transport {
-        case .shortPoll: return 0
-        case .longPoll: return 1
-        case .sse: return 2
-        case .tcp: return 3
-        }
-    }
-
     /// Messages published since start.
     public var publishedCount: Int { state.withLock { $0.published } }
 
@@ -94,11 +85,11 @@ public final class DeliveryStats: Sendable {
         let snapshot = state.withLock { ($0.delivered, $0.samples) }
         var result: [Transport: TransportFigures] = [:]
         for transport in Transport.allCases {
-            let sorted = snapshot.1[Self.slot(transport)].sorted()
+            let sorted = snapshot.1[transport.ordinal].sorted()
             func percentile(_ p: Double) -> Double? {
                 sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
             }
-            result[transport] = TransportFigures(delivered: snapshot.0[Self.slot(transport)],
+            result[transport] = TransportFigures(delivered: snapshot.0[transport.ordinal],
                                                  p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99))
         }
         return result

@@ -2,18 +2,19 @@ import Synchronization
 
 /// The one message bus: every transport publishes through it and reads from it.
 ///
-/// A publish stores the message durably, encodes it once, appends it to a ring
-/// of recent messages and wakes the waiters parked for its room — in one
-/// serialised step, so the ring always holds a contiguous run of ids.
-/// Readers carry only a cursor (the last id they have): reads after it come
-/// from the ring, or from the store when the cursor is older than the ring.
-/// Parking happens under the same lock as the ring read, so a message
+/// A publish stores the message durably, encodes its JSON once, appends it to
+/// a ring of recent messages and wakes the subscribers parked for its room —
+/// in one serialised step, so the ring always holds a contiguous run of ids.
+/// Subscribers carry only a cursor (the last id they have): reads after it
+/// come from the ring, or from the store when the cursor is older than the
+/// ring. Parking happens under the same lock as the ring read, so a message
 /// published between "nothing new" and "parked" cannot be missed, and the
 /// cursor only moves forward, so nothing is delivered twice.
+/// ``pump(_:limit:park:)`` is the one delivery loop every transport uses.
 public final class MessageBus: Sendable {
     private struct State {
         var recent: RecentMessages
-        var parked = ParkedWaiters()
+        var parked = ParkedSubscribers()
         var closed = false
     }
 
@@ -50,10 +51,10 @@ public final class MessageBus: Sendable {
     /// The id of the last message published (or stored before start-up).
     public var lastID: Int64 { state.withLock { $0.recent.lastID } }
 
-    /// Number of waiters currently parked.
+    /// Number of subscribers currently parked.
     public var parkedCount: Int { state.withLock { $0.parked.count } }
 
-    /// Stores `draft` durably, then delivers it to every parked waiter of its room.
+    /// Stores `draft` durably, then wakes every parked subscriber of its room.
     /// Returns once the message is stored: it is then acknowledged.
     /// - Throws: ``SwitchboardError/shuttingDown`` after ``close()``, or
     ///   ``SwitchboardError/storeFailure(_:)`` when the store refuses it.
@@ -85,11 +86,11 @@ public final class MessageBus: Sendable {
 
     private struct Published {
         var message: EncodedMessage
-        var woken: [any MessageWaiter]
+        var woken: [any Subscriber]
         var storeNanoseconds: UInt64
     }
 
-    /// Stores, encodes, appends to the ring and takes the room's waiters. Call
+    /// Stores, encodes, appends to the ring and takes the room's subscribers. Call
     /// with `publishing` held.
     private func appendLocked(_ draft: MessageDraft) -> Result<Published, SwitchboardError> {
         let started = DeadlineScheduler.now()
@@ -108,7 +109,7 @@ public final class MessageBus: Sendable {
         return .success(Published(message: encoded, woken: woken, storeNanoseconds: storeNanoseconds))
     }
 
-    /// Counts the publish and wakes its waiters, outside every lock.
+    /// Counts the publish and wakes its subscribers, outside every lock.
     private func deliver(_ published: Published) -> EncodedMessage {
         stats.published(storeSeconds: Double(published.storeNanoseconds) / 1e9)
         for waiter in published.woken { waiter.wake() }
@@ -130,11 +131,49 @@ public final class MessageBus: Sendable {
         }
     }
 
+    /// The delivery loop of every transport: reads the subscriber's rooms
+    /// after its cursor, hands each batch to ``Subscriber/deliver(_:)``,
+    /// counts it, advances the cursor, and when nothing is left parks the
+    /// subscriber (calling `park` under the bus's lock, so the wake-up can
+    /// never come before the park). Run it on the subscriber's own thread.
+    public func pump(_ subscriber: any Subscriber, limit: Int, park: () -> Void) throws -> PumpOutcome {
+        try withoutActuallyEscaping(park) { park in try pump(subscriber, limit: limit, parkingWith: park) }
+    }
+
+    /// ``pump(_:limit:park:)`` for a subscriber that never parks (a short
+    /// poll, a long poll past its deadline): nothing new is ``PumpOutcome/empty``.
+    public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int) throws -> PumpOutcome {
+        try pump(subscriber, limit: limit, parkingWith: nil)
+    }
+
+    private func pump(_ subscriber: any Subscriber, limit: Int, parkingWith park: (() -> Void)?) throws -> PumpOutcome {
+        while true {
+            let read: BusRead
+            if let park {
+                read = try readOrPark(after: subscriber.cursor, in: subscriber.filter, limit: limit, waiter: subscriber, park: park)
+            } else {
+                let found = try self.read(after: subscriber.cursor, in: subscriber.filter, limit: limit)
+                if found.messages.isEmpty { return .empty }
+                read = .messages(found.messages, scannedThrough: found.scannedThrough)
+            }
+            switch read {
+            case .messages(let batch, let scannedThrough):
+                let more = subscriber.deliver(batch)
+                stats.delivered(batch, transport: subscriber.transport)
+                subscriber.cursor = max(subscriber.cursor, scannedThrough)
+                if !more { return .delivered }
+            case .parked: return .parked
+            case .closed: return .closed
+            case .cancelled: return .cancelled
+            }
+        }
+    }
+
     /// Messages after `cursor` in `filter`; when there are none, parks `waiter`
     /// and calls `park` (e.g. suspend the connection) while still holding the
     /// bus's lock, so that the wake-up can never come before the park.
     public func readOrPark(after cursor: Int64, in filter: RoomFilter, limit: Int,
-                           waiter: any MessageWaiter, park: () -> Void) throws -> BusRead {
+                           waiter: any Subscriber, park: () -> Void) throws -> BusRead {
         var cursor = cursor
         while true {
             if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, limit: limit) {
@@ -156,32 +195,32 @@ public final class MessageBus: Sendable {
         }
     }
 
-    /// Takes `waiter` out of the bus if it is parked, and reports whether it
-    /// was. The caller that gets `true` owns the wake-up.
-    public func unpark(_ waiter: any MessageWaiter) -> Bool {
-        state.withLock { $0.parked.remove(waiter) } != nil
+    /// Takes `subscriber` out of the bus if it is parked, and reports whether
+    /// it was. The caller that gets `true` owns the wake-up.
+    public func unpark(_ subscriber: any Subscriber) -> Bool {
+        state.withLock { $0.parked.remove(subscriber) } != nil
     }
 
-    /// Call after making `waiter.isCancelled` true: wakes it if it is parked.
-    /// If it is on its way to parking instead, the bus sees the flag under
-    /// its lock and refuses (``BusRead/cancelled``), so nothing is lost.
-    public func cancel(_ waiter: any MessageWaiter) {
-        if unpark(waiter) { waiter.wake() }
+    /// Call after making `subscriber.isCancelled` true: wakes it if it is
+    /// parked. If it is on its way to parking instead, the bus sees the flag
+    /// under its lock and refuses (``BusRead/cancelled``), so nothing is lost.
+    public func cancel(_ subscriber: any Subscriber) {
+        if unpark(subscriber) { subscriber.wake() }
     }
 
-    /// Takes out every parked waiter passing `predicate`, and wakes each.
+    /// Takes out every parked subscriber passing `predicate`, and wakes each.
     /// Returns how many were woken.
     @discardableResult
-    public func wakeAll(where predicate: (any MessageWaiter) -> Bool) -> Int {
+    public func wakeAll(where predicate: (any Subscriber) -> Bool) -> Int {
         let woken = state.withLock { $0.parked.removeAll(where: predicate) }
-        for waiter in woken { waiter.wake() }
+        for subscriber in woken { subscriber.wake() }
         return woken.count
     }
 
     /// Whether ``close()`` has been called.
     public var isClosed: Bool { state.withLock { $0.closed } }
 
-    /// Refuses further publishes and parks, and wakes every parked waiter so it
+    /// Refuses further publishes and parks, and wakes every parked subscriber so it
     /// can finish. Idempotent.
     public func close() {
         // Take the publishing lock so no publish is half done.
@@ -191,7 +230,7 @@ public final class MessageBus: Sendable {
                 return state.parked.removeAll(where: { _ in true })
             }
         }
-        for waiter in woken { waiter.wake() }
+        for subscriber in woken { subscriber.wake() }
     }
 
     /// When `cursor` is older than the ring, reads from the store. Returns the

@@ -28,6 +28,17 @@ public struct MessageLimits: Sendable, Equatable {
         return room
     }
 
+    /// A comma-separated list of rooms (`a,b`) as a filter; absent or empty
+    /// means every room. Each name must be valid.
+    public func validRooms(_ list: String?) throws(SwitchboardError) -> RoomFilter {
+        guard let list, !list.isEmpty else { return .all }
+        var rooms = Set<String>()
+        for name in list.split(separator: ",", omittingEmptySubsequences: true) {
+            rooms.insert(try validRoom(String(name)))
+        }
+        return rooms.isEmpty ? .all : .rooms(rooms)
+    }
+
     /// A user name, trimmed of white space: 1 to ``maxUserLength`` printable code
     /// points, no `:`, no control or line-separator characters, not `system`.
     public func validUser(_ user: String) throws(SwitchboardError) -> String {

@@ -5,7 +5,17 @@ public enum Transport: String, Codable, Sendable, CaseIterable, Comparable {
     case sse
     case tcp
 
+    /// Its place in ``allCases``: an index for per-transport tables.
+    public var ordinal: Int {
+        switch self {
+        case .shortPoll: return 0
+        case .longPoll: return 1
+        case .sse: return 2
+        case .tcp: return 3
+        }
+    }
+
     public static func < (lhs: Transport, rhs: Transport) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        lhs.ordinal < rhs.ordinal
     }
 }

@@ -48,10 +48,7 @@ final class AdminStatsFeed: Sendable {
     }
 
     private func frame() -> [UInt8] {
-        var frame = Array("event: stats\ndata: ".utf8)
-        frame += snapshot()
-        frame += Array("\n\n".utf8)
-        return frame
+        SSEEvent.event("stats", data: snapshot())
     }
 
     private func scheduleTick() {

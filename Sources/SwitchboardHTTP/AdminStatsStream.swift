@@ -6,7 +6,7 @@ import SwitchboardCore
 /// ``AdminStatsFeed``; parked (connection suspended) between them.
 final class AdminStatsStream: HTTPStreamBody, @unchecked Sendable {
     private struct State {
-        var outbox = SSEOutbox()
+        var outbox = FrameOutbox()
         var parked = false
         var ended = false
     }
@@ -18,7 +18,7 @@ final class AdminStatsStream: HTTPStreamBody, @unchecked Sendable {
     init(exchange: HTTPExchange, onFinish: @escaping @Sendable (AdminStatsStream) -> Void) {
         self.exchange = exchange
         self.onFinish = onFinish
-        state.withLock { $0.outbox.append(SSEFormat.retry(milliseconds: 2000)) }
+        state.withLock { $0.outbox.append(SSEEvent.retry(milliseconds: 2000)) }
     }
 
     /// Queues a frame and un-parks the stream.

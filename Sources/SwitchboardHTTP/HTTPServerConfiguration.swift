@@ -1,10 +1,19 @@
-import MicroHTTPD
 import SwitchboardCore
 
 /// Everything the HTTP side of Switchboard is configured with.
 public struct HTTPServerConfiguration: Sendable {
-    /// Listening, threads and connection limits of libmicrohttpd.
-    public var daemon: HTTPDaemonConfiguration
+    /// Address to bind: an IPv4 or IPv6 literal (e.g. `127.0.0.1`, `::1`).
+    public var host: String
+    /// Port to bind; 0 picks a free one.
+    public var port: UInt16
+    /// libmicrohttpd worker threads, each with its own epoll loop.
+    public var threads: Int
+    /// Most simultaneous connections.
+    public var maxConnections: Int
+    /// Seconds of inactivity after which a stalled connection is closed (0: never).
+    public var idleTimeoutSeconds: Int
+    /// Largest request body accepted, in bytes.
+    public var maxBodyBytes: Int
     /// Limits on names and text.
     public var limits: MessageLimits
     /// Seconds between SSE keepalive comments (also how vanished clients are found).
@@ -18,14 +27,23 @@ public struct HTTPServerConfiguration: Sendable {
     /// The Bearer token of `/api/admin/`.
     public var adminToken: String
 
-    public init(daemon: HTTPDaemonConfiguration = HTTPDaemonConfiguration(),
+    public init(host: String = "127.0.0.1", port: UInt16 = 8080,
+                threads: Int = HTTPServerConfiguration.coreCount,
+                maxConnections: Int = 10_000,
+                idleTimeoutSeconds: Int = 120,
+                maxBodyBytes: Int = 64 * 1024,
                 limits: MessageLimits = MessageLimits(),
                 keepaliveSeconds: Double = 15,
                 sseRetryMilliseconds: Int = 2000,
                 shutdownGraceSeconds: Double = 5,
                 publicFiles: StaticFiles? = nil,
                 adminToken: String = AdminToken.generate()) {
-        self.daemon = daemon
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.maxConnections = maxConnections
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.maxBodyBytes = maxBodyBytes
         self.limits = limits
         self.keepaliveSeconds = keepaliveSeconds
         self.sseRetryMilliseconds = sseRetryMilliseconds
@@ -33,4 +51,15 @@ public struct HTTPServerConfiguration: Sendable {
         self.publicFiles = publicFiles
         self.adminToken = adminToken
     }
+
+    /// Number of online processors, at least 1.
+    public static var coreCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

@@ -2,29 +2,87 @@ import MicroHTTPD
 import Synchronization
 import SwitchboardCore
 
-/// A long-poll request parked on the bus: woken by a publish to its room, by
-/// its deadline (through the server's one ``DeadlineScheduler``) or by shutdown.
-final class LongPoll: MessageWaiter, @unchecked Sendable {
-    let room: String
-    let since: Int64
-    let limit: Int
-    /// Monotonic nanoseconds after which it answers empty.
-    let deadline: UInt64
-    /// Set when an administrator kicked the user: answer with an error.
-    let kicked = Atomic<Bool>(false)
-    private unowned let exchange: HTTPExchange
+/// `GET /api/rooms/{room}/messages?wait=S`: answers as soon as a message
+/// arrives after `since`, or empty at the deadline. While nothing is new the
+/// connection is suspended and its ``PollSubscriber`` parked on the bus; a
+/// publish, the deadline (on the server's one ``DeadlineScheduler``), a kick
+/// or the shutdown wakes it, and ``LongPollState`` says what to do.
+final class LongPoll: HTTPContinuation, @unchecked Sendable {
+    private let subscriber: PollSubscriber
+    private let limit: Int
+    private let services: HTTPServices
+    private var state: LongPollState
 
-    init(exchange: HTTPExchange, room: String, since: Int64, limit: Int, deadline: UInt64) {
-        self.exchange = exchange
-        self.room = room
-        self.since = since
+    private init(subscriber: PollSubscriber, limit: Int, deadline: UInt64, services: HTTPServices) {
+        self.subscriber = subscriber
         self.limit = limit
-        self.deadline = deadline
+        self.services = services
+        self.state = LongPollState(deadline: deadline)
     }
 
-    func wake() {
-        exchange.resume()
+    /// Opens the long poll: a connection (present in the room while it
+    /// waits, and for 30 s after unless kicked), then the first read.
+    static func start(room: String, parameters: PollParameters, wait: Int, user: String?,
+                      exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+        let subscriber = PollSubscriber(transport: .longPoll, room: room, since: 0)
+        subscriber.onWake = { [unowned exchange] in exchange.resume() }
+        if let user { services.presence.poll(user: user, room: room, transport: .longPoll) }
+        let connection = services.connections.open(.longPoll, user: user, rooms: [room]) { [bus = services.bus] in
+            subscriber.kicked.store(true, ordering: .releasing)
+            bus.cancel(subscriber)
+        }
+        exchange.onCompletion { [services] _ in
+            if let user, !subscriber.isCancelled {
+                services.presence.poll(user: user, room: room, transport: .longPoll)
+            }
+            services.connections.close(connection)
+        }
+        if let since = parameters.since {
+            subscriber.start(after: since)
+        } else {
+            // No cursor: the latest at once, or (an empty room) the first message from now on.
+            let now = services.bus.lastID
+            if try !services.store.latest(in: room, limit: 1).isEmpty {
+                return .respond(try Polling.latest(room: room, limit: parameters.limit, services: services))
+            }
+            subscriber.start(after: now)
+        }
+        let poll = LongPoll(subscriber: subscriber, limit: parameters.limit,
+                            deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000, services: services)
+        return poll.step(exchange)
     }
 
-    var isCancelled: Bool { kicked.load(ordering: .acquiring) }
+    func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+        step(exchange)
+    }
+
+    private func step(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+        let bus = services.bus
+        do {
+            switch state.next(now: DeadlineScheduler.now(), kicked: subscriber.isCancelled, busClosed: bus.isClosed) {
+            case .answerKicked:
+                return .respond(.error(HTTPServices.kicked))
+            case .answerNow:
+                _ = try bus.pumpWithoutParking(subscriber, limit: limit)
+                return .respond(subscriber.page)
+            case .waitForNews(let scheduleDeadline):
+                switch try bus.pump(subscriber, limit: limit, park: { exchange.suspend(continuingWith: self) }) {
+                case .delivered, .empty, .closed:
+                    return .respond(subscriber.page)
+                case .cancelled:
+                    return .respond(.error(HTTPServices.kicked))
+                case .parked:
+                    if scheduleDeadline {
+                        services.scheduler.schedule(at: state.deadline) { [weak subscriber, bus] in
+                            if let subscriber, bus.unpark(subscriber) { subscriber.wake() }
+                        }
+                    }
+                    return .suspended
+                }
+            }
+        } catch {
+            services.logger.error("long-poll failed: \(error)")
+            return .respond(.error(.storeFailure("\(error)")))
+        }
+    }
 }

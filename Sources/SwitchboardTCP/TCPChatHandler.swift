@@ -4,36 +4,33 @@ import NIOCore
 import SwitchboardCore
 
 /// One raw TCP client: frames its bytes into commands, runs them through a
-/// ``LineSession`` and carries out the actions; delivers the room's messages
-/// as lines. Everything here runs on the channel's event loop, except stores
-/// (publishes, presence changes, replays), which go through the connection's
-/// own serial queue so the event loop never waits for the disk and one
-/// client's commands keep their order.
+/// ``LineSession`` and carries out the actions; its ``LineSubscriber`` gets
+/// the room's messages. Everything here runs on the channel's event loop,
+/// except stores (publishes, presence changes, replays), which go through
+/// the connection's own serial queue so the event loop never waits for the
+/// disk and one client's commands keep their order.
 final class TCPChatHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let bus: MessageBus
     private let presence: Presence
-    private let gauges: ConnectionGauges
-    private let sessions: SessionDirectory
-    private var registration: SessionDirectory.Token?
+    private let connections: ConnectionDirectory
     private let configuration: TCPServerConfiguration
     private let logger: Logger
     private let storing = DispatchQueue(label: "switchboard.tcp.connection")
     private var framer: LineFramer
     private var session: LineSession
     private var flushTask: Scheduled<Void>?
-    private var subscriber: TCPSubscriber?
-    private var cursor: Int64 = 0
+    private var subscriber: LineSubscriber?
+    private var connection: ConnectionDirectory.ID?
     private var context: ChannelHandlerContext?
 
-    init(bus: MessageBus, presence: Presence, gauges: ConnectionGauges, sessions: SessionDirectory,
+    init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory,
          configuration: TCPServerConfiguration, logger: Logger) {
         self.bus = bus
         self.presence = presence
-        self.gauges = gauges
-        self.sessions = sessions
+        self.connections = connections
         self.configuration = configuration
         self.logger = logger
         framer = LineFramer(maxLineBytes: configuration.maxLineBytes)
@@ -45,7 +42,7 @@ final class TCPChatHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        gauges.opened(.tcp)
+        connection = connections.open(.tcp)
         context.fireChannelActive()
     }
 
@@ -70,15 +67,10 @@ final class TCPChatHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        gauges.closed(.tcp)
-        if let registration { sessions.unregister(registration) }
         flushTask?.cancel()
         if let subscriber { _ = bus.unpark(subscriber) }
         subscriber = nil
-        if let user = session.user {
-            let room = session.room
-            storing.async { [presence] in presence.disconnect(user: user, room: room, transport: .tcp) }
-        }
+        if let connection { storing.async { [connections] in connections.close(connection) } }
         self.context = nil
         context.fireChannelInactive()
     }
@@ -95,26 +87,24 @@ final class TCPChatHandler: ChannelInboundHandler {
     }
 
     private func perform(_ action: LineSession.Action) {
-        guard let context else { return }
+        guard let context, let connection else { return }
         let channel = context.channel
         switch action {
         case .send(let line):
-            send(line)
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: line)), promise: nil)
         case .enter(let user, let room):
             // Deliver from now on (the user's own join included), then announce.
-            cursor = bus.lastID
-            subscriber = TCPSubscriber(eventLoop: context.eventLoop) { [weak self] in self?.drain() }
-            registration = sessions.register(user: user) { channel.close(promise: nil) }
-            storing.async { [presence] in presence.connect(user: user, room: room, transport: .tcp) }
-            drain()
-        case .move(let user, let from, let to):
-            if let subscriber { _ = bus.unpark(subscriber) }
-            cursor = bus.lastID
-            storing.async { [presence] in
-                presence.disconnect(user: user, room: from, transport: .tcp)
-                presence.connect(user: user, room: to, transport: .tcp)
+            subscriber = LineSubscriber(room: room, after: bus.lastID, channel: channel) { [weak self] in self?.deliver() }
+            storing.async { [connections] in
+                connections.identify(connection, user: user, rooms: [room]) { channel.close(promise: nil) }
             }
-            drain()
+            deliver()
+        case .move(_, _, let to):
+            guard let subscriber else { return }
+            _ = bus.unpark(subscriber)
+            subscriber.move(to: to, after: bus.lastID)
+            storing.async { [connections] in connections.move(connection, to: [to]) }
+            deliver()
         case .publish(let draft):
             storing.async { [bus] in
                 do throws(SwitchboardError) {
@@ -125,15 +115,15 @@ final class TCPChatHandler: ChannelInboundHandler {
             }
         case .who(let room):
             let names = presence.online(in: room).map(\.user).joined(separator: ",")
-            send(LineFormat.line("who:\(names)"))
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: LineFormat.line("who:\(names)"))), promise: nil)
         case .replay(let room, let after):
             // Up to what live delivery has reached, so nothing comes twice.
-            let upTo = cursor
+            let upTo = subscriber?.cursor ?? 0
             storing.async { [bus] in
                 var from = after
                 while from < upTo, let read = try? bus.read(after: from, in: .room(room), limit: 256) {
                     var buffer = channel.allocator.buffer(capacity: 4096)
-                    for message in read.messages where message.id <= upTo { buffer.writeBytes(message.line) }
+                    for message in read.messages where message.id <= upTo { buffer.writeBytes(message.frame(LineFormat.self)) }
                     if buffer.readableBytes > 0 { channel.writeAndFlush(buffer, promise: nil) }
                     if read.messages.isEmpty || read.scannedThrough <= from { break }
                     from = read.scannedThrough
@@ -142,43 +132,24 @@ final class TCPChatHandler: ChannelInboundHandler {
         }
     }
 
-    private func send(_ line: [UInt8]) {
-        guard let context else { return }
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: line)), promise: nil)
-    }
-
-    /// Writes the room's messages after the cursor until there are none, then
-    /// parks on the bus. A client whose queue passes the limit is dropped.
-    private func drain() {
+    /// Pumps the room's messages after the cursor until there are none, then
+    /// parks. A client whose queue passes the limit is dropped.
+    private func deliver() {
         guard let context, context.channel.isActive, let subscriber else { return }
         _ = bus.unpark(subscriber)
-        while true {
-            let read: BusRead
-            do {
-                read = try bus.readOrPark(after: cursor, in: .room(session.room), limit: 64, waiter: subscriber, park: {})
-            } catch {
-                logger.error("TCP delivery read failed: \(error)")
-                context.close(promise: nil)
-                return
-            }
-            guard case .messages(let messages, let scannedThrough) = read else {
-                context.flush()
-                return
-            }
-            if !messages.isEmpty {
-                var buffer = context.channel.allocator.buffer(capacity: messages.reduce(0) { $0 + $1.line.count })
-                for message in messages { buffer.writeBytes(message.line) }  // a deletion has no line
-                if buffer.readableBytes > 0 { context.write(wrapOutboundOut(buffer), promise: nil) }
-                bus.stats.delivered(messages, transport: .tcp)
-            }
-            cursor = scannedThrough
-            context.flush()
-            if !context.channel.isWritable {
-                logger.info("disconnecting TCP client \(session.user ?? "?"): it is not reading (over \(configuration.maxQueuedBytes) bytes queued)")
-                _ = bus.unpark(subscriber)
-                context.close(promise: nil)
-                return
-            }
+        let outcome: PumpOutcome
+        do {
+            outcome = try bus.pump(subscriber, limit: 64, park: {})
+        } catch {
+            logger.error("TCP delivery read failed: \(error)")
+            context.close(promise: nil)
+            return
+        }
+        context.flush()
+        if outcome == .delivered {  // it stopped because the channel is not writable
+            logger.info("disconnecting TCP client \(session.user ?? "?"): it is not reading (over \(configuration.maxQueuedBytes) bytes queued)")
+            _ = bus.unpark(subscriber)
+            context.close(promise: nil)
         }
     }
 }

@@ -14,7 +14,7 @@ public final class TCPChatServer: Sendable {
 
     /// Binds and starts accepting on `group`.
     public init(configuration: TCPServerConfiguration, bus: MessageBus, presence: Presence,
-                gauges: ConnectionGauges, sessions: SessionDirectory, group: any EventLoopGroup, logger: Logger) throws {
+                connections: ConnectionDirectory, group: any EventLoopGroup, logger: Logger) throws {
         let registry = ClientRegistry()
         serverChannel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
@@ -29,8 +29,8 @@ public final class TCPChatServer: Sendable {
                 registry.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        TCPChatHandler(bus: bus, presence: presence, gauges: gauges, sessions: sessions,
-                                   configuration: configuration, logger: logger))
+                        TCPChatHandler(bus: bus, presence: presence, connections: connections,
+                                       configuration: configuration, logger: logger))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)

@@ -1,10 +1,15 @@
 import Foundation
 import Synchronization
 import Testing
+import SwitchboardTesting
 @testable import SwitchboardCore
 
 /// Counts wake-ups; stands for a suspended connection.
-final class CountingWaiter: MessageWaiter {
+final class CountingWaiter: Subscriber, @unchecked Sendable {
+    let transport = Transport.sse
+    let filter = RoomFilter.all
+    var cursor: Int64 = 0
+    func deliver(_ batch: [EncodedMessage]) -> Bool { false }
     let wakes = Atomic<Int>(0)
     func wake() { wakes.add(1, ordering: .relaxed) }
     var count: Int { wakes.load(ordering: .relaxed) }
@@ -132,106 +137,13 @@ struct MessageBusTests {
     }
 }
 
-@Suite("SSE subscription")
-struct SSESubscriptionTests {
-    func next(_ subscription: SSESubscription, parks: inout Int) -> (SSESubscription.Action, String) {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let action = buffer.withUnsafeMutableBytes { subscription.next(into: $0, park: { parks += 1 }) }
-        if case .wrote(let count) = action { return (action, String(decoding: buffer[..<count], as: UTF8.self)) }
-        return (action, "")
-    }
-
-    @Test func opensWithRetryReplaysThenParksThenGoesLive() throws {
-        let bus = try MessageBus(store: InMemoryMessageStore())
-        try bus.publish(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
-        let wakes = Atomic<Int>(0)
-        let subscription = SSESubscription(bus: bus, filter: .room("lobby"), resumeAfter: 0, onWake: { wakes.add(1, ordering: .relaxed) })
-        var parks = 0
-        #expect(next(subscription, parks: &parks).1 == "retry: 2000\n\n")
-        #expect(next(subscription, parks: &parks).1.hasPrefix("id: 1\nevent: message\n"))
-        #expect(next(subscription, parks: &parks).0 == .parked)
-        #expect(parks == 1)
-        let live = try bus.publish(MessageDraft(room: "lobby", user: "u", text: "live", kind: .message))
-        #expect(wakes.load(ordering: .relaxed) == 1)
-        #expect(next(subscription, parks: &parks).1 == String(decoding: live.sseFrame, as: UTF8.self))
-    }
-
-    @Test func liveOnlySubscriptionSkipsHistoryAndSendsKeepalives() throws {
-        let bus = try MessageBus(store: InMemoryMessageStore())
-        try bus.publish(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
-        let subscription = SSESubscription(bus: bus, filter: .all, resumeAfter: nil, onWake: {})
-        var parks = 0
-        _ = next(subscription, parks: &parks)
-        #expect(next(subscription, parks: &parks).0 == .parked)
-        subscription.requestKeepalive()
-        #expect(next(subscription, parks: &parks).1 == ": keepalive\n\n")
-    }
-
-    @Test func endsWhenTheBusClosesOrWhenEnded() throws {
-        let bus = try MessageBus(store: InMemoryMessageStore())
-        let subscription = SSESubscription(bus: bus, filter: .all, resumeAfter: nil, onWake: {})
-        var parks = 0
-        _ = next(subscription, parks: &parks)
-        #expect(next(subscription, parks: &parks).0 == .parked)
-        bus.close()
-        #expect(next(subscription, parks: &parks).0 == .end)
-
-        let other = SSESubscription(bus: try MessageBus(store: InMemoryMessageStore()), filter: .all, resumeAfter: nil, onWake: {})
-        other.end()
-        _ = next(other, parks: &parks)
-        #expect(next(other, parks: &parks).0 == .end)
-    }
-}
-
-@Suite("Deadline scheduler")
-struct DeadlineSchedulerTests {
-    @Test func runsActionsInDeadlineOrderOnOneThread() async throws {
-        let scheduler = DeadlineScheduler()
-        scheduler.start()
-        defer { scheduler.stop() }
-        let order = Mutex<[Int]>([])
-        let done = DispatchSemaphore(value: 0)
-        scheduler.schedule(after: 0.30) { order.withLock { $0.append(3) }; done.signal() }
-        scheduler.schedule(after: 0.10) { order.withLock { $0.append(1) } }
-        scheduler.schedule(after: 0.20) { order.withLock { $0.append(2) } }
-        scheduler.schedule(after: 0.0) { order.withLock { $0.append(0) } }
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(order.withLock { $0 } == [0, 1, 2, 3])
-    }
-
-    /// A server tears down its parts after stopping the scheduler: an action
-    /// still running after `stop()` returned would touch freed parts.
-    @Test func stopReturnsOnlyAfterTheRunningActionHasFinished() throws {
-        let scheduler = DeadlineScheduler()
-        scheduler.start()
-        let started = DispatchSemaphore(value: 0)
-        let finished = Atomic<Bool>(false)
-        scheduler.schedule(after: 0) {
-            started.signal()
-            Thread.sleep(forTimeInterval: 0.3)
-            finished.store(true, ordering: .releasing)
-        }
-        #expect(started.wait(timeout: .now() + 10) == .success)
-        scheduler.stop()
-        let finishedBeforeStopReturned = finished.load(ordering: .acquiring)
-        #expect(finishedBeforeStopReturned)
-    }
-
-    @Test func stopFromAnActionDoesNotWaitForItself() throws {
-        let scheduler = DeadlineScheduler()
-        scheduler.start()
-        let done = DispatchSemaphore(value: 0)
-        scheduler.schedule(after: 0) {
-            scheduler.stop()
-            done.signal()
-        }
-        #expect(done.wait(timeout: .now() + 10) == .success)
-    }
-}
-
 @Suite("Cancelling a waiter")
 struct CancellationTests {
-    final class CancellableWaiter: MessageWaiter {
+    final class CancellableWaiter: Subscriber, @unchecked Sendable {
+        let transport = Transport.sse
+        let filter = RoomFilter.all
+        var cursor: Int64 = 0
+        func deliver(_ batch: [EncodedMessage]) -> Bool { false }
         let cancelled = Atomic<Bool>(false)
         let wakes = Atomic<Int>(0)
         func wake() { wakes.add(1, ordering: .relaxed) }

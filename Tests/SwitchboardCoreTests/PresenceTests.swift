@@ -1,4 +1,5 @@
 import Testing
+import SwitchboardTesting
 @testable import SwitchboardCore
 
 @Suite("Presence")

@@ -41,36 +41,4 @@ struct ValidationTests {
             #expect(error.code == "too_long")
         }
     }
-
-    @Test func pollParametersAreCheckedNotClamped() throws {
-        #expect(try PollParameters(since: "5", limit: "10", wait: "25") == PollParameters(since: 5, limit: 10, wait: 25))
-        #expect(try PollParameters(since: nil, limit: nil, wait: nil) == PollParameters(since: nil, limit: 100, wait: nil))
-        for (since, limit, wait) in [("-1", nil, nil), ("x", nil, nil), ("", nil, nil), (nil, "0", nil), (nil, "1001", nil),
-                                      (nil, nil, "61"), (nil, nil, "-1"), ("1e3", nil, nil), ("+5", nil, nil)] as [(String?, String?, String?)] {
-            #expect(throws: SwitchboardError.self) { try PollParameters(since: since, limit: limit, wait: wait) }
-        }
-    }
-
-    @Test func formBodiesDecodeLikeBrowsersAndCurlSendThem() throws {
-        let fields = try FormURLEncoded.decode(Array("user=luke+s&text=a%26b%3Dc%0A%F0%9F%9A%80&flag&=x".utf8))
-        #expect(fields.map(\.name) == ["user", "text", "flag", ""])
-        #expect(fields.map(\.value) == ["luke s", "a&b=c\n🚀", "", "x"])
-        #expect(throws: SwitchboardError.malformedForm("'%' must be followed by two hex digits")) {
-            try FormURLEncoded.decode(Array("a=%4".utf8))
-        }
-        #expect(throws: SwitchboardError.invalidUTF8) { try FormURLEncoded.decode(Array("a=%C3".utf8)) }
-    }
-
-    @Test func publishBodiesAreReadByContentType() throws {
-        let json = try PublishRequest.draft(room: "lobby", contentType: "application/json; charset=utf-8",
-                                            body: Array(#"{"user":"luke","text":"hi","extra":1}"#.utf8), limits: limits)
-        #expect(json == MessageDraft(room: "lobby", user: "luke", text: "hi", kind: .message))
-        let sniffedJSON = try PublishRequest.draft(room: "lobby", contentType: nil, body: Array(#" {"user":"a","text":"b"}"#.utf8), limits: limits)
-        #expect(sniffedJSON.user == "a")
-        let sniffedForm = try PublishRequest.draft(room: "lobby", contentType: nil, body: Array("user=a&text=b".utf8), limits: limits)
-        #expect(sniffedForm.text == "b")
-        #expect(throws: SwitchboardError.unsupportedMediaType) {
-            try PublishRequest.draft(room: "lobby", contentType: "multipart/form-data", body: [], limits: limits)
-        }
-    }
 }

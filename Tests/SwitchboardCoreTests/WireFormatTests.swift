@@ -12,20 +12,6 @@ struct WireFormatTests {
         #expect(try JSONDecoder().decode(Message.self, from: Data(json.utf8)) == message)
     }
 
-    @Test func sseEventIsEncodedOnceAsOneDataLine() {
-        let encoded = EncodedMessage(message)
-        let frame = String(decoding: encoded.sseFrame, as: UTF8.self)
-        #expect(frame == "id: 42\nevent: message\ndata: \(String(decoding: encoded.json, as: UTF8.self))\n\n")
-        #expect(frame.split(separator: "\n").count == 3)
-    }
-
-    @Test func controlCharactersInTextStayInsideTheJSONString() {
-        let evil = Message(id: 1, room: "r", user: "u", text: "a\r\nid: 9\n\ndata: x\u{1}\u{2028}", kind: .message, ts: 0)
-        let frame = EncodedMessage(evil).sseFrame
-        #expect(!frame.dropLast(2).contains(13))
-        #expect(frame.filter { $0 == 10 }.count == 4)  // the three field ends and the blank line
-    }
-
     @Test func pageJoinsPreEncodedMessages() throws {
         let a = EncodedMessage(message)
         var other = message
@@ -38,7 +24,7 @@ struct WireFormatTests {
     }
 
     @Test func outboxWritesFramesAcrossSmallBuffers() {
-        var outbox = SSEOutbox()
+        var outbox = FrameOutbox()
         outbox.append(Array("hello ".utf8))
         outbox.append(Array("world".utf8))
         var collected: [UInt8] = []

@@ -1,3 +1,4 @@
+import SwitchboardTesting
 import Foundation
 import Testing
 import SwitchboardCore

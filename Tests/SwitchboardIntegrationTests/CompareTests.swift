@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SwitchboardLoad
+@testable import SwitchboardTesting
 
 /// A small `switchboard compare` run: correctness only, no timing assertions.
 @Suite("Transport comparison")
@@ -13,7 +13,7 @@ struct CompareTests {
         configuration.rate = 40
         configuration.pollInterval = 0.1
         let results = try TransportComparison.run(configuration)
-        #expect(results.map(\.transport) == ["short-poll", "long-poll", "sse", "tcp"])
+        #expect(results.map(\.transport.rawValue) == ["short-poll", "long-poll", "sse", "tcp"])
         for result in results {
             #expect(result.expected == 60, "\(result.transport)")
             #expect(result.delivered == result.expected, "\(result.transport)")

@@ -1,3 +1,4 @@
+import SwitchboardTesting
 import Foundation
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import SwitchboardTesting
 import Foundation
 import Testing
 import SwitchboardCore
@@ -100,11 +101,11 @@ struct ServerSentEventsTests {
         #expect(comments.contains(": keepalive"))
 
         let gone = try server.client.openStream("/api/rooms/lobby/events")
-        #expect(server.server.http.streamCount == 2)
+        #expect((server.server.connections.counts()[.sse] ?? 0) == 2)
         gone.reset()
         let releasedBy = Date().addingTimeInterval(10)
-        while server.server.http.streamCount > 1, Date() < releasedBy { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(server.server.http.streamCount == 1)
+        while (server.server.connections.counts()[.sse] ?? 0) > 1, Date() < releasedBy { Thread.sleep(forTimeInterval: 0.05) }
+        #expect((server.server.connections.counts()[.sse] ?? 0) == 1)
     }
 
     @Test func streamParkedLongerThanTheIdleTimeoutSurvives() throws {

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import SwitchboardCore
+import SwitchboardTesting
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `switchboard bench`: fan-out to thousands of subscribers of one transport
+/// — the comparison's engine (``TransportComparison``) configured for many
+/// clients, more publishers and an idle phase — printing delivery figures
+/// and the server's CPU and memory, busy and then idle.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure fan-out to many subscribers of one transport (loopback only).",
+        discussion: "Starts a server on free loopback ports with a throwaway database, unless --url and --tcp name a running one.")
+
+    @Option(help: "Subscribers' transport: sse, tcp, long-poll or short-poll.") var transport = "sse"
+    @Option(help: "Subscribers to hold open.") var clients = 5000
+    @Option(help: "Messages to publish.") var messages = 200
+    @Option(help: "Messages per second.") var rate = 50.0
+    @Option(name: .customLong("idle-seconds"), help: "Seconds of idle measurement with every subscriber connected.") var idleSeconds = 10.0
+    @Option(name: .customLong("connect-batch"), help: "Connections opened at once.") var connectBatch = 250
+    @Option(help: "Event-loop threads of the load client.") var threads = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "A running server's HTTP address (HOST:PORT) instead of starting one.") var url: String?
+    @Option(help: "That server's raw TCP address (HOST:PORT).") var tcp: String?
+    @Option(name: .customLong("server-pid"), help: "That server's process id, for CPU and memory figures.") var serverPid: Int32?
+
+    func validate() throws {
+        _ = try CompareCommand.transports(transport)
+        guard (1...20_000).contains(clients), messages > 0, rate > 0, rate <= 10_000 else {
+            throw ValidationError("Bounded runs only: 1-20000 clients, a rate up to 10000/s.")
+        }
+        guard (url == nil) == (tcp == nil) else { throw ValidationError("Give --url and --tcp together.") }
+        for address in [url, tcp].compactMap({ $0 }) {
+            let (host, _) = try ServeCommand.hostAndPort(address)
+            guard host.hasPrefix("127.") || host == "::1" else { throw ValidationError("Loopback only: \(address).") }
+        }
+    }
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        var server: Process?
+        var configuration: TransportComparison.Configuration
+        if let url, let tcp {
+            let (host, httpPort) = try ServeCommand.hostAndPort(url)
+            configuration = TransportComparison.Configuration(httpPort: Int(httpPort), tcpPort: Int(try ServeCommand.hostAndPort(tcp).1))
+            configuration.host = host
+            configuration.serverPid = serverPid
+        } else {
+            let (process, httpPort, tcpPort) = try SpawnedServer.start(name: "bench")
+            server = process
+            configuration = TransportComparison.Configuration(httpPort: httpPort, tcpPort: tcpPort)
+            configuration.serverPid = process.processIdentifier
+        }
+        defer {
+            server?.terminate()
+            server?.waitUntilExit()
+        }
+        configuration.transports = try CompareCommand.transports(transport)
+        configuration.clients = clients
+        configuration.messages = messages
+        configuration.rate = rate
+        configuration.connectBatch = connectBatch
+        configuration.publishers = 8
+        configuration.idleSeconds = idleSeconds
+        configuration.threads = threads
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; server pid \(configuration.serverPid.map(String.init) ?? "?")")
+        let result = try TransportComparison.run(configuration)[0]
+        Self.report(result, messages: messages)
+        if !result.complete { throw ExitCode(1) }
+    }
+
+    static func report(_ r: TransportComparison.Result, messages: Int) {
+        print(String(format: "%@ clients: %d requested, %d subscribed in %.1f s", r.transport.rawValue, r.clients, r.subscribed, r.subscribeSeconds))
+        print(String(format: "published: %d messages (%.0f/s, open loop), %d failed", messages - r.publishFailures, r.publishedPerSecond, r.publishFailures))
+        print(String(format: "delivered: %d of %d expected, missing %d, duplicates %d, clients out of order %d",
+                     r.delivered, r.expected, r.expected - r.delivered, r.duplicates, r.outOfOrderClients))
+        print(String(format: "deliveries/s: %.0f", r.deliveriesPerSecond))
+        print(String(format: "latency ms (publish sent -> message received): p50 %.1f  p99 %.1f  max %.1f",
+                     r.latencyP50Milliseconds, r.latencyP99Milliseconds, r.latencyMaxMilliseconds))
+        if let busy = r.serverBusyCPUPercent, let rss = r.serverRSSMiB, let perThousand = r.serverCPUMillisecondsPer1000 {
+            print(String(format: "server CPU while publishing: %.0f%% of one core, %.1f ms per 1,000 deliveries, RSS %.0f MiB", busy, perThousand, rss))
+        }
+        if let idle = r.idleCPUPercent, let rss = r.idleRSSMiB {
+            print(String(format: "idle: %d clients connected, server CPU %.2f%% of one core, RSS %.0f MiB", r.subscribed, idle, rss))
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Switchboard
+import SwitchboardCore
+import SwitchboardHTTP
+import SwitchboardTCP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `switchboard serve`: runs every transport in one process until SIGINT/SIGTERM.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve chat over HTTP (short-poll, long-poll, Server-Sent Events) and raw TCP (the DogeChat line protocol)."
+    )
+
+    @Option(name: .long, help: "HTTP address as HOST:PORT (port 0 picks a free one).")
+    var http: String = "127.0.0.1:8080"
+
+    @Option(name: .long, help: "Raw TCP (DogeChat iam:/msg: protocol) address as HOST:PORT, or 'off'.")
+    var tcp: String = "127.0.0.1:8081"
+
+    @Option(name: .customLong("tcp-flush-ms"), help: "Quiet milliseconds after which an unterminated TCP command is complete.")
+    var tcpFlushMs: Int = 50
+
+    @Option(name: .long, help: "Folder of the web client served at / (default: Public/ here, or the repository's).")
+    var `public`: String?
+
+    @Option(name: .customLong("admin-token"), help: "Bearer token of the admin API (or SWITCHBOARD_ADMIN_TOKEN); generated and printed once if neither is given.")
+    var adminToken: String?
+
+    @Option(name: .long, help: "SQLite database file, or :memory: for none.")
+    var db: String = "switchboard.sqlite"
+
+    @Option(name: .long, help: "Seconds between SSE keepalive comments.")
+    var keepalive: Double = 15
+
+    @Option(name: .customLong("max-connections"), help: "Most simultaneous HTTP connections.")
+    var maxConnections: Int = 10_000
+
+    @Option(name: .long, help: "HTTP worker threads (each an epoll loop); default: one per core.")
+    var threads: Int = HTTPServerConfiguration.coreCount
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before a stalled HTTP connection is closed (0: never).")
+    var idleTimeout: Int = 120
+
+    @Option(name: .customLong("max-text-bytes"), help: "Most bytes of text in one message.")
+    var maxTextBytes: Int = 4096
+
+    @Option(name: .customLong("max-body-bytes"), help: "Largest HTTP request body accepted.")
+    var maxBodyBytes: Int = 64 * 1024
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        _ = try Self.hostAndPort(http)
+        if tcp != "off" { _ = try Self.hostAndPort(tcp) }
+        guard tcpFlushMs > 0, tcpFlushMs <= 10_000 else { throw ValidationError("--tcp-flush-ms must be 1-10000.") }
+        guard keepalive > 0 else { throw ValidationError("--keepalive must be more than 0 seconds.") }
+        guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxTextBytes > 0, maxBodyBytes > 0 else {
+            throw ValidationError("Limits must be positive numbers.")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
+    }
+
+    func run() throws {
+        var logger = Logger(label: "switchboard")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        signal(SIGPIPE, SIG_IGN)
+        raiseOpenFileLimit(logger: logger)
+        warnIfFileLimitBelow(maxConnections, logger: logger)
+
+        let (host, port) = try Self.hostAndPort(http)
+        let givenToken = adminToken ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ADMIN_TOKEN"]
+        let token = givenToken.flatMap { $0.isEmpty ? nil : $0 } ?? AdminToken.generate()
+        let configuration = ChatServerConfiguration(
+            databasePath: db,
+            http: HTTPServerConfiguration(
+                host: host, port: port, threads: threads, maxConnections: maxConnections,
+                idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
+                limits: MessageLimits(maxTextBytes: maxTextBytes),
+                keepaliveSeconds: keepalive,
+                publicFiles: try publicFiles(),
+                adminToken: token),
+            tcp: try tcpConfiguration())
+
+        // Signals are taken on a queue, not in a handler, so shutdown can do real work.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+
+        let server = try ChatServer(configuration: configuration, logger: logger)
+        logger.info("serving HTTP on http://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(db)")
+        if givenToken == nil {
+            // Printed once, to the terminal only: never through the logger.
+            print("admin token (for /admin and /api/admin/): \(token)")
+            fflush(nil)
+        }
+        if let tcpPort = server.tcpPort, let tcpHost = configuration.tcp?.host {
+            logger.info("serving the DogeChat line protocol on TCP \(tcpHost):\(tcpPort) (try: nc \(tcpHost) \(tcpPort))")
+        }
+        stop.wait()
+        logger.info("shutting down")
+        server.shutdown()
+        sources.forEach { $0.cancel() }
+        logger.info("stopped")
+    }
+
+    /// `--public`, or `Public/` in the current folder, or the repository's
+    /// `Public/` next to the build folder the binary runs from.
+    private func publicFiles() throws -> StaticFiles? {
+        if let given = `public` {
+            guard let files = StaticFiles(root: given) else { throw ValidationError("--public \(given) is not a folder.") }
+            return files
+        }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let repository = executable.deletingLastPathComponent().appendingPathComponent("../../../Public").path
+        return StaticFiles(root: "Public") ?? StaticFiles(root: repository)
+    }
+
+    private func tcpConfiguration() throws -> TCPServerConfiguration? {
+        guard tcp != "off" else { return nil }
+        let (host, port) = try Self.hostAndPort(tcp)
+        return TCPServerConfiguration(host: host, port: Int(port), flushMilliseconds: tcpFlushMs,
+                                      limits: MessageLimits(maxTextBytes: maxTextBytes))
+    }
+
+    static func hostAndPort(_ value: String) throws -> (String, UInt16) {
+        guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]) else {
+            throw ValidationError("Expected HOST:PORT, got '\(value)'.")
+        }
+        var host = String(value[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { host = "127.0.0.1" }
+        guard !host.isEmpty else { throw ValidationError("Expected HOST:PORT, got '\(value)'.") }
+        return (host, port)
+    }
+
+    /// Every connection is a file descriptor: say so at start when the limit
+    /// is lower than the connections allowed, rather than fail accepts later.
+    private func warnIfFileLimitBelow(_ connections: Int, logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let margin = 64  // database, listening sockets, event descriptors
+        if limit.rlim_cur < rlim_t(connections + margin) {
+            logger.warning("open-file limit is \(limit.rlim_cur): at most about \(Int(limit.rlim_cur) - margin) connections, not \(connections) (raise it with ulimit -n)")
+        }
+    }
+
+    /// Lifts the soft open-file limit to the hard one: every connection is a descriptor.
+    private func raiseOpenFileLimit(logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+            logger.warning("could not raise the open-file limit")
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Synchronization
+
+/// Every open connection on every transport, opened once and closed once:
+/// the one place that keeps the counts per transport, announces presence
+/// (a named user's connection joins its rooms) and knows how to close a
+/// user's connections when an administrator kicks them.
+///
+/// Short polls are not connections: a short-poll client counts as connected
+/// for 30 s after each poll (``polled(client:now:)``).
+public final class ConnectionDirectory: Sendable {
+    /// Identifies one open connection.
+    public struct ID: Hashable, Sendable {
+        fileprivate let value: UInt64
+    }
+
+    private struct Entry {
+        var transport: Transport
+        var user: String?
+        var rooms: [String]
+        /// Ends the connection from any thread; nil once kicked.
+        var close: (@Sendable () -> Void)?
+    }
+
+    private struct State {
+        var next: UInt64 = 0
+        var entries: [UInt64: Entry] = [:]
+        var open: [Int] = Array(repeating: 0, count: Transport.allCases.count)
+        var pollers: [String: UInt64] = [:]
+    }
+
+    /// How long a short-poller counts as connected after a poll.
+    public static let pollerWindowNanoseconds: UInt64 = 30_000_000_000
+
+    private let presence: Presence
+    private let state = Mutex(State())
+
+    public init(presence: Presence) {
+        self.presence = presence
+    }
+
+    /// A connection opened. With a `user`, that user is now present in
+    /// `rooms` on `transport`, and `close` ends the connection when the user
+    /// is kicked. Call ``close(_:)`` exactly when it ends.
+    public func open(_ transport: Transport, user: String? = nil, rooms: [String] = [],
+                     close: (@Sendable () -> Void)? = nil) -> ID {
+        let id = state.withLock { state in
+            state.next += 1
+            state.entries[state.next] = Entry(transport: transport, user: nil, rooms: [], close: nil)
+            state.open[transport.ordinal] += 1
+            return ID(value: state.next)
+        }
+        if let user { identify(id, user: user, rooms: rooms, close: close) }
+        return id
+    }
+
+    /// An open, anonymous connection is now `user` in `rooms` (e.g. after `iam:`).
+    public func identify(_ id: ID, user: String, rooms: [String], close: (@Sendable () -> Void)?) {
+        guard let transport = state.withLock({ state -> Transport? in
+            guard state.entries[id.value] != nil else { return nil }
+            state.entries[id.value]!.user = user
+            state.entries[id.value]!.rooms = rooms
+            state.entries[id.value]!.close = close
+            return state.entries[id.value]!.transport
+        }) else { return }
+        for room in rooms { presence.connect(user: user, room: room, transport: transport) }
+    }
+
+    /// The connection's user moved to other rooms.
+    public func move(_ id: ID, to rooms: [String]) {
+        guard let (entry, previous) = state.withLock({ state -> (Entry, [String])? in
+            guard let entry = state.entries[id.value] else { return nil }
+            state.entries[id.value]!.rooms = rooms
+            return (entry, entry.rooms)
+        }), let user = entry.user else { return }
+        for room in previous where !rooms.contains(room) { presence.disconnect(user: user, room: room, transport: entry.transport) }
+        for room in rooms where !previous.contains(room) { presence.connect(user: user, room: room, transport: entry.transport) }
+    }
+
+    /// The connection ended. Safe to call more than once.
+    public func close(_ id: ID) {
+        guard let entry = state.withLock({ state -> Entry? in
+            guard let entry = state.entries.removeValue(forKey: id.value) else { return nil }
+            state.open[entry.transport.ordinal] -= 1
+            return entry
+        }) else { return }
+        if let user = entry.user {
+            for room in entry.rooms { presence.disconnect(user: user, room: room, transport: entry.transport) }
+        }
+    }
+
+    /// Closes every connection of `user` on every transport; returns how many
+    /// there were. Each transport then ends and calls ``close(_:)``.
+    @discardableResult
+    public func kick(user: String) -> Int {
+        let closers = state.withLock { state in
+            var closers: [@Sendable () -> Void] = []
+            for (key, entry) in state.entries where entry.user == user {
+                if let close = entry.close { closers.append(close) }
+                state.entries[key]!.close = nil
+            }
+            return closers
+        }
+        for close in closers { close() }
+        return closers.count
+    }
+
+    /// A short poll by `client` at `now` (monotonic ns).
+    public func polled(client: String, now: UInt64 = DeadlineScheduler.now()) {
+        state.withLock { $0.pollers[client] = now }
+    }
+
+    /// Clients per transport at `now`.
+    public func counts(now: UInt64 = DeadlineScheduler.now()) -> [Transport: Int] {
+        state.withLock { state in
+            state.pollers = state.pollers.filter { now &- $0.value < Self.pollerWindowNanoseconds }
+            var counts: [Transport: Int] = [:]
+            for transport in Transport.allCases { counts[transport] = state.open[transport.ordinal] }
+            counts[.shortPoll] = state.pollers.count
+            return counts
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// One reader of the bus, on any transport: it follows some rooms from a
+/// cursor, takes batches of messages, and is woken when news arrives.
+///
+/// Every delivery method (short poll, long poll, SSE, raw TCP) is one of
+/// these, and ``MessageBus/pump(_:limit:park:)`` is the one loop that feeds
+/// them all: read after the cursor, deliver, count, advance, park.
+public protocol Subscriber: AnyObject, Sendable {
+    /// What its deliveries are counted as.
+    var transport: Transport { get }
+    /// The rooms it follows.
+    var filter: RoomFilter { get }
+    /// The id of the last message it was given (or scanned past). Advanced
+    /// by the pump, on the subscriber's own thread.
+    var cursor: Int64 { get set }
+    /// Takes a batch of messages (never empty), in id order. Returns whether
+    /// the pump should read on at once (false: stop here, e.g. the socket's
+    /// buffer is full or a one-shot answer is ready).
+    func deliver(_ batch: [EncodedMessage]) -> Bool
+    /// Un-parks it (e.g. resumes the suspended connection). Called at most
+    /// once per park, outside the bus's lock, by whoever took it out of the
+    /// bus: a publish, a deadline, a keepalive tick or the shutdown.
+    func wake()
+    /// True once it must not be parked again (its stream ended, its user was
+    /// kicked). Read by the bus under its lock, so a cancellation that races
+    /// with a park is never lost; see ``MessageBus/cancel(_:)``.
+    var isCancelled: Bool { get }
+}
+
+extension Subscriber {
+    /// Subscribers are not cancellable unless they say so.
+    public var isCancelled: Bool { false }
+}

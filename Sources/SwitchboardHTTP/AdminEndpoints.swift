@@ -1,0 +1,104 @@
+import MicroHTTPD
+import SwitchboardCore
+
+/// `/api/admin/...` (behind the admin token, checked by the router): live
+/// stats (also as an SSE stream for the dashboard), connections by
+/// transport, kick, delete.
+final class AdminEndpoints: Sendable {
+    private let services: HTTPServices
+    /// The dashboards' stats streams.
+    let feed: AdminStatsFeed
+
+    init(services: HTTPServices) {
+        self.services = services
+        feed = AdminStatsFeed(scheduler: services.scheduler) {
+            (try? AdminEndpoints.statsJSON(services)) ?? Array("{}".utf8)
+        }
+    }
+
+    /// `GET /api/admin/stats`.
+    func statsJSON() throws -> [UInt8] {
+        try Self.statsJSON(services)
+    }
+
+    private static func statsJSON(_ services: HTTPServices) throws -> [UInt8] {
+        struct Room: Encodable {
+            var name: String
+            var messageCount: Int
+            var lastID: Int64
+            var online: Int
+            enum CodingKeys: String, CodingKey { case name, online; case messageCount = "message_count"; case lastID = "last_id" }
+        }
+        struct Stats: Encodable {
+            var uptimeSeconds: Double
+            var storeBytes: Int64
+            var published: Int
+            var lastID: Int64
+            var connections: [String: Int]
+            var transports: [String: DeliveryStats.TransportFigures]
+            var rooms: [Room]
+            var users: [OnlineUser]
+            enum CodingKeys: String, CodingKey {
+                case published, connections, transports, rooms, users
+                case uptimeSeconds = "uptime_s"
+                case storeBytes = "store_bytes"
+                case lastID = "last_id"
+            }
+        }
+        let online = services.presence.onlineByRoom()
+        let bus = services.bus
+        let stats = Stats(
+            uptimeSeconds: services.uptimeSeconds, storeBytes: services.store.sizeInBytes(), published: bus.stats.publishedCount,
+            lastID: bus.lastID,
+            connections: connectionCounts(services),
+            transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),
+            rooms: try services.store.rooms().map {
+                Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0)
+            },
+            users: onlineUsers(services))
+        return MessageJSON.encode(stats)
+    }
+
+    /// `GET /api/admin/connections`: clients per transport, and every named user's transports by room.
+    func connections() -> HTTPResponse {
+        struct Connections: Encodable { var connections: [String: Int]; var users: [OnlineUser] }
+        return .json(200, MessageJSON.encode(Connections(connections: Self.connectionCounts(services), users: Self.onlineUsers(services))))
+    }
+
+    /// `GET /api/admin/stats/events`: the stats once a second, as SSE.
+    func statsEvents(_ exchange: HTTPExchange) throws -> HTTPResponse {
+        guard let stream = feed.open(exchange) else { throw SwitchboardError.shuttingDown }
+        return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 16 * 1024))
+    }
+
+    /// `POST /api/admin/users/{user}/kick`: closes every connection of the
+    /// user on every transport and ends their poll leases.
+    func kick(user: String) -> HTTPResponse {
+        struct Kicked: Encodable { var user: String; var closed: Int }
+        let closed = services.connections.kick(user: user)
+        services.presence.dropLeases(of: user)
+        return .json(200, MessageJSON.encode(Kicked(user: user, closed: closed)))
+    }
+
+    /// `DELETE /api/admin/messages/{id}`: gone from every later read; a
+    /// `delete` tombstone tells live clients.
+    func delete(id: String) throws -> HTTPResponse {
+        let id = try Cursor.parse(id, name: "id")
+        guard let tombstone = try services.bus.delete(id: id) else {
+            throw SwitchboardError(status: 404, code: "no_such_message", message: "There is no message \(id).")
+        }
+        return .json(200, tombstone.json)
+    }
+
+    private struct OnlineUser: Encodable { var user: String; var room: String; var transports: [Transport] }
+
+    private static func onlineUsers(_ services: HTTPServices) -> [OnlineUser] {
+        services.presence.onlineByRoom().keys.sorted().flatMap { room in
+            services.presence.online(in: room).map { OnlineUser(user: $0.user, room: room, transports: $0.transports) }
+        }
+    }
+
+    private static func connectionCounts(_ services: HTTPServices) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: services.connections.counts().map { ($0.key.rawValue, $0.value) })
+    }
+}

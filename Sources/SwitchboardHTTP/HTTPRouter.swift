@@ -1,0 +1,76 @@
+import Dispatch
+import MicroHTTPD
+import SwitchboardCore
+
+/// Routes every request: refuses oversized bodies, checks the admin token,
+/// matches ``APIRoute`` and hands the request to its endpoint; anything
+/// else is a static file or a 404. Counts open exchanges so that shutdown
+/// can wait for them.
+final class HTTPRouter: HTTPRequestHandler {
+    private let services: HTTPServices
+    private let admin: AdminEndpoints
+    /// Entered when a request is routed, left when its exchange completes.
+    let openExchanges = DispatchGroup()
+
+    init(services: HTTPServices, admin: AdminEndpoints) {
+        self.services = services
+        self.admin = admin
+    }
+
+    func handle(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+        openExchanges.enter()
+        exchange.onCompletion { [openExchanges] _ in openExchanges.leave() }
+        do {
+            return try route(exchange)
+        } catch let error as SwitchboardError {
+            return .respond(.error(error))
+        } catch {
+            services.logger.error("request failed: \(exchange.method) \(exchange.path): \(error)")
+            return .respond(.error(.storeFailure("\(error)")))
+        }
+    }
+
+    private func route(_ exchange: HTTPExchange) throws -> HTTPHandlerResult {
+        if exchange.bodyTooLarge {
+            return .respond(.error(.bodyTooLarge(limit: services.configuration.maxBodyBytes)))
+        }
+        if exchange.path.hasPrefix("/api/admin/") || exchange.path == "/api/admin",
+           !AdminToken.matches(exchange.header("Authorization"), token: services.configuration.adminToken) {
+            return .respond(.json(401, MessageJSON.error(SwitchboardError(
+                status: 401, code: "unauthorized", message: "The admin API needs 'Authorization: Bearer TOKEN'.")),
+                headers: [("WWW-Authenticate", "Bearer")]))
+        }
+        let limits = services.limits
+        switch APIRoute.match(method: exchange.method, path: exchange.path) {
+        case .notFound:
+            if exchange.method == "GET" || exchange.method == "HEAD",
+               let file = services.configuration.publicFiles?.file(for: exchange.path) {
+                return .respond(HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                                             body: .bytes(file.bytes)))
+            }
+            return .respond(.error(.notFound))
+        case .methodNotAllowed(let allowed):
+            return .respond(.json(405, MessageJSON.error(.methodNotAllowed(allowed: allowed)),
+                                  headers: [("Allow", allowed.joined(separator: ", "))]))
+        case .route(.publish(let room)): return .respond(try Publish.message(room: room, exchange: exchange, services: services))
+        case .route(.poll(let room)): return try Polling.answer(room: limits.validRoom(room), exchange: exchange, services: services)
+        case .route(.message(let room, let id)):
+            return .respond(try RoomEndpoints.message(room: limits.validRoom(room), id: id, services: services))
+        case .route(.roomEvents(let room)):
+            return .respond(try ServerSentEvents.open(.room(limits.validRoom(room)), exchange: exchange, services: services))
+        case .route(.events):
+            return .respond(try ServerSentEvents.open(try limits.validRooms(exchange.query("rooms")), exchange: exchange, services: services))
+        case .route(.rooms): return .respond(try RoomEndpoints.rooms(services))
+        case .route(.presence(let room)): return .respond(RoomEndpoints.presence(room: try limits.validRoom(room), services: services))
+        case .route(.health): return .respond(RoomEndpoints.health(services))
+        case .route(.metrics): return .respond(RoomEndpoints.metrics(services))
+        case .route(.adminStats): return .respond(.json(200, try admin.statsJSON()))
+        case .route(.adminConnections): return .respond(admin.connections())
+        case .route(.adminStatsEvents): return .respond(try admin.statsEvents(exchange))
+        case .route(.adminSystemMessage(let room)):
+            return .respond(try Publish.systemMessage(room: limits.validRoom(room), exchange: exchange, services: services))
+        case .route(.adminKick(let user)): return .respond(admin.kick(user: user))
+        case .route(.adminDelete(let id)): return .respond(try admin.delete(id: id))
+        }
+    }
+}

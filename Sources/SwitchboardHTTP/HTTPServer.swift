@@ -1,0 +1,67 @@
+import Dispatch
+import Logging
+import MicroHTTPD
+import SwitchboardCore
+
+/// The HTTP side of Switchboard, served by libmicrohttpd: publish, short
+/// poll, long poll, SSE, rooms, health, metrics, the admin API and the web
+/// pages, all on one ``MessageBus``.
+///
+/// The owner (``ChatServer``) stops it in two steps around closing the bus:
+/// ``stopAccepting()``, then — once the bus is closed and every long poll and
+/// stream has been woken to finish — ``stop()``.
+public final class HTTPServer: Sendable {
+    /// The port HTTP is served on.
+    public let port: UInt16
+    private let daemon: HTTPDaemon
+    private let router: HTTPRouter
+    private let admin: AdminEndpoints
+    private let services: HTTPServices
+
+    /// Binds and starts serving.
+    /// - Parameters:
+    ///   - scheduler: the server's one deadline thread (long-poll deadlines,
+    ///     keepalive ticks); must be started.
+    public init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore,
+                presence: Presence, connections: ConnectionDirectory, metrics: PrometheusExporter? = nil,
+                scheduler: DeadlineScheduler, logger: Logger) throws {
+        let services = HTTPServices(configuration: configuration, bus: bus, store: store, presence: presence,
+                                    connections: connections, metrics: metrics, scheduler: scheduler, logger: logger)
+        self.services = services
+        admin = AdminEndpoints(services: services)
+        router = HTTPRouter(services: services, admin: admin)
+        let daemonConfiguration = HTTPDaemonConfiguration(
+            host: configuration.host, port: configuration.port, threadPoolSize: configuration.threads,
+            connectionLimit: configuration.maxConnections, connectionTimeout: configuration.idleTimeoutSeconds,
+            maxBodyBytes: configuration.maxBodyBytes,
+            log: { message in
+                // Clients vanishing mid-write is routine for streams; keep it out of the way.
+                let routine = message.contains("Failed to send") || message.contains("no longer available")
+                    || message.contains("closed by remote")
+                logger.log(level: routine ? .debug : .warning, "libmicrohttpd: \(message)")
+            })
+        daemon = try HTTPDaemon(configuration: daemonConfiguration, handler: router)
+        port = daemon.port
+        scheduler.repeating(every: configuration.keepaliveSeconds) {
+            ServerSentEvents.sendKeepalives(on: bus)
+        }
+    }
+
+    /// New connections are closed as soon as they are accepted; open ones go on.
+    public func stopAccepting() {
+        daemon.quiesce()
+    }
+
+    /// Ends the dashboards' streams, waits (up to the grace period) for every
+    /// open request to finish — the bus must be closed, so long polls answer
+    /// and streams end — then stops the daemon.
+    public func stop() {
+        daemon.quiesce()
+        admin.feed.close()
+        let grace = DispatchTime.now() + services.configuration.shutdownGraceSeconds
+        if router.openExchanges.wait(timeout: grace) == .timedOut {
+            services.logger.warning("stopping with requests still open after \(services.configuration.shutdownGraceSeconds) s")
+        }
+        daemon.stop()
+    }
+}

@@ -1,0 +1,22 @@
+import Logging
+import SwitchboardCore
+
+/// What the HTTP endpoints work with, handed to each at start-up.
+struct HTTPServices: Sendable {
+    let configuration: HTTPServerConfiguration
+    let bus: MessageBus
+    let store: any MessageStore
+    let presence: Presence
+    let connections: ConnectionDirectory
+    let metrics: PrometheusExporter?
+    let scheduler: DeadlineScheduler
+    let logger: Logger
+    /// Monotonic nanoseconds at start-up.
+    let started = DeadlineScheduler.now()
+
+    var limits: MessageLimits { configuration.limits }
+    var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }
+
+    /// The error a kicked user's open request gets.
+    static let kicked = SwitchboardError(status: 403, code: "kicked", message: "An administrator closed this user's connections.")
+}

@@ -1,0 +1,34 @@
+import MicroHTTPD
+import SwitchboardCore
+
+/// `GET /api/rooms/{room}/messages`: a short poll answers at once with what
+/// is newer than `since`; with `wait` it becomes a ``LongPoll``.
+enum Polling {
+    static func answer(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+        let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
+                                            wait: exchange.query("wait"))
+        let user = try exchange.query("user").map { name throws(SwitchboardError) in try services.limits.validUser(name) }
+        let wait = parameters.wait ?? 0
+        if wait > 0 {
+            return try LongPoll.start(room: room, parameters: parameters, wait: wait, user: user,
+                                      exchange: exchange, services: services)
+        }
+        services.connections.polled(client: user.map { "user:\($0)" } ?? exchange.clientAddress ?? "unknown")
+        // A poller is present for 30 s after each poll.
+        if let user { services.presence.poll(user: user, room: room, transport: .shortPoll) }
+        guard let since = parameters.since else {
+            return .respond(try latest(room: room, limit: parameters.limit, services: services))
+        }
+        let poll = PollSubscriber(transport: .shortPoll, room: room, since: since)
+        _ = try services.bus.pumpWithoutParking(poll, limit: parameters.limit)
+        return .respond(poll.page)
+    }
+
+    /// No cursor: the latest `limit` messages of the room, oldest first.
+    static func latest(room: String, limit: Int, services: HTTPServices) throws -> HTTPResponse {
+        let now = services.bus.lastID
+        let latest = try services.store.latest(in: room, limit: limit).map(EncodedMessage.init)
+        services.bus.stats.delivered(latest, transport: .shortPoll)
+        return .json(200, MessageJSON.page(latest, next: latest.last?.id ?? now))
+    }
+}

@@ -1,0 +1,69 @@
+import SwitchboardCore
+
+import Foundation
+
+/// The body of `POST /api/rooms/{room}/messages`: JSON `{"user":..,"text":..}`
+/// or a form `user=..&text=..`, decoded and validated into a ``MessageDraft``.
+enum PublishRequest {
+    /// Decodes and validates a publish body.
+    /// - Parameters:
+    ///   - contentType: the request's `Content-Type` (nil when absent: then the
+    ///     body is taken as JSON when it starts with `{`, else as a form).
+    /// - Throws: ``SwitchboardError`` for every way the input can be wrong.
+    /// - Parameter requireUser: false for server-written messages, whose user is set by the caller.
+    static func draft(room: String, contentType: String?, body: [UInt8], limits: MessageLimits,
+                             requireUser: Bool = true)
+        throws(SwitchboardError) -> MessageDraft
+    {
+        let room = try limits.validRoom(room)
+        let mediaType = contentType?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        let fields: (user: String?, text: String?)
+        switch mediaType {
+        case "application/json":
+            fields = try decodeJSON(body)
+        case "application/x-www-form-urlencoded":
+            fields = try decodeForm(body)
+        case nil, "":
+            fields = body.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") ? try decodeJSON(body) : try decodeForm(body)
+        default:
+            throw .unsupportedMediaType
+        }
+        guard let user = fields.user ?? (requireUser ? nil : MessageLimits.systemUser) else {
+            throw SwitchboardError(status: 422, code: "invalid_user", message: "Field 'user' is required.")
+        }
+        guard let text = fields.text else {
+            throw SwitchboardError(status: 422, code: "empty_text", message: "Field 'text' is required.")
+        }
+        guard requireUser else {
+            return MessageDraft(room: room, user: user, text: try limits.validText(text), kind: .system)
+        }
+        return try MessageDraft(room: room, user: user, text: text, limits: limits)
+    }
+
+    private struct JSONBody: Decodable {
+        var user: String?
+        var text: String?
+    }
+
+    private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {
+        guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        do {
+            let decoded = try JSONDecoder().decode(JSONBody.self, from: Data(body))
+            return (decoded.user, decoded.text)
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .malformedJSON("'\(context.codingPath.map(\.stringValue).joined(separator: "."))' must be a string")
+        } catch {
+            throw .malformedJSON("expected an object like {\"user\":\"luke\",\"text\":\"hi\"}")
+        }
+    }
+
+    private static func decodeForm(_ body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {
+        let fields = try FormURLEncoded.decode(body)
+        return (fields.first { $0.name == "user" }?.value, fields.first { $0.name == "text" }?.value)
+    }
+}
+
+private extension UInt8 {
+    var isASCIIWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}

@@ -1,0 +1,72 @@
+import MicroHTTPD
+import SwitchboardCore
+
+/// The read-only views: rooms, who is present, one message, health, metrics.
+enum RoomEndpoints {
+    /// `GET /api/rooms`: every room with its message count, last id and who is online.
+    static func rooms(_ services: HTTPServices) throws -> HTTPResponse {
+        struct Room: Encodable {
+            var name: String
+            var messageCount: Int
+            var lastID: Int64
+            var online: [String]
+            enum CodingKeys: String, CodingKey {
+                case name, online
+                case messageCount = "message_count"
+                case lastID = "last_id"
+            }
+        }
+        struct Rooms: Encodable { var rooms: [Room] }
+        let online = services.presence.onlineByRoom()
+        var rooms = try services.store.rooms().map {
+            Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name] ?? [])
+        }
+        let listed = Set(rooms.map(\.name))
+        for (name, users) in online where !listed.contains(name) {
+            rooms.append(Room(name: name, messageCount: 0, lastID: 0, online: users))
+        }
+        return .json(200, MessageJSON.encode(Rooms(rooms: rooms.sorted { $0.name < $1.name })))
+    }
+
+    /// `GET /api/rooms/{room}/presence`: users online, with their transports.
+    static func presence(room: String, services: HTTPServices) -> HTTPResponse {
+        struct User: Encodable { var user: String; var transports: [Transport] }
+        struct Room: Encodable { var room: String; var users: [User] }
+        let users = services.presence.online(in: room).map { User(user: $0.user, transports: $0.transports) }
+        return .json(200, MessageJSON.encode(Room(room: room, users: users)))
+    }
+
+    /// `GET /api/rooms/{room}/messages/{id}`.
+    static func message(room: String, id: String, services: HTTPServices) throws -> HTTPResponse {
+        let id = try Cursor.parse(id, name: "id")
+        guard id > 0, let found = try services.store.messages(after: id - 1, in: .room(room), limit: 1).messages.first,
+              found.id == id
+        else {
+            throw SwitchboardError(status: 404, code: "no_such_message", message: "Room \(room) has no message \(id).")
+        }
+        return .json(200, EncodedMessage(found).json)
+    }
+
+    /// `GET /healthz`: 200 while serving with a writable store.
+    static func health(_ services: HTTPServices) -> HTTPResponse {
+        struct Health: Encodable {
+            var status: String
+            var lastID: Int64
+            enum CodingKeys: String, CodingKey { case status; case lastID = "last_id" }
+        }
+        do {
+            try services.store.checkWritable()
+            return .json(200, MessageJSON.encode(Health(status: "ok", lastID: services.bus.lastID)))
+        } catch {
+            return .error(SwitchboardError(status: 503, code: "store_unavailable", message: "The store is not writable: \(error)."))
+        }
+    }
+
+    /// `GET /metrics`: Prometheus text.
+    static func metrics(_ services: HTTPServices) -> HTTPResponse {
+        guard let metrics = services.metrics else { return .error(.notFound) }
+        let text = metrics.exposition(connections: services.connections.counts(), storeBytes: services.store.sizeInBytes(),
+                                      uptimeSeconds: services.uptimeSeconds)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(text))
+    }
+}

@@ -1,0 +1,124 @@
+import MicroHTTPD
+import Synchronization
+import SwitchboardCore
+
+/// `GET /api/rooms/{room}/events` and `GET /api/events?rooms=a,b`: one SSE
+/// stream per client. It opens with `retry:`, replays what the client missed
+/// after `Last-Event-ID` (or `?since=`), then goes live. Bytes are made from
+/// the cursor only when the socket can take them: between messages the
+/// connection is suspended and the subscriber parked on the bus, so an idle
+/// stream costs no CPU, and a slow reader costs no memory.
+final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
+    let transport = Transport.sse
+    let filter: RoomFilter
+    // Touched only on the connection's worker thread, or while parked (and so not running).
+    var cursor: Int64
+    private var outbox = FrameOutbox()
+    private let flags = Mutex<(keepaliveDue: Bool, ended: Bool)>((false, false))
+    private let bus: MessageBus
+    private let onWake: @Sendable () -> Void
+
+    /// Most messages read from the bus at once.
+    static let batchSize = 64
+
+    /// - Parameter onWake: un-parks the stream (resumes its connection).
+    init(bus: MessageBus, filter: RoomFilter, resumeAfter: Int64?, retryMilliseconds: Int = 2000,
+         onWake: @escaping @Sendable () -> Void) {
+        self.bus = bus
+        self.filter = filter
+        self.onWake = onWake
+        cursor = resumeAfter ?? bus.lastID
+        outbox.append(SSEEvent.retry(milliseconds: retryMilliseconds))
+    }
+
+    /// Opens a stream on `exchange`. A subscriber with `?user=` is online in
+    /// its rooms while the stream is open (announced after the stream took
+    /// its cursor, so it sees its own join).
+    static func open(_ filter: RoomFilter, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPResponse {
+        // A browser reconnecting keeps the URL's `since` but sends the header: the header wins.
+        var resumeAfter: Int64?
+        if let lastEventID = exchange.header("Last-Event-ID"), !lastEventID.isEmpty {
+            resumeAfter = try Cursor.parse(lastEventID, name: "Last-Event-ID")
+        } else if let since = exchange.query("since") {
+            resumeAfter = try Cursor.parse(since, name: "since")
+        }
+        let user = try exchange.query("user").map { name throws(SwitchboardError) in try services.limits.validUser(name) }
+        let stream = ServerSentEvents(bus: services.bus, filter: filter, resumeAfter: resumeAfter,
+                                      retryMilliseconds: services.configuration.sseRetryMilliseconds,
+                                      onWake: { [unowned exchange] in exchange.resume() })
+        var rooms: [String] = []
+        if case .rooms(let names) = filter { rooms = names.sorted() }
+        let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms) { stream.end() }
+        exchange.onCompletion { [connections = services.connections] _ in connections.close(connection) }
+        return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 16 * 1024))
+    }
+
+    /// Wakes every parked stream on `bus` to write a keepalive comment; a
+    /// write to a vanished client fails and closes its connection.
+    static func sendKeepalives(on bus: MessageBus) {
+        bus.wakeAll { subscriber in
+            guard let stream = subscriber as? ServerSentEvents else { return false }
+            stream.requestKeepalive()
+            return true
+        }
+    }
+
+    /// Asks for a keepalive comment at the next write. Call only after taking
+    /// the stream out of the bus (then wake it), or on its own thread.
+    func requestKeepalive() {
+        flags.withLock { $0.keepaliveDue = true }
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, exchange: HTTPExchange) -> HTTPStreamRead {
+        next(into: buffer, park: exchange.suspend)
+    }
+
+    /// The next bytes for `buffer`: what is waiting, a keepalive, or what the
+    /// pump delivers; or park (calling `park`), or end.
+    func next(into buffer: UnsafeMutableRawBufferPointer, park: () -> Void) -> HTTPStreamRead {
+        while true {
+            if !outbox.isEmpty { return .wrote(outbox.drain(into: buffer)) }
+            let (keepaliveDue, ended) = flags.withLock { flags in
+                defer { flags.keepaliveDue = false }
+                return flags
+            }
+            if ended { return .end }
+            if keepaliveDue {
+                outbox.append(SSEEvent.keepalive)
+                continue
+            }
+            do {
+                switch try bus.pump(self, limit: Self.batchSize, park: park) {
+                case .delivered, .empty: continue
+                case .parked: return .suspended
+                case .closed, .cancelled: return .end
+                }
+            } catch {
+                return .end
+            }
+        }
+    }
+
+    func deliver(_ batch: [EncodedMessage]) -> Bool {
+        for message in batch { outbox.append(message.frame(SSEEvent.self)) }
+        return false
+    }
+
+    func wake() {
+        onWake()
+    }
+
+    var isCancelled: Bool { flags.withLock { $0.ended } }
+
+    /// Makes the stream end at its next write (e.g. the user was kicked).
+    func end() {
+        flags.withLock { $0.ended = true }
+        bus.cancel(self)
+    }
+
+    /// The response was released: make sure the bus holds no reference.
+    func finish() {
+        flags.withLock { $0.ended = true }
+        _ = bus.unpark(self)
+    }
+}

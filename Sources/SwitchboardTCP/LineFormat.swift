@@ -1,0 +1,39 @@
+import SwitchboardCore
+
+/// The server's side of the DogeChat line protocol: what a message looks like
+/// on a raw TCP connection. Every line ends with `\n`; CR and LF inside a text
+/// are sent as spaces, so no text can forge a line.
+public enum LineFormat: MessageFrameFormat {
+    /// A message's line: ``line(for:)`` of the stored message.
+    public static func frame(for message: EncodedMessage) -> [UInt8] {
+        line(for: message.message)
+    }
+
+    /// `NAME:TEXT`, `NAME has joined`, `NAME has left` or `system:TEXT`;
+    /// nothing for a deletion (the protocol has no way to take a line back).
+    public static func line(for message: Message) -> [UInt8] {
+        switch message.kind {
+        case .delete: return []
+        case .message: return line("\(message.user):\(flatten(message.text))")
+        case .join: return line("\(message.user) has joined")
+        case .leave: return line("\(message.user) has left")
+        case .system: return line("\(MessageLimits.systemUser):\(flatten(message.text))")
+        }
+    }
+
+    /// `error:DETAIL`, for a command the server refused.
+    public static func error(_ detail: String) -> [UInt8] {
+        line("error:\(flatten(detail))")
+    }
+
+    /// Any text as one protocol line.
+    public static func line(_ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    private static func flatten(_ text: String) -> String {
+        String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    }
+}

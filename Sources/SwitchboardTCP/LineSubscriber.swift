@@ -1,0 +1,40 @@
+import NIOCore
+import SwitchboardCore
+
+/// A raw TCP client as a bus subscriber: each batch is written to its
+/// channel as protocol lines (one frame per message, shared by every
+/// client); a wake-up hops to the channel's event loop and pumps again.
+/// Used on the channel's event loop only, except ``wake()``.
+final class LineSubscriber: Subscriber, @unchecked Sendable {
+    let transport = Transport.tcp
+    private(set) var filter: RoomFilter
+    var cursor: Int64
+    private let channel: any Channel
+    private let pump: NIOLoopBound<() -> Void>
+
+    /// - Parameter pump: runs the bus's pump for this subscriber (on the event loop).
+    init(room: String, after cursor: Int64, channel: any Channel, pump: @escaping () -> Void) {
+        filter = .room(room)
+        self.cursor = cursor
+        self.channel = channel
+        self.pump = NIOLoopBound(pump, eventLoop: channel.eventLoop)
+    }
+
+    /// Follows another room from `cursor` on (take it out of the bus first).
+    func move(to room: String, after cursor: Int64) {
+        filter = .room(room)
+        self.cursor = cursor
+    }
+
+    func deliver(_ batch: [EncodedMessage]) -> Bool {
+        let lines = batch.map { $0.frame(LineFormat.self) }
+        var buffer = channel.allocator.buffer(capacity: lines.reduce(0) { $0 + $1.count })
+        for line in lines { buffer.writeBytes(line) }  // a deletion has no line
+        if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
+        return channel.isWritable
+    }
+
+    func wake() {
+        channel.eventLoop.execute { [pump] in pump.value() }
+    }
+}

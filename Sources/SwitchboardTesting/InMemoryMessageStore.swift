@@ -1,0 +1,47 @@
+import Synchronization
+import SwitchboardCore
+
+/// A fake store for pure unit tests of the bus (the real one is SQLite).
+public final class InMemoryMessageStore: MessageStore {
+    private let state = Mutex<(messages: [Message], lastID: Int64)>(([], 0))
+    /// Called inside every read, to interleave events with a read in progress.
+    public let onRead = Mutex<(@Sendable () -> Void)?>(nil)
+
+    public init(messages: [Message] = []) {
+        state.withLock { $0 = (messages, messages.last?.id ?? 0) }
+    }
+
+    public func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
+        state.withLock { state in
+            state.lastID += 1
+            let message = Message(id: state.lastID, room: draft.room, user: draft.user, text: draft.text,
+                                  kind: draft.kind, ts: timestamp)
+            state.messages.append(message)
+            return message
+        }
+    }
+
+    public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
+        let snapshot = state.withLock { $0 }
+        onRead.withLock { $0 }?()
+        let found = Array(snapshot.messages.filter { $0.id > cursor && filter.contains($0.room) }.prefix(limit))
+        return StoreBatch(messages: found, scannedThrough: found.count == limit ? found.last!.id : max(cursor, snapshot.lastID))
+    }
+
+    public func latest(in room: String, limit: Int) throws -> [Message] {
+        Array(state.withLock { $0.messages }.filter { $0.room == room }.suffix(limit))
+    }
+
+    public func delete(id: Int64) throws -> Message? {
+        state.withLock { state in
+            guard let index = state.messages.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.messages.remove(at: index)
+        }
+    }
+
+    public func lastAssignedID() throws -> Int64 { state.withLock { $0.lastID } }
+    public func rooms() throws -> [RoomSummary] { [] }
+    public func checkWritable() throws {}
+    public func sizeInBytes() -> Int64 { 0 }
+    public func close() throws {}
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw TCP client as `nc` or the DogeChat app would be: writes bytes exactly
+/// as given, reads `\n`-terminated lines, with a deadline on every read.
+public final class TestLineClient {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var closed = false
+
+    public init(port: Int, readTimeoutSeconds: Int = 10) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var noDelay: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw TestClientError(description: "connect: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { close() }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+
+    /// Shrinks the receive buffer, for a client that is meant to stop reading.
+    public func setReceiveBuffer(_ bytes: Int32) {
+        var size = bytes
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// One write of exactly these bytes.
+    public func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+    public func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestClientError(description: "send failed: \(errno)") }
+            offset += sent
+        }
+    }
+
+    /// The next line, without its `\n`.
+    public func readLine() throws -> String {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { throw TestClientError(description: "connection closed by server") }
+            if count < 0 { throw TestClientError(description: "recv: \(String(cString: strerror(errno)))") }
+            buffer += chunk[..<count]
+        }
+    }
+
+    public func readLines(_ count: Int) throws -> [String] {
+        try (0..<count).map { _ in try readLine() }
+    }
+
+    /// Reads lines until one satisfies `predicate`; returns it.
+    public func readUntil(_ predicate: (String) -> Bool) throws -> String {
+        while true {
+            let line = try readLine()
+            if predicate(line) { return line }
+        }
+    }
+
+    /// Whether the server closed the connection (reading what is left first).
+    public func isClosedByServer() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+    }
+}

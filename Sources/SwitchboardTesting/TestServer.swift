@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import Switchboard
+import SwitchboardCore
+import SwitchboardHTTP
+import SwitchboardTCP
+
+/// A real Switchboard server on a free loopback port with its own temporary
+/// SQLite file, started the way `switchboard serve` starts it.
+public final class TestServer {
+    public let server: ChatServer
+    public let databasePath: String
+    public let configuration: ChatServerConfiguration
+    public var client: TestHTTPClient { TestHTTPClient(port: server.httpPort) }
+    public var port: UInt16 { server.httpPort }
+    public var tcpPort: Int { server.tcpPort ?? 0 }
+
+    public init(databasePath: String? = nil, keepaliveSeconds: Double = 15, idleTimeout: Int = 120,
+         maxBodyBytes: Int = 64 * 1024, recentMessages: Int = 4096, maxTextBytes: Int = 4096,
+         tcpFlushMilliseconds: Int = 50, tcpMaxQueuedBytes: Int = 256 * 1024) throws {
+        Self.raiseOpenFileLimit()
+        let path = databasePath ?? Self.temporaryDatabasePath()
+        self.databasePath = path
+        var logger = Logger(label: "switchboard-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
+        configuration = ChatServerConfiguration(
+            databasePath: path,
+            http: HTTPServerConfiguration(
+                host: "127.0.0.1", port: 0, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
+                limits: MessageLimits(maxTextBytes: maxTextBytes),
+                keepaliveSeconds: keepaliveSeconds,
+                adminToken: TestServer.adminToken),
+            tcp: TCPServerConfiguration(host: "127.0.0.1", port: 0, flushMilliseconds: tcpFlushMilliseconds,
+                                        maxQueuedBytes: tcpMaxQueuedBytes, limits: MessageLimits(maxTextBytes: maxTextBytes)),
+            recentMessages: recentMessages)
+        server = try ChatServer(configuration: configuration, logger: logger)
+    }
+
+    /// Stops this server and starts a new one on the same database.
+    public func restarted() throws -> TestServer {
+        server.shutdown()
+        return try TestServer(databasePath: databasePath,
+                              keepaliveSeconds: configuration.http.keepaliveSeconds,
+                              recentMessages: configuration.recentMessages)
+    }
+
+    public func stop() { server.shutdown() }
+
+    deinit { server.shutdown() }
+
+    /// The admin token every test server uses.
+    public static let adminToken = "test-admin-token"
+
+    public static func temporaryDatabasePath() -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("\(UUID().uuidString).sqlite").path
+    }
+
+    private static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+    }
+}

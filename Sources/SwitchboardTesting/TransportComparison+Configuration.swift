@@ -1,0 +1,32 @@
+import SwitchboardCore
+
+extension TransportComparison {
+    /// What to run: N clients of each transport in a fresh room, M messages
+    /// at R per second from a few open-loop publishers.
+    public struct Configuration: Sendable {
+        public var host = "127.0.0.1"
+        public var httpPort: Int
+        public var tcpPort: Int
+        /// The server's process, for its CPU time and memory (nil when unknown).
+        public var serverPid: Int32?
+        public var clients = 100
+        public var messages = 200
+        public var rate = 20.0
+        /// Seconds between short polls.
+        public var pollInterval = 1.0
+        public var transports: [Transport] = [.shortPoll, .longPoll, .sse, .tcp]
+        /// Connections opened at once while subscribing.
+        public var connectBatch = 250
+        /// Publishing connections (each publishes every n-th message).
+        public var publishers = 4
+        /// Seconds to measure the server idle afterwards, every client still connected (0: skip).
+        public var idleSeconds = 0.0
+        /// Event-loop threads of the clients.
+        public var threads = 2
+
+        public init(httpPort: Int, tcpPort: Int) {
+            self.httpPort = httpPort
+            self.tcpPort = tcpPort
+        }
+    }
+}

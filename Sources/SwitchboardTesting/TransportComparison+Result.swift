@@ -1,0 +1,44 @@
+import SwitchboardCore
+
+extension TransportComparison {
+    /// One transport's figures.
+    public struct Result: Codable, Sendable {
+        public var transport: Transport
+        public var clients: Int
+        /// Clients that were subscribed when publishing began.
+        public var subscribed: Int
+        public var subscribeSeconds: Double
+        public var expected: Int
+        public var delivered: Int
+        public var duplicates: Int
+        /// Clients that saw messages out of order.
+        public var outOfOrderClients: Int
+        public var publishFailures: Int
+        /// Messages published per second, as achieved.
+        public var publishedPerSecond: Double
+        /// Deliveries per second, from the first publish to the last receipt.
+        public var deliveriesPerSecond: Double
+        public var latencyP50Milliseconds: Double
+        public var latencyP99Milliseconds: Double
+        public var latencyMaxMilliseconds: Double
+        public var requests: Int
+        public var emptyRequests: Int
+        /// Bytes received by the clients (headers and framing included) per delivered message.
+        public var bytesPerDelivery: Double
+        /// Server CPU milliseconds per 1,000 deliveries (nil when not measurable).
+        public var serverCPUMillisecondsPer1000: Double?
+        /// Server CPU while publishing, in % of one core, and its memory after.
+        public var serverBusyCPUPercent: Double?
+        public var serverRSSMiB: Double?
+        /// With every client connected and nothing published: server CPU in % of one core, and memory.
+        public var idleCPUPercent: Double?
+        public var idleRSSMiB: Double?
+        public var connections: Int
+        /// Every message arrived exactly once, in order, and every publish was acknowledged.
+        public var complete: Bool {
+            delivered == expected && duplicates == 0 && outOfOrderClients == 0 && publishFailures == 0 && subscribed == clients
+        }
+        /// Latency of every delivery, in milliseconds (for charts).
+        public var latencies: [Double]
+    }
+}

@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import SwitchboardCore
+
+/// The same workload over each transport, measured the same way: N clients
+/// in a fresh room, M messages at R per second from open-loop publishers.
+/// Every client is checked for getting every message once and in order.
+/// `switchboard compare` runs it on a few clients per transport, and
+/// `switchboard bench` on thousands of one transport, with an idle phase.
+public enum TransportComparison {
+    /// Runs every configured transport in turn.
+    public static func run(_ configuration: Configuration, log: (String) -> Void = { _ in }) throws -> [Result] {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
+        defer { try? group.syncShutdownGracefully() }
+        return try configuration.transports.map { transport in
+            log("\(transport.rawValue): \(configuration.clients) clients, \(configuration.messages) messages at \(configuration.rate)/s")
+            return try measure(transport, configuration, group: group)
+        }
+    }
+
+    private static func measure(_ transport: Transport, _ configuration: Configuration, group: MultiThreadedEventLoopGroup) throws -> Result {
+        let room = "compare-\(transport.rawValue)-\(UInt32.random(in: 0...UInt32.max))"
+        let records = (0..<configuration.clients).map { _ in StreamRecord() }
+        let subscribeStart = Date()
+        let channels = connect(records, transport: transport, room: room, configuration, group: group)
+        defer { for channel in channels { channel.close(promise: nil) } }
+        let subscribedBy = Date().addingTimeInterval(60)
+        while records.contains(where: { !$0.opened }), Date() < subscribedBy { Thread.sleep(forTimeInterval: 0.02) }
+        let subscribed = records.filter(\.opened).count
+        let subscribeSeconds = Date().timeIntervalSince(subscribeStart)
+        // Every TCP client's join went to everyone already there: let that storm pass.
+        if transport == .tcp { waitUntilQuiet(configuration) }
+        Thread.sleep(forTimeInterval: 0.3)
+
+        let before = configuration.serverPid.flatMap(ProcessSample.init(pid:))
+        let baseline = records.map(\.costs)
+        let (sentAt, idByIndex, failures, start) = try publish(room: room, configuration)
+        let publishedIn = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        func receipts(_ record: StreamRecord) -> [(id: Int64, at: UInt64)] {
+            transport == .tcp ? ClientTally.receiptsByID(record.receipts, idByIndex: idByIndex) : record.receipts
+        }
+        let deliveredBy = Date().addingTimeInterval(max(15, configuration.pollInterval * 3))
+        while records.contains(where: { record in record.opened && Set(receipts(record).map(\.id)).intersection(sentAt.keys).count < sentAt.count }),
+              Date() < deliveredBy {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let after = configuration.serverPid.flatMap(ProcessSample.init(pid:))
+
+        var delivered = 0, duplicates = 0, outOfOrder = 0, latencies: [Double] = []
+        var bytes = 0, requests = 0, empty = 0, lastReceipt = start
+        for (record, base) in zip(records, baseline) {
+            let clientReceipts = receipts(record)
+            let tally = ClientTally(receipts: clientReceipts, sentAt: sentAt)
+            delivered += tally.delivered
+            duplicates += tally.duplicates
+            if !tally.ordered { outOfOrder += 1 }
+            latencies += tally.latencies
+            lastReceipt = max(lastReceipt, clientReceipts.filter { sentAt[$0.id] != nil }.map(\.at).max() ?? start)
+            let costs = record.costs
+            bytes += costs.bytes - base.bytes
+            requests += transport == .shortPoll || transport == .longPoll ? costs.requests - base.requests : 1
+            empty += costs.empty - base.empty
+        }
+        latencies.sort()
+        func percentile(_ p: Double) -> Double {
+            latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+        }
+        let cpu = before.flatMap { before in after.map { $0.cpuSeconds - before.cpuSeconds } }
+        let busySeconds = before.flatMap { before in after.map { $0.at.timeIntervalSince(before.at) } }
+        let idle = measureIdle(configuration)
+        return Result(
+            transport: transport, clients: records.count, subscribed: subscribed, subscribeSeconds: subscribeSeconds,
+            expected: records.count * configuration.messages,
+            delivered: delivered, duplicates: duplicates, outOfOrderClients: outOfOrder, publishFailures: failures,
+            publishedPerSecond: Double(sentAt.count) / publishedIn,
+            deliveriesPerSecond: Double(delivered) / max(1e-9, Double(lastReceipt - start) / 1e9),
+            latencyP50Milliseconds: percentile(0.5), latencyP99Milliseconds: percentile(0.99),
+            latencyMaxMilliseconds: latencies.last ?? 0, requests: requests, emptyRequests: empty,
+            bytesPerDelivery: delivered == 0 ? 0 : Double(bytes) / Double(delivered),
+            serverCPUMillisecondsPer1000: cpu.map { delivered == 0 ? 0 : $0 * 1000 / Double(delivered) * 1000 },
+            serverBusyCPUPercent: cpu.flatMap { cpu in busySeconds.map { cpu / $0 * 100 } }, serverRSSMiB: after?.rssMiB,
+            idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB,
+            connections: channels.count, latencies: latencies)
+    }
+
+    /// Opens every client, `connectBatch` at a time.
+    private static func connect(_ records: [StreamRecord], transport: Transport, room: String, _ configuration: Configuration,
+                                group: MultiThreadedEventLoopGroup) -> [any Channel] {
+        let host = configuration.host
+        var channels: [any Channel] = []
+        for batchStart in stride(from: 0, to: records.count, by: configuration.connectBatch) {
+            let batch = records[batchStart..<min(records.count, batchStart + configuration.connectBatch)]
+            let futures = batch.enumerated().map { offset, record in
+                let index = batchStart + offset
+                return ClientBootstrap(group: group)
+                    .channelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            let handler: any ChannelHandler
+                            switch transport {
+                            case .sse: handler = SSESubscriberHandler(host: host, path: "/api/rooms/\(room)/events", record: record)
+                            case .tcp: handler = LineSubscriberHandler(name: "c\(index)", room: room, record: record)
+                            case .longPoll:
+                                handler = PollingClientHandler(host: host, room: room, waitSeconds: 25, interval: .zero, since: 0, record: record)
+                            case .shortPoll:
+                                handler = PollingClientHandler(host: host, room: room, waitSeconds: nil,
+                                                               interval: .milliseconds(Int64(configuration.pollInterval * 1000)), since: 0, record: record)
+                            }
+                            try channel.pipeline.syncOperations.addHandler(handler)
+                        }
+                    }
+                    .connect(host: host, port: transport == .tcp ? configuration.tcpPort : configuration.httpPort)
+            }
+            for (future, record) in zip(futures, batch) {
+                do { channels.append(try future.wait()) } catch { record.markFailed("connect: \(error)") }
+            }
+        }
+        return channels
+    }
+
+    /// Publishes every message on schedule (open loop: a slow answer does not
+    /// delay the next one); returns when each id was sent, each index's id,
+    /// the failures and the monotonic start.
+    private static func publish(room: String, _ configuration: Configuration) throws
+        -> (sentAt: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, start: UInt64)
+    {
+        let publishers = try (0..<configuration.publishers).map { _ in try BlockingPublisher(port: UInt16(configuration.httpPort)) }
+        let sent = Mutex<(byID: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int)>(([:], [:], 0))
+        let start = DispatchTime.now().uptimeNanoseconds
+        let done = DispatchGroup()
+        for (slot, publisher) in publishers.enumerated() {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                for index in stride(from: slot, to: configuration.messages, by: publishers.count) {
+                    let due = start + UInt64(Double(index) / configuration.rate * 1e9)
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    if due > now { usleep(UInt32((due - now) / 1000)) }
+                    let at = DispatchTime.now().uptimeNanoseconds
+                    if let id = try? publisher.publish(room: room, user: "bench", text: "m\(index)") {
+                        sent.withLock { $0.byID[id] = at; $0.idByIndex[Int64(index)] = id }
+                    } else {
+                        sent.withLock { $0.failures += 1 }
+                    }
+                }
+            }.start()
+        }
+        done.wait()
+        return sent.withLock { ($0.byID, $0.idByIndex, $0.failures, start) }
+    }
+
+    /// Server CPU and memory with every client connected and nothing published.
+    private static func measureIdle(_ configuration: Configuration) -> (cpuPercent: Double, rssMiB: Double)? {
+        guard configuration.idleSeconds > 0, let pid = configuration.serverPid, let start = ProcessSample(pid: pid) else { return nil }
+        Thread.sleep(forTimeInterval: configuration.idleSeconds)
+        guard let end = ProcessSample(pid: pid) else { return nil }
+        return ((end.cpuSeconds - start.cpuSeconds) / end.at.timeIntervalSince(start.at) * 100, end.rssMiB)
+    }
+
+    /// Waits until the server has used (almost) no CPU for a second, at most
+    /// 3 minutes; without its pid, a short pause scaled by the clients.
+    private static func waitUntilQuiet(_ configuration: Configuration) {
+        guard let pid = configuration.serverPid, var previous = ProcessSample(pid: pid) else {
+            Thread.sleep(forTimeInterval: 0.3 + Double(configuration.clients) / 1000)
+            return
+        }
+        let start = Date()
+        while Date().timeIntervalSince(start) < 180 {
+            Thread.sleep(forTimeInterval: 1)
+            guard let now = ProcessSample(pid: pid) else { return }
+            if now.cpuSeconds - previous.cpuSeconds < 0.05 { return }
+            previous = now
+        }
+    }
+}
