@@ -1,0 +1,58 @@
+import Synchronization
+import Testing
+import SwitchboardTesting
+@testable import SwitchboardCore
+
+@Suite("Connection directory")
+struct ConnectionDirectoryTests {
+    func setUp() throws -> (MessageBus, Presence, ConnectionDirectory) {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let presence = Presence(bus: bus)
+        return (bus, presence, ConnectionDirectory(presence: presence))
+    }
+
+    func kinds(_ bus: MessageBus) throws -> [String] {
+        try bus.read(after: 0, in: .all, limit: 100).messages.map { "\($0.message.user) \($0.message.kind.rawValue)" }
+    }
+
+    @Test func openedOnceClosedOnceCountedAndPresent() throws {
+        let (bus, presence, connections) = try setUp()
+        let anonymous = connections.open(.sse)
+        let luke = connections.open(.tcp, user: "luke", rooms: ["lobby"])
+        let lukeAgain = connections.open(.sse, user: "luke", rooms: ["lobby"])
+        #expect(connections.counts()[.sse] == 2 && connections.counts()[.tcp] == 1)
+        #expect(presence.online(in: "lobby").map(\.user) == ["luke"])
+        connections.close(luke)
+        connections.close(luke)  // twice: no second leave, no negative count
+        #expect(connections.counts()[.tcp] == 0)
+        connections.close(lukeAgain)
+        connections.close(anonymous)
+        #expect(connections.counts()[.sse] == 0)
+        #expect(try kinds(bus) == ["luke join", "luke leave"])
+    }
+
+    @Test func identifyAndMoveKeepPresenceInStep() throws {
+        let (bus, presence, connections) = try setUp()
+        let client = connections.open(.tcp)
+        connections.identify(client, user: "han", rooms: ["lobby"], close: nil)
+        connections.move(client, to: ["cantina"])
+        #expect(presence.online(in: "lobby").isEmpty)
+        #expect(presence.online(in: "cantina").map(\.user) == ["han"])
+        connections.close(client)
+        #expect(try kinds(bus) == ["han join", "han leave", "han join", "han leave"])
+    }
+
+    @Test func kickClosesEveryConnectionOfTheUserOnce() throws {
+        let (_, _, connections) = try setUp()
+        let closed = Atomic<Int>(0)
+        let a = connections.open(.sse, user: "leia", rooms: ["lobby"]) { closed.add(1, ordering: .relaxed) }
+        _ = connections.open(.tcp, user: "leia", rooms: ["lobby"]) { closed.add(1, ordering: .relaxed) }
+        _ = connections.open(.tcp, user: "luke", rooms: ["lobby"]) { closed.add(100, ordering: .relaxed) }
+        #expect(connections.kick(user: "leia") == 2)
+        #expect(closed.load(ordering: .relaxed) == 2)
+        // Not yet closed by their transports: a second kick closes nothing again.
+        #expect(connections.kick(user: "leia") == 0)
+        connections.close(a)
+        #expect(connections.counts()[.sse] == 0)
+    }
+}

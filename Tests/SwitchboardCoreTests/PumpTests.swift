@@ -1,0 +1,79 @@
+import Synchronization
+import Testing
+import SwitchboardTesting
+@testable import SwitchboardCore
+
+/// A subscriber that records batches; takes `perCall` batches per pump.
+final class RecordingSubscriber: Subscriber, @unchecked Sendable {
+    let transport: Transport
+    let filter: RoomFilter
+    var cursor: Int64
+    var batches: [[Int64]] = []
+    var acceptMore = true
+    let wakes = Atomic<Int>(0)
+
+    init(transport: Transport = .tcp, filter: RoomFilter, cursor: Int64 = 0) {
+        self.transport = transport
+        self.filter = filter
+        self.cursor = cursor
+    }
+
+    func deliver(_ batch: [EncodedMessage]) -> Bool {
+        batches.append(batch.map(\.id))
+        return acceptMore
+    }
+
+    func wake() { wakes.add(1, ordering: .relaxed) }
+}
+
+@Suite("The bus's pump")
+struct PumpTests {
+    func draft(_ text: String, room: String = "lobby") -> MessageDraft {
+        MessageDraft(room: room, user: "u", text: text, kind: .message)
+    }
+
+    @Test func readsDeliversCountsAdvancesThenParks() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        for index in 0..<5 { try bus.publish(draft("m\(index)", room: index == 2 ? "other" : "lobby")) }
+        let subscriber = RecordingSubscriber(filter: .room("lobby"))
+        var parks = 0
+        #expect(try bus.pump(subscriber, limit: 2, park: { parks += 1 }) == .parked)
+        #expect(subscriber.batches == [[1, 2], [4, 5]])
+        #expect(subscriber.cursor == 5)
+        #expect(parks == 1 && bus.parkedCount == 1)
+        #expect(bus.stats.figures()[.tcp]?.delivered == 4)
+        // A publish in the room wakes it once; the next pump delivers only the new message.
+        try bus.publish(draft("live"))
+        #expect(subscriber.wakes.load(ordering: .relaxed) == 1)
+        #expect(try bus.pump(subscriber, limit: 2, park: { parks += 1 }) == .parked)
+        #expect(subscriber.batches.last == [6])
+    }
+
+    @Test func stopsWhereTheSubscriberAsksAndResumesFromItsCursor() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        for index in 0..<4 { try bus.publish(draft("m\(index)")) }
+        let subscriber = RecordingSubscriber(filter: .all)
+        subscriber.acceptMore = false
+        #expect(try bus.pump(subscriber, limit: 3, park: {}) == .delivered)
+        #expect(subscriber.batches == [[1, 2, 3]] && subscriber.cursor == 3 && bus.parkedCount == 0)
+        #expect(try bus.pump(subscriber, limit: 3, park: {}) == .delivered)
+        #expect(subscriber.batches.last == [4])
+    }
+
+    @Test func withoutParkingNothingNewIsEmptyAndClosedIsClosed() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let subscriber = RecordingSubscriber(filter: .all)
+        #expect(try bus.pumpWithoutParking(subscriber, limit: 10) == .empty)
+        #expect(bus.parkedCount == 0)
+        bus.close()
+        #expect(try bus.pump(subscriber, limit: 10, park: {}) == .closed)
+    }
+
+    @Test func catchesUpFromTheStoreWhenTheCursorIsOlderThanTheRing() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore(), recentCapacity: 2)
+        for index in 0..<6 { try bus.publish(draft("m\(index)")) }
+        let subscriber = RecordingSubscriber(filter: .all)
+        #expect(try bus.pump(subscriber, limit: 4, park: {}) == .parked)
+        #expect(subscriber.batches.flatMap { $0 } == [1, 2, 3, 4, 5, 6])
+    }
+}
