@@ -17,6 +17,7 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure fan-out to many subscribers of one transport (loopback only).",
         discussion: "Starts a server on free loopback ports with a throwaway database, unless --url and --tcp name a running one.")
 
+    @OptionGroup var target: ServerTarget
     @Option(help: "Subscribers' transport: sse, tcp, long-poll or short-poll.") var transport = "sse"
     @Option(help: "Subscribers to hold open.") var clients = 5000
     @Option(help: "Messages to publish.") var messages = 200
@@ -24,37 +25,17 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("idle-seconds"), help: "Seconds of idle measurement with every subscriber connected.") var idleSeconds = 10.0
     @Option(name: .customLong("connect-batch"), help: "Connections opened at once.") var connectBatch = 250
     @Option(help: "Event-loop threads of the load client.") var threads = ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "A running server's HTTP address (HOST:PORT) instead of starting one.") var url: String?
-    @Option(help: "That server's raw TCP address (HOST:PORT).") var tcp: String?
-    @Option(name: .customLong("server-pid"), help: "That server's process id, for CPU and memory figures.") var serverPid: Int32?
 
     func validate() throws {
         _ = try CompareCommand.transports(transport)
         guard (1...20_000).contains(clients), messages > 0, rate > 0, rate <= 10_000 else {
             throw ValidationError("Bounded runs only: 1-20000 clients, a rate up to 10000/s.")
         }
-        guard (url == nil) == (tcp == nil) else { throw ValidationError("Give --url and --tcp together.") }
-        for address in [url, tcp].compactMap({ $0 }) {
-            let (host, _) = try ServeCommand.hostAndPort(address)
-            guard host.hasPrefix("127.") || host == "::1" else { throw ValidationError("Loopback only: \(address).") }
-        }
     }
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        var server: Process?
-        var configuration: TransportComparison.Configuration
-        if let url, let tcp {
-            let (host, httpPort) = try ServeCommand.hostAndPort(url)
-            configuration = TransportComparison.Configuration(httpPort: Int(httpPort), tcpPort: Int(try ServeCommand.hostAndPort(tcp).1))
-            configuration.host = host
-            configuration.serverPid = serverPid
-        } else {
-            let (process, httpPort, tcpPort) = try SpawnedServer.start(name: "bench")
-            server = process
-            configuration = TransportComparison.Configuration(httpPort: httpPort, tcpPort: tcpPort)
-            configuration.serverPid = process.processIdentifier
-        }
+        var (configuration, server) = try target.connect(name: "bench")
         defer {
             server?.terminate()
             server?.waitUntilExit()

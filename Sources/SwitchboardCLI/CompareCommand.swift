@@ -20,13 +20,12 @@ struct CompareCommand: ParsableCommand {
             every client got every message once and in order.
             """)
 
+    @OptionGroup var target: ServerTarget
     @Option(help: "Clients per transport.") var clients = 100
     @Option(help: "Messages per transport.") var messages = 200
     @Option(help: "Messages per second.") var rate = 20.0
     @Option(name: .customLong("poll-interval"), help: "Seconds between short polls (e.g. 1 or 0.25).") var pollInterval = 1.0
     @Option(help: "Transports to run, comma-separated.") var transports = "short-poll,long-poll,sse,tcp"
-    @Option(help: "A running server's HTTP address (HOST:PORT) instead of starting one.") var url: String?
-    @Option(help: "That server's raw TCP address (HOST:PORT).") var tcp: String?
     @Option(help: "Folder to write compare.json and report.html (SVG charts, no network needed) into; default: a new compare-DATE-TIME folder here.") var out: String?
     @Option(help: "Also run at these rates (messages per second, comma-separated, e.g. 0.0167,0.2,1,5,20,100,300) for the sweep charts.")
     var sweep: String?
@@ -36,30 +35,14 @@ struct CompareCommand: ParsableCommand {
         guard (1...5000).contains(clients), (1...100_000).contains(messages), rate > 0, rate <= 10_000, pollInterval > 0 else {
             throw ValidationError("Bounded runs only: 1-5000 clients, 1-100000 messages, a rate up to 10000/s.")
         }
-        guard (url == nil) == (tcp == nil) else { throw ValidationError("Give --url and --tcp together.") }
         guard try sweepRates().allSatisfy({ $0 > 0 && $0 <= 10_000 }), sweepSeconds > 0 else {
             throw ValidationError("--sweep takes positive rates up to 10000/s.")
-        }
-        for address in [url, tcp].compactMap({ $0 }) {
-            let (host, _) = try ServeCommand.hostAndPort(address)
-            guard host.hasPrefix("127.") || host == "::1" else { throw ValidationError("Loopback only: \(address).") }
         }
     }
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        var server: Process?
-        var configuration: TransportComparison.Configuration
-        if let url, let tcp {
-            let (host, httpPort) = try ServeCommand.hostAndPort(url)
-            configuration = TransportComparison.Configuration(httpPort: Int(httpPort), tcpPort: Int(try ServeCommand.hostAndPort(tcp).1))
-            configuration.host = host
-        } else {
-            let (process, httpPort, tcpPort) = try SpawnedServer.start(name: "compare")
-            server = process
-            configuration = TransportComparison.Configuration(httpPort: httpPort, tcpPort: tcpPort)
-            configuration.serverPid = process.processIdentifier
-        }
+        var (configuration, server) = try target.connect(name: "compare")
         defer {
             server?.terminate()
             server?.waitUntilExit()

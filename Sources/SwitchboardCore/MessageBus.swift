@@ -131,44 +131,6 @@ public final class MessageBus: Sendable {
         }
     }
 
-    /// The delivery loop of every transport: reads the subscriber's rooms
-    /// after its cursor, hands each batch to ``Subscriber/deliver(_:)``,
-    /// counts it, advances the cursor, and when nothing is left parks the
-    /// subscriber (calling `park` under the bus's lock, so the wake-up can
-    /// never come before the park). Run it on the subscriber's own thread.
-    public func pump(_ subscriber: any Subscriber, limit: Int, park: () -> Void) throws -> PumpOutcome {
-        try withoutActuallyEscaping(park) { park in try pump(subscriber, limit: limit, parkingWith: park) }
-    }
-
-    /// ``pump(_:limit:park:)`` for a subscriber that never parks (a short
-    /// poll, a long poll past its deadline): nothing new is ``PumpOutcome/empty``.
-    public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int) throws -> PumpOutcome {
-        try pump(subscriber, limit: limit, parkingWith: nil)
-    }
-
-    private func pump(_ subscriber: any Subscriber, limit: Int, parkingWith park: (() -> Void)?) throws -> PumpOutcome {
-        while true {
-            let read: BusRead
-            if let park {
-                read = try readOrPark(after: subscriber.cursor, in: subscriber.filter, limit: limit, waiter: subscriber, park: park)
-            } else {
-                let found = try self.read(after: subscriber.cursor, in: subscriber.filter, limit: limit)
-                if found.messages.isEmpty { return .empty }
-                read = .messages(found.messages, scannedThrough: found.scannedThrough)
-            }
-            switch read {
-            case .messages(let batch, let scannedThrough):
-                let more = subscriber.deliver(batch)
-                stats.delivered(batch, transport: subscriber.transport)
-                subscriber.cursor = max(subscriber.cursor, scannedThrough)
-                if !more { return .delivered }
-            case .parked: return .parked
-            case .closed: return .closed
-            case .cancelled: return .cancelled
-            }
-        }
-    }
-
     /// Messages after `cursor` in `filter`; when there are none, parks `waiter`
     /// and calls `park` (e.g. suspend the connection) while still holding the
     /// bus's lock, so that the wake-up can never come before the park.
