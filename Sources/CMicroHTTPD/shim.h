@@ -42,15 +42,6 @@ sb_daemon_bind_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
-/// Number of open connections of the daemon (all worker threads), or 0.
-static inline unsigned int
-sb_daemon_current_connections(struct MHD_Daemon *daemon)
-{
-    const union MHD_DaemonInfo *info =
-        MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-    return info == NULL ? 0 : info->num_connections;
-}
-
 /// The client's socket address of a connection, or NULL.
 static inline const struct sockaddr *
 sb_connection_client_address(struct MHD_Connection *connection)

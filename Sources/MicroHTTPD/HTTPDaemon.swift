@@ -65,12 +65,6 @@ public final class HTTPDaemon: @unchecked Sendable {
         port = sb_daemon_bind_port(started)
     }
 
-    /// Open connections across all worker threads.
-    public var connectionCount: Int {
-        guard let daemon else { return 0 }
-        return Int(sb_daemon_current_connections(daemon))
-    }
-
     /// Stops serving new connections: from now on each is closed as soon as
     /// it is accepted, before any request is read. Open connections go on
     /// being served. Safe from any thread.

@@ -39,28 +39,29 @@ public final class ChatServer: @unchecked Sendable {
         presence = Presence(bus: bus, scheduler: scheduler)
         connections = ConnectionDirectory(presence: presence)
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
-        do {
-            http = try HTTPServer(configuration: configuration.http, bus: bus, store: store,
-                                  presence: presence, connections: connections, metrics: metrics,
-                                  scheduler: scheduler, logger: logger)
-        } catch {
-            scheduler.stop()
-            try? eventLoops.syncShutdownGracefully()
-            try? store.close()
-            throw error
-        }
+        // TCP first: once HTTP answers /healthz, every listener is bound; a
+        // TCP port in use stops the start with a clear error, never HTTP alone.
         let (bus, presence, eventLoops, connections) = (bus, presence, eventLoops, connections)
         do {
             tcp = try configuration.tcp.map {
                 try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, group: eventLoops, logger: logger)
             }
         } catch {
-            bus.close()
-            http.stop()
             scheduler.stop()
             try? eventLoops.syncShutdownGracefully()
             try? store.close()
             throw TCPListenError(host: configuration.tcp?.host ?? "", port: configuration.tcp?.port ?? 0, underlying: error)
+        }
+        do {
+            http = try HTTPServer(configuration: configuration.http, bus: bus, store: store,
+                                  presence: presence, connections: connections, metrics: metrics,
+                                  scheduler: scheduler, logger: logger)
+        } catch {
+            tcp?.closeAll()
+            scheduler.stop()
+            try? eventLoops.syncShutdownGracefully()
+            try? store.close()
+            throw error
         }
     }
 

@@ -27,6 +27,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("tcp-flush-ms"), help: "Quiet milliseconds after which an unterminated TCP command is complete.")
     var tcpFlushMs: Int = 50
 
+    @Option(name: .customLong("tcp-keepalive"), help: "Seconds of silence before TCP keepalive probes a raw TCP client (then 6 probes 10 s apart: a vanished peer leaves within about 2 minutes by default).")
+    var tcpKeepalive: Int = 60
+
+    @Option(name: .customLong("tcp-idle-timeout"), help: "Disconnect a raw TCP client that sends nothing for this many seconds (for clients that send ping:); default: never.")
+    var tcpIdleTimeout: Int?
+
     @Option(name: .long, help: "Folder of the web client served at / (default: Public/ here, or the repository's).")
     var `public`: String?
 
@@ -61,6 +67,7 @@ struct ServeCommand: ParsableCommand {
         _ = try Self.hostAndPort(http)
         if tcp != "off" { _ = try Self.hostAndPort(tcp) }
         guard tcpFlushMs > 0, tcpFlushMs <= 10_000 else { throw ValidationError("--tcp-flush-ms must be 1-10000.") }
+        guard tcpKeepalive > 0, (tcpIdleTimeout ?? 1) > 0 else { throw ValidationError("--tcp-keepalive and --tcp-idle-timeout must be positive.") }
         guard keepalive > 0 else { throw ValidationError("--keepalive must be more than 0 seconds.") }
         guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxTextBytes > 0, maxBodyBytes > 0 else {
             throw ValidationError("Limits must be positive numbers.")
@@ -133,6 +140,7 @@ struct ServeCommand: ParsableCommand {
         guard tcp != "off" else { return nil }
         let (host, port) = try Self.hostAndPort(tcp)
         return TCPServerConfiguration(host: host, port: Int(port), flushMilliseconds: tcpFlushMs,
+                                      keepaliveIdleSeconds: tcpKeepalive, idleTimeoutSeconds: tcpIdleTimeout,
                                       limits: MessageLimits(maxTextBytes: maxTextBytes))
     }
 

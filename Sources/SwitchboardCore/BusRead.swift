@@ -1,4 +1,4 @@
-/// The outcome of ``MessageBus/readOrPark(after:in:limit:waiter:park:)``.
+/// The outcome of ``MessageBus/readOrPark(after:in:limit:for:park:)``.
 public enum BusRead: Sendable {
     /// Messages after the cursor (maybe none when read without parking), and
     /// where the reader's cursor may move: past every id it has seen, matching

@@ -53,16 +53,19 @@ public final class ConnectionDirectory: Sendable {
         return id
     }
 
-    /// An open, anonymous connection is now `user` in `rooms` (e.g. after `iam:`).
-    public func identify(_ id: ID, user: String, rooms: [String], close: (@Sendable () -> Void)?) {
+    /// An open, anonymous connection is now `user` in `rooms` (e.g. after
+    /// `iam:`). Returns the rooms where the user was present already (on
+    /// another connection), so no `join` was published there.
+    @discardableResult
+    public func identify(_ id: ID, user: String, rooms: [String], close: (@Sendable () -> Void)?) -> [String] {
         guard let transport = state.withLock({ state -> Transport? in
             guard state.entries[id.value] != nil else { return nil }
             state.entries[id.value]!.user = user
             state.entries[id.value]!.rooms = rooms
             state.entries[id.value]!.close = close
             return state.entries[id.value]!.transport
-        }) else { return }
-        for room in rooms { presence.connect(user: user, room: room, transport: transport) }
+        }) else { return [] }
+        return rooms.filter { !presence.connect(user: user, room: $0, transport: transport) }
     }
 
     /// The connection's user moved to other rooms.

@@ -18,7 +18,7 @@ extension MessageBus {
         while true {
             let read: BusRead
             if let park {
-                read = try readOrPark(after: subscriber.cursor, in: subscriber.filter, limit: limit, waiter: subscriber, park: park)
+                read = try readOrPark(after: subscriber.cursor, in: subscriber.filter, limit: limit, for: subscriber, park: park)
             } else {
                 let found = try self.read(after: subscriber.cursor, in: subscriber.filter, limit: limit)
                 if found.messages.isEmpty { return .empty }

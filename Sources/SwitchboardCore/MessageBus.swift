@@ -112,7 +112,7 @@ public final class MessageBus: Sendable {
     /// Counts the publish and wakes its subscribers, outside every lock.
     private func deliver(_ published: Published) -> EncodedMessage {
         stats.published(storeSeconds: Double(published.storeNanoseconds) / 1e9)
-        for waiter in published.woken { waiter.wake() }
+        for subscriber in published.woken { subscriber.wake() }
         return published.message
     }
 
@@ -131,25 +131,25 @@ public final class MessageBus: Sendable {
         }
     }
 
-    /// Messages after `cursor` in `filter`; when there are none, parks `waiter`
+    /// Messages after `cursor` in `filter`; when there are none, parks `subscriber`
     /// and calls `park` (e.g. suspend the connection) while still holding the
     /// bus's lock, so that the wake-up can never come before the park.
     public func readOrPark(after cursor: Int64, in filter: RoomFilter, limit: Int,
-                           waiter: any Subscriber, park: () -> Void) throws -> BusRead {
+                           for subscriber: any Subscriber, park: () -> Void) throws -> BusRead {
         var cursor = cursor
         while true {
             if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, limit: limit) {
                 return .messages(fromStore.messages, scannedThrough: fromStore.scannedThrough)
             }
             let outcome = state.withLock { state -> BusRead? in
-                if waiter.isCancelled { return .cancelled }
+                if subscriber.isCancelled { return .cancelled }
                 guard cursor >= state.recent.coveredAfter else { return nil }
                 let found = state.recent.read(after: cursor, in: filter, limit: limit)
                 if !found.messages.isEmpty {
                     return .messages(found.messages, scannedThrough: found.scannedThrough)
                 }
                 if state.closed { return .closed }
-                state.parked.insert(waiter, filter: filter)
+                state.parked.insert(subscriber, filter: filter)
                 park()
                 return .parked
             }

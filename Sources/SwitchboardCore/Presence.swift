@@ -22,8 +22,11 @@ public final class Presence: Sendable {
     }
 
     /// A connection of `user` opened in `room`.
-    public func connect(user: String, room: String, transport: Transport) {
-        change { $0.connect(user: user, room: room, transport: transport).map { [$0] } ?? [] }
+    /// Returns whether this made the user appear (a `join` was published),
+    /// false when they were already present.
+    @discardableResult
+    public func connect(user: String, room: String, transport: Transport) -> Bool {
+        change { $0.connect(user: user, room: room, transport: transport).map { [$0] } ?? [] } > 0
     }
 
     /// A connection of `user` in `room` closed.
@@ -79,12 +82,15 @@ public final class Presence: Sendable {
         registry.withLock { $0.onlineByRoom() }
     }
 
-    private func change(_ body: (inout PresenceRegistry) -> [PresenceChange]) {
+    @discardableResult
+    private func change(_ body: (inout PresenceRegistry) -> [PresenceChange]) -> Int {
         registry.withLock { registry in
-            for change in body(&registry) {
+            let changes = body(&registry)
+            for change in changes {
                 // After shutdown has begun the bus refuses: nothing to announce then.
                 _ = try? bus.publish(change.draft)
             }
+            return changes.count
         }
     }
 }

@@ -26,6 +26,11 @@ public enum LineFormat: MessageFrameFormat {
         line("error:\(flatten(detail))")
     }
 
+    /// `pong:TEXT`, the answer to `ping:TEXT`.
+    public static func pong(_ text: String) -> [UInt8] {
+        line("pong:\(flatten(text))")
+    }
+
     /// Any text as one protocol line.
     public static func line(_ text: String) -> [UInt8] {
         var bytes = Array(text.utf8)

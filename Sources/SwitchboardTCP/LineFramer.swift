@@ -5,7 +5,9 @@ import SwitchboardCore
 /// A command ends at `\n` (a `\r` before it is dropped), or — for clients
 /// such as the DogeChat iOS app that send each command in one write with no
 /// newline — when the connection has been quiet for a moment: the transport
-/// then calls ``flush()``. Bytes split across segments or merged into one
+/// then calls ``flush()``. The framing is chosen per connection: once a
+/// command has ended with a newline, commands end only at newlines (a slow
+/// `nc` user's half line is never cut), and ``flush()`` does nothing. Bytes split across segments or merged into one
 /// never change the commands. A line longer than the maximum yields one
 /// ``Output/tooLong`` and is discarded up to its end; reading goes on.
 public struct LineFramer: Sendable {
@@ -21,19 +23,26 @@ public struct LineFramer: Sendable {
     public let maxLineBytes: Int
     private var pending: [UInt8] = []
     private var discarding = false
+    /// True once a command ended with a newline: this client frames by lines.
+    public private(set) var newlineTerminated = false
 
     public init(maxLineBytes: Int = 8192) {
         self.maxLineBytes = maxLineBytes
     }
 
-    /// Whether an unterminated command is waiting (so a quiet-period flush is due).
+    /// Whether an unterminated command is waiting.
     public var hasPending: Bool { !pending.isEmpty || discarding }
+
+    /// Whether a quiet-period ``flush()`` is due: part of a command waits and
+    /// this client has not shown it ends commands with newlines.
+    public var awaitsQuietTime: Bool { hasPending && !newlineTerminated }
 
     /// Feeds received bytes; returns the commands and errors they complete.
     public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [Output] where Bytes.Element == UInt8 {
         var outputs: [Output] = []
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
+                newlineTerminated = true
                 if discarding {
                     discarding = false
                 } else {
@@ -57,6 +66,7 @@ public struct LineFramer: Sendable {
     /// The connection has been quiet: a pending unterminated command is complete
     /// (and an over-long one being discarded has ended).
     public mutating func flush() -> [Output] {
+        if newlineTerminated { return [] }
         if discarding {
             discarding = false
             pending.removeAll(keepingCapacity: true)

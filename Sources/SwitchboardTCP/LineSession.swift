@@ -5,7 +5,8 @@ import SwitchboardCore
 /// knows nothing of the protocol.
 ///
 /// Commands: `iam:NAME` (join room `lobby` as NAME), `msg:TEXT`, and the
-/// extensions `join:ROOM`, `who:` and `since:ID`. A refused command gets one
+/// extensions `join:ROOM`, `who:`, `since:ID` and `ping:` (answered
+/// `pong:` with the same text, a heartbeat). A refused command gets one
 /// `error:` line and the connection stays open. A second `iam:` with the same
 /// name does nothing; with another name it is refused (reconnect to change
 /// name), so a name seen in a room is always the same person.
@@ -56,7 +57,7 @@ public struct LineSession: Sendable {
     private mutating func command(_ line: String) -> [Action] {
         if line.isEmpty { return [] }  // a bare Enter in nc
         guard let colon = line.firstIndex(of: ":") else {
-            return [.send(LineFormat.error("unknown command; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID"))]
+            return [.send(LineFormat.error("unknown command; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID, ping:"))]
         }
         let name = line[..<colon]
         let argument = String(line[line.index(after: colon)...])
@@ -81,10 +82,12 @@ public struct LineSession: Sendable {
                 return [.move(user: user, from: previous, to: target)]
             case "who":
                 return [.who(room: room)]
+            case "ping":
+                return [.send(LineFormat.pong(argument))]
             case "since":
                 return [.replay(room: room, after: try Cursor.parse(argument, name: "since"))]
             default:
-                return [.send(LineFormat.error("unknown command '\(name.prefix(32))'; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID"))]
+                return [.send(LineFormat.error("unknown command '\(name.prefix(32))'; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID, ping:"))]
             }
         } catch {
             return [.send(LineFormat.error(error.message))]

@@ -9,6 +9,9 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     let transport = Transport.tcp
     private(set) var filter: RoomFilter
     var cursor: Int64
+    /// True for a newline-less client (the DogeChat app): one write per
+    /// message, as ``AppLineFormat`` frames it.
+    var appFraming = false
     private let channel: any Channel
     private let pump: NIOLoopBound<() -> Void>
 
@@ -27,6 +30,13 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     }
 
     func deliver(_ batch: [EncodedMessage]) -> Bool {
+        if appFraming {
+            for message in batch {
+                let bytes = message.frame(AppLineFormat.self)
+                if !bytes.isEmpty { channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil) }
+            }
+            return channel.isWritable
+        }
         let lines = batch.map { $0.frame(LineFormat.self) }
         var buffer = channel.allocator.buffer(capacity: lines.reduce(0) { $0 + $1.count })
         for line in lines { buffer.writeBytes(line) }  // a deletion has no line

@@ -8,9 +8,13 @@ import SwitchboardCore
 /// the room's messages. Everything here runs on the channel's event loop,
 /// except stores (publishes, presence changes, replays), which go through
 /// the connection's own serial queue so the event loop never waits for the
-/// disk and one client's commands keep their order.
-final class TCPChatHandler: ChannelInboundHandler {
+/// disk and one client's commands keep their order. While more than
+/// `maxPendingStores` publishes wait on that queue, the handler holds back
+/// the channel's reads: a client that sends faster than its messages can be
+/// stored is read more slowly, and its memory stays bounded.
+final class TCPChatHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let bus: MessageBus
@@ -25,6 +29,10 @@ final class TCPChatHandler: ChannelInboundHandler {
     private var subscriber: LineSubscriber?
     private var connection: ConnectionDirectory.ID?
     private var context: ChannelHandlerContext?
+    /// Publishes handed to `storing` and not yet done.
+    private var pendingStores = 0
+    /// A read the pipeline asked for while too many stores were pending.
+    private var readHeld = false
 
     init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory,
          configuration: TCPServerConfiguration, logger: Logger) {
@@ -50,9 +58,10 @@ final class TCPChatHandler: ChannelInboundHandler {
         let buffer = unwrapInboundIn(data)
         let outputs = buffer.withUnsafeReadableBytes { framer.feed($0) }
         for output in outputs { perform(session.receive(output)) }
+        subscriber?.appFraming = !framer.newlineTerminated
         flushTask?.cancel()
         flushTask = nil
-        if framer.hasPending {
+        if framer.awaitsQuietTime {
             // Armed only while part of a command waits: not a timer per idle connection.
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             flushTask = context.eventLoop.scheduleTask(in: .milliseconds(Int64(configuration.flushMilliseconds))) {
@@ -66,10 +75,36 @@ final class TCPChatHandler: ChannelInboundHandler {
         for output in framer.flush() { perform(session.receive(output)) }
     }
 
+    func read(context: ChannelHandlerContext) {
+        if pendingStores >= configuration.maxPendingStores {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    private func storeFinished() {
+        pendingStores -= 1
+        if readHeld, pendingStores <= configuration.maxPendingStores / 2, let context {
+            readHeld = false
+            context.read()
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            logger.info("disconnecting TCP client \(session.user ?? "?"): silent for \(configuration.idleTimeoutSeconds ?? 0) s")
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         flushTask?.cancel()
         if let subscriber { _ = bus.unpark(subscriber) }
         subscriber = nil
+        if let user = session.user { logger.info("\(user) has left", metadata: ["transport": "tcp"]) }
         if let connection { storing.async { [connections] in connections.close(connection) } }
         self.context = nil
         context.fireChannelInactive()
@@ -91,12 +126,21 @@ final class TCPChatHandler: ChannelInboundHandler {
         let channel = context.channel
         switch action {
         case .send(let line):
-            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: line)), promise: nil)
+            send(line)
         case .enter(let user, let room):
             // Deliver from now on (the user's own join included), then announce.
-            subscriber = LineSubscriber(room: room, after: bus.lastID, channel: channel) { [weak self] in self?.deliver() }
+            let subscriber = LineSubscriber(room: room, after: bus.lastID, channel: channel) { [weak self] in self?.deliver() }
+            subscriber.appFraming = !framer.newlineTerminated
+            self.subscriber = subscriber
+            logger.info("\(user) has joined", metadata: ["transport": "tcp", "room": "\(room)"])
+            let ownJoin = NIOLoopBound(self, eventLoop: context.eventLoop)
             storing.async { [connections] in
-                connections.identify(connection, user: user, rooms: [room]) { channel.close(promise: nil) }
+                let alreadyPresent = connections.identify(connection, user: user, rooms: [room]) { channel.close(promise: nil) }
+                // Present on another connection already: no join is published,
+                // but this client, like the tutorial's app, expects to see its own.
+                if !alreadyPresent.isEmpty {
+                    channel.eventLoop.execute { ownJoin.value.send(LineFormat.line("\(user) has joined")) }
+                }
             }
             deliver()
         case .move(_, _, let to):
@@ -106,16 +150,24 @@ final class TCPChatHandler: ChannelInboundHandler {
             storing.async { [connections] in connections.move(connection, to: [to]) }
             deliver()
         case .publish(let draft):
+            pendingStores += 1
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             storing.async { [bus] in
+                let refusal: [UInt8]?
                 do throws(SwitchboardError) {
                     try bus.publish(draft)  // delivered back to the sender once stored: that is the ack
+                    refusal = nil
                 } catch {
-                    channel.writeAndFlush(channel.allocator.buffer(bytes: LineFormat.error(error.message)), promise: nil)
+                    refusal = LineFormat.error(error.message)
+                }
+                channel.eventLoop.execute {
+                    if let refusal { handler.value.send(refusal) }
+                    handler.value.storeFinished()
                 }
             }
         case .who(let room):
             let names = presence.online(in: room).map(\.user).joined(separator: ",")
-            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: LineFormat.line("who:\(names)"))), promise: nil)
+            send(LineFormat.line("who:\(names)"))
         case .replay(let room, let after):
             // Up to what live delivery has reached, so nothing comes twice.
             let upTo = subscriber?.cursor ?? 0
@@ -130,6 +182,14 @@ final class TCPChatHandler: ChannelInboundHandler {
                 }
             }
         }
+    }
+
+    /// Writes a reply line: as it is for a line client, as the app can show
+    /// it (``AppLineFormat``) for a newline-less one.
+    private func send(_ line: [UInt8]) {
+        guard let context else { return }
+        let bytes = framer.newlineTerminated ? line : AppLineFormat.fit(line)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
 
     /// Pumps the room's messages after the cursor until there are none, then

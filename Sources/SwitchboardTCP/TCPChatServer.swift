@@ -25,9 +25,19 @@ public final class TCPChatServer: Sendable {
             .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
             .childChannelOption(.writeBufferWaterMark,
                                 value: .init(low: configuration.maxQueuedBytes / 2, high: configuration.maxQueuedBytes))
+            // TCP keepalive: a peer that vanished without closing (a phone
+            // that lost signal) is noticed by the kernel, and leaves.
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(Self.tcpOption(TCP_KEEPIDLE), value: SocketOptionValue(configuration.keepaliveIdleSeconds))
+            .childChannelOption(Self.tcpOption(TCP_KEEPINTVL), value: SocketOptionValue(configuration.keepaliveIntervalSeconds))
+            .childChannelOption(Self.tcpOption(TCP_KEEPCNT), value: SocketOptionValue(configuration.keepaliveProbes))
             .childChannelInitializer { channel in
                 registry.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
+                    if let seconds = configuration.idleTimeoutSeconds {
+                        // Opt-in: a timer per connection, for clients that send `ping:`.
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Int64(seconds))))
+                    }
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(bus: bus, presence: presence, connections: connections,
                                        configuration: configuration, logger: logger))
@@ -37,6 +47,10 @@ public final class TCPChatServer: Sendable {
             .wait()
         port = serverChannel.localAddress?.port ?? configuration.port
         self.registry = registry
+    }
+
+    private static func tcpOption(_ name: Int32) -> ChannelOptions.Types.SocketOption {
+        ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
     }
 
     /// Connected clients.
@@ -53,3 +67,9 @@ public final class TCPChatServer: Sendable {
         for channel in registry.all { try? channel.close().wait() }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

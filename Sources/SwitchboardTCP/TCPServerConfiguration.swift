@@ -14,16 +14,35 @@ public struct TCPServerConfiguration: Sendable {
     /// Most bytes queued for one client beyond what its socket holds; past
     /// that the client is disconnected rather than allowed to grow memory.
     public var maxQueuedBytes: Int
+    /// Most of one client's commands waiting to be stored; past that the
+    /// server stops reading from it until they drain (back-pressure).
+    public var maxPendingStores: Int
+    /// TCP keepalive: seconds of silence before the first probe, seconds
+    /// between probes, and probes unanswered before the peer counts as gone
+    /// (by default a vanished peer is noticed within 60 + 6 × 10 = 120 s).
+    public var keepaliveIdleSeconds: Int
+    public var keepaliveIntervalSeconds: Int
+    public var keepaliveProbes: Int
+    /// Seconds without a byte from the client after which it is disconnected
+    /// (for clients that send `ping:`); nil for never.
+    public var idleTimeoutSeconds: Int?
     /// Limits on names and text.
     public var limits: MessageLimits
 
     public init(host: String = "127.0.0.1", port: Int = 8081, flushMilliseconds: Int = 50,
-                maxLineBytes: Int = 8192, maxQueuedBytes: Int = 256 * 1024, limits: MessageLimits = MessageLimits()) {
+                maxLineBytes: Int = 8192, maxQueuedBytes: Int = 256 * 1024, maxPendingStores: Int = 32,
+                keepaliveIdleSeconds: Int = 60, keepaliveIntervalSeconds: Int = 10, keepaliveProbes: Int = 6,
+                idleTimeoutSeconds: Int? = nil, limits: MessageLimits = MessageLimits()) {
         self.host = host
         self.port = port
         self.flushMilliseconds = flushMilliseconds
         self.maxLineBytes = maxLineBytes
         self.maxQueuedBytes = maxQueuedBytes
+        self.maxPendingStores = maxPendingStores
+        self.keepaliveIdleSeconds = keepaliveIdleSeconds
+        self.keepaliveIntervalSeconds = keepaliveIntervalSeconds
+        self.keepaliveProbes = keepaliveProbes
+        self.idleTimeoutSeconds = idleTimeoutSeconds
         self.limits = limits
     }
 }

@@ -69,6 +69,19 @@ public final class TestLineClient {
         }
     }
 
+    /// What the DogeChat app shows for its next read: it reads up to 4,096
+    /// bytes at once and shows each read as one message, split on the first
+    /// `:` into sender and text (a join line has no `:`: sender nil).
+    public func readAsTheApp() throws -> (sender: String?, text: String) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count == 0 { throw TestClientError(description: "connection closed by server") }
+        if count < 0 { throw TestClientError(description: "recv: \(String(cString: strerror(errno)))") }
+        let read = String(decoding: chunk[..<count], as: UTF8.self)
+        guard let colon = read.firstIndex(of: ":") else { return (nil, read) }
+        return (String(read[..<colon]), String(read[read.index(after: colon)...]))
+    }
+
     public func readLines(_ count: Int) throws -> [String] {
         try (0..<count).map { _ in try readLine() }
     }

@@ -5,7 +5,7 @@ import SwitchboardTesting
 @testable import SwitchboardCore
 
 /// Counts wake-ups; stands for a suspended connection.
-final class CountingWaiter: Subscriber, @unchecked Sendable {
+final class CountingSubscriber: Subscriber, @unchecked Sendable {
     let transport = Transport.sse
     let filter = RoomFilter.all
     var cursor: Int64 = 0
@@ -24,10 +24,10 @@ struct MessageBusTests {
     @Test func publishStoresAssignsIdsAndWakesOnlyThatRoomsWaiters() throws {
         let store = InMemoryMessageStore()
         let bus = try MessageBus(store: store, clock: { 1000 })
-        let lobby = CountingWaiter(), other = CountingWaiter(), everywhere = CountingWaiter()
+        let lobby = CountingSubscriber(), other = CountingSubscriber(), everywhere = CountingSubscriber()
         var parks = 0
         for (waiter, filter) in [(lobby, RoomFilter.room("lobby")), (other, .room("other")), (everywhere, .all)] {
-            guard case .parked = try bus.readOrPark(after: 0, in: filter, limit: 10, waiter: waiter, park: { parks += 1 }) else {
+            guard case .parked = try bus.readOrPark(after: 0, in: filter, limit: 10, for: waiter, park: { parks += 1 }) else {
                 Issue.record("expected to park"); return
             }
         }
@@ -68,11 +68,11 @@ struct MessageBusTests {
                 _ = try? bus.publish(MessageDraft(room: "lobby", user: "u", text: "racing", kind: .message))
             }
         }
-        let waiter = CountingWaiter()
+        let waiter = CountingSubscriber()
         var cursor: Int64 = 0
         var seen: [Int64] = []
         loop: while true {
-            switch try bus.readOrPark(after: cursor, in: .room("lobby"), limit: 100, waiter: waiter, park: {}) {
+            switch try bus.readOrPark(after: cursor, in: .room("lobby"), limit: 100, for: waiter, park: {}) {
             case .messages(let messages, let scanned):
                 seen += messages.map(\.id)
                 cursor = scanned
@@ -116,20 +116,20 @@ struct MessageBusTests {
 
     @Test func closeWakesEveryoneAndRefusesPublishesAndParks() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        let waiter = CountingWaiter()
-        _ = try bus.readOrPark(after: 0, in: .all, limit: 1, waiter: waiter, park: {})
+        let waiter = CountingSubscriber()
+        _ = try bus.readOrPark(after: 0, in: .all, limit: 1, for: waiter, park: {})
         bus.close()
         #expect(waiter.count == 1)
         #expect(throws: SwitchboardError.shuttingDown) { try bus.publish(draft("late")) }
-        guard case .closed = try bus.readOrPark(after: 0, in: .all, limit: 1, waiter: waiter, park: {}) else {
+        guard case .closed = try bus.readOrPark(after: 0, in: .all, limit: 1, for: waiter, park: {}) else {
             Issue.record("parked after close"); return
         }
     }
 
     @Test func unparkTakesAWaiterOutOnce() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        let waiter = CountingWaiter()
-        _ = try bus.readOrPark(after: 0, in: .rooms(["a", "b"]), limit: 1, waiter: waiter, park: {})
+        let waiter = CountingSubscriber()
+        _ = try bus.readOrPark(after: 0, in: .rooms(["a", "b"]), limit: 1, for: waiter, park: {})
         #expect(bus.unpark(waiter))
         #expect(!bus.unpark(waiter))
         try bus.publish(draft("x", room: "a"))
@@ -139,7 +139,7 @@ struct MessageBusTests {
 
 @Suite("Cancelling a waiter")
 struct CancellationTests {
-    final class CancellableWaiter: Subscriber, @unchecked Sendable {
+    final class CancellableSubscriber: Subscriber, @unchecked Sendable {
         let transport = Transport.sse
         let filter = RoomFilter.all
         var cursor: Int64 = 0
@@ -152,14 +152,14 @@ struct CancellationTests {
 
     @Test func aCancelledWaiterIsNeverParkedSoACancelThatRacesAParkIsNotLost() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        let waiter = CancellableWaiter()
+        let waiter = CancellableSubscriber()
         // The cancel comes first and finds nothing parked...
         waiter.cancelled.store(true, ordering: .releasing)
         bus.cancel(waiter)
         #expect(waiter.wakes.load(ordering: .relaxed) == 0)
         // ...and the park that follows is refused instead of waiting forever.
         var parks = 0
-        guard case .cancelled = try bus.readOrPark(after: 0, in: .all, limit: 1, waiter: waiter, park: { parks += 1 }) else {
+        guard case .cancelled = try bus.readOrPark(after: 0, in: .all, limit: 1, for: waiter, park: { parks += 1 }) else {
             Issue.record("a cancelled waiter was parked"); return
         }
         #expect(parks == 0 && bus.parkedCount == 0)
@@ -167,8 +167,8 @@ struct CancellationTests {
 
     @Test func cancellingAParkedWaiterWakesItOnce() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        let waiter = CancellableWaiter()
-        _ = try bus.readOrPark(after: 0, in: .all, limit: 1, waiter: waiter, park: {})
+        let waiter = CancellableSubscriber()
+        _ = try bus.readOrPark(after: 0, in: .all, limit: 1, for: waiter, park: {})
         waiter.cancelled.store(true, ordering: .releasing)
         bus.cancel(waiter)
         bus.cancel(waiter)

@@ -25,9 +25,10 @@ struct RawTCPTests {
         let server = try TestServer()
         let app = try TestLineClient(port: server.tcpPort)
         try app.write("iam:doge")
-        #expect(try app.readLine() == "doge has joined")
+        // What the app shows: one read per message, no line break in the bubble.
+        #expect(try app.readAsTheApp() == (nil, "doge has joined"))
         try app.write("msg:such wow")
-        #expect(try app.readLine() == "doge:such wow")
+        #expect(try app.readAsTheApp() == ("doge", "such wow"))
         #expect(try server.client.get("/api/rooms/lobby/messages?since=0").page().messages.last?.text == "such wow")
     }
 
@@ -41,7 +42,9 @@ struct RawTCPTests {
         #expect(try slow.readLines(2) == ["bob has joined", "bob:typed slowly"])
 
         let sticky = try TestLineClient(port: server.tcpPort)
-        try sticky.write("iam:amy\nmsg:one\r\nmsg:two")
+        try sticky.write("iam:amy\nmsg:one\r\nmsg:tw")
+        usleep(400_000)  // twice the quiet period: a line client's half command still waits for its newline
+        try sticky.write("o\n")
         #expect(try sticky.readLines(3) == ["amy has joined", "amy:one", "amy:two"])
         #expect(try slow.readLines(3) == ["amy has joined", "amy:one", "amy:two"])
     }

@@ -48,9 +48,30 @@ struct LineFramerTests {
         #expect(lines(framer.feed(Array((exactly + "\r\n").utf8))) == [exactly])
         let outputs = framer.feed(Array((String(repeating: "b", count: 25) + "\nmsg:ok\n").utf8))
         #expect(lines(outputs) == ["<too long>", "msg:ok"])
-        // Without a newline, the quiet period ends the discarded line.
+        // A client without newlines: the quiet period ends the discarded line.
+        var quiet = LineFramer(maxLineBytes: 10)
+        #expect(lines(quiet.feed(Array(String(repeating: "c", count: 30).utf8))) == ["<too long>"])
+        #expect(quiet.flush().isEmpty)
+        #expect(lines(quiet.feed(Array("msg:next\n".utf8))) == ["msg:next"])
+        // A line client: discarded up to its newline, whatever the pauses.
         #expect(lines(framer.feed(Array(String(repeating: "c", count: 30).utf8))) == ["<too long>"])
         #expect(framer.flush().isEmpty)
-        #expect(lines(framer.feed(Array("msg:next\n".utf8))) == ["msg:next"])
+        #expect(lines(framer.feed(Array("cc\nmsg:next\n".utf8))) == ["msg:next"])
+    }
+
+    @Test func onceALineEndedWithANewlineQuietTimeNeverCutsACommand() {
+        var framer = LineFramer()
+        #expect(lines(framer.feed(Array("iam:luke\n".utf8))) == ["iam:luke"])
+        #expect(framer.newlineTerminated)
+        // `msg:hel`, a long pause, then `lo\n`: one command, as nc users type it.
+        #expect(framer.feed(Array("msg:hel".utf8)).isEmpty)
+        #expect(framer.hasPending && !framer.awaitsQuietTime)
+        #expect(framer.flush().isEmpty)
+        #expect(lines(framer.feed(Array("lo\n".utf8))) == ["msg:hello"])
+        // A newline-less client keeps the quiet-time rule.
+        var app = LineFramer()
+        #expect(app.feed(Array("iam:luke".utf8)).isEmpty)
+        #expect(app.awaitsQuietTime)
+        #expect(lines(app.flush()) == ["iam:luke"])
     }
 }
