@@ -84,7 +84,11 @@ let package = Package(
         ),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "SwitchboardTesting"]),
         .testTarget(name: "SwitchboardHTTPTests", dependencies: ["SwitchboardHTTP", "SwitchboardCore", "SwitchboardTesting", "MicroHTTPD"]),
-        .testTarget(name: "SwitchboardTCPTests", dependencies: ["SwitchboardTCP", "SwitchboardCore"]),
+        .testTarget(
+            name: "SwitchboardTCPTests",
+            dependencies: ["SwitchboardTCP", "SwitchboardCore", "SwitchboardTesting",
+                           .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "SwitchboardIntegrationTests",
             dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",

@@ -6,7 +6,7 @@ import Glibc
 
 /// A raw TCP client as `nc` or the DogeChat app would be: writes bytes exactly
 /// as given, reads `\n`-terminated lines, with a deadline on every read.
-public final class TestLineClient {
+public final class TestLineClient: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var closed = false
@@ -51,6 +51,18 @@ public final class TestLineClient {
             guard sent > 0 else { throw TestClientError(description: "send failed: \(errno)") }
             offset += sent
         }
+    }
+
+    /// Writes all of `bytes` if the socket takes any of them now (finishing
+    /// a partial write); false when it would block: the server is not reading.
+    public func tryWrite(_ bytes: [UInt8]) throws -> Bool {
+        let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        if sent < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK { return false }
+            throw TestClientError(description: "send failed: \(errno)")
+        }
+        if sent < bytes.count { try write(Array(bytes[sent...])) }
+        return true
     }
 
     /// The next line, without its `\n`.

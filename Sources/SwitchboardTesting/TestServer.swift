@@ -17,7 +17,8 @@ public final class TestServer {
 
     public init(databasePath: String? = nil, keepaliveSeconds: Double = 15, idleTimeout: Int = 120,
          maxBodyBytes: Int = 64 * 1024, recentMessages: Int = 4096, maxTextBytes: Int = 4096,
-         tcpFlushMilliseconds: Int = 50, tcpMaxQueuedBytes: Int = 256 * 1024) throws {
+         tcpFlushMilliseconds: Int = 50, tcpMaxQueuedBytes: Int = 256 * 1024,
+                tcpKeepaliveSeconds: Int = 60, tcpIdleTimeoutSeconds: Int? = nil, tcpPort: Int = 0) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -30,8 +31,9 @@ public final class TestServer {
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepaliveSeconds,
                 adminToken: TestServer.adminToken),
-            tcp: TCPServerConfiguration(host: "127.0.0.1", port: 0, flushMilliseconds: tcpFlushMilliseconds,
-                                        maxQueuedBytes: tcpMaxQueuedBytes, limits: MessageLimits(maxTextBytes: maxTextBytes)),
+            tcp: TCPServerConfiguration(host: "127.0.0.1", port: tcpPort, flushMilliseconds: tcpFlushMilliseconds,
+                                        maxQueuedBytes: tcpMaxQueuedBytes, keepaliveIdleSeconds: tcpKeepaliveSeconds,
+                                        idleTimeoutSeconds: tcpIdleTimeoutSeconds, limits: MessageLimits(maxTextBytes: maxTextBytes)),
             recentMessages: recentMessages)
         server = try ChatServer(configuration: configuration, logger: logger)
     }

@@ -59,4 +59,12 @@ struct LineSessionTests {
         #expect(line(.leave, "luke", "") == "luke has left\n")
         #expect(line(.system, "system", "maintenance") == "system:maintenance\n")
     }
+
+    @Test func pingIsAnsweredPongWithTheSameTextBeforeOrAfterIam() {
+        var session = LineSession()
+        #expect(sent(say(&session, "ping:")) == ["pong:\n"])
+        #expect(sent(say(&session, "ping:42 abc")) == ["pong:42 abc\n"])
+        #expect(say(&session, "iam:luke") == [.enter(user: "luke", room: "lobby")])
+        #expect(sent(say(&session, "ping:still here\r")) == ["pong:still here \n"])
+    }
 }

@@ -1,0 +1,31 @@
+import Testing
+import SwitchboardCore
+@testable import SwitchboardTCP
+
+/// What the DogeChat app would display for what the server writes: it reads
+/// 4,096 bytes at a time and shows each read as one bubble, split on `:`.
+@Suite("What the app can show")
+struct AppLineFormatTests {
+    func message(_ text: String, user: String = "luke", kind: MessageKind = .message) -> EncodedMessage {
+        EncodedMessage(Message(id: 1, room: "lobby", user: user, text: text, kind: kind, ts: 0))
+    }
+
+    @Test func oneMessageWithoutALineBreak() {
+        #expect(message("such wow").frame(AppLineFormat.self) == Array("luke:such wow".utf8))
+        #expect(message("", kind: .join).frame(AppLineFormat.self) == Array("luke has joined".utf8))
+        #expect(message("1", kind: .delete).frame(AppLineFormat.self).isEmpty)
+        #expect(AppLineFormat.fit(Array("error:send iam:NAME first\n".utf8)) == Array("error:send iam:NAME first".utf8))
+    }
+
+    @Test func aFullLengthTextFitsOneReadEndingInAnEllipsis() {
+        let text = String(repeating: "a", count: 4090) + "€€"  // 4,096 bytes, ends in 3-byte characters
+        let frame = message(text).frame(AppLineFormat.self)
+        #expect(frame.count <= AppLineFormat.maxBytes)
+        let shown = String(validating: frame, as: UTF8.self)
+        #expect(shown != nil, "cut at a character boundary")
+        #expect(shown?.hasPrefix("luke:aaaa") == true && shown?.hasSuffix("…") == true)
+        // A text that fits is untouched.
+        let short = String(repeating: "b", count: 4096 - "luke:".utf8.count)
+        #expect(message(short).frame(AppLineFormat.self) == Array("luke:\(short)".utf8))
+    }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+import Synchronization
+import Testing
+import SwitchboardCore
+import SwitchboardTesting
+@testable import SwitchboardTCP
+
+/// A store whose appends wait while the gate is closed: a disk that cannot keep up.
+final class GatedStore: MessageStore, @unchecked Sendable {
+    let inner = InMemoryMessageStore()
+    let open = DispatchSemaphore(value: 0)
+    let gated = Atomic<Bool>(true)
+    func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
+        if gated.load(ordering: .acquiring) { open.wait(); open.signal() }
+        return try inner.append(draft, timestamp: timestamp)
+    }
+    func release() { gated.store(false, ordering: .releasing); open.signal() }
+    func messages(after id: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
+        try inner.messages(after: id, in: filter, limit: limit)
+    }
+    func latest(in room: String, limit: Int) throws -> [Message] { try inner.latest(in: room, limit: limit) }
+    func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
+    func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
+    func rooms() throws -> [RoomSummary] { try inner.rooms() }
+    func sizeInBytes() -> Int64 { 0 }
+    func checkWritable() throws {}
+    func close() throws {}
+}
+
+/// Counts the reads the handler lets through to the socket.
+final class ReadCounter: ChannelOutboundHandler, @unchecked Sendable {
+    typealias OutboundIn = ByteBuffer
+    var reads = 0
+    func read(context: ChannelHandlerContext) {
+        reads += 1
+        context.read()
+    }
+}
+
+@Suite("Raw TCP back-pressure")
+struct TCPBackPressureTests {
+    @Test func readsAreHeldWhileTooManyStoresWaitAndResumeWhenTheyDrain() async throws {
+        let store = GatedStore()
+        let bus = try MessageBus(store: store)
+        let presence = Presence(bus: bus)
+        let connections = ConnectionDirectory(presence: presence)
+        let channel = NIOAsyncTestingChannel()
+        let loop = channel.testingEventLoop
+        let counter = ReadCounter()
+        try await loop.executeInContext {
+            let handler = TCPChatHandler(bus: bus, presence: presence, connections: connections,
+                                         configuration: TCPServerConfiguration(maxPendingStores: 8), logger: Logger(label: "test"))
+            try channel.pipeline.syncOperations.addHandlers([counter, handler])
+        }
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
+
+        var lines = "iam:flood\n"
+        for index in 0..<20 { lines += "msg:\(index)\n" }
+        try await channel.writeInbound(channel.allocator.buffer(string: lines))
+        channel.read()
+        await loop.run()
+        #expect(try await loop.executeInContext { counter.reads } == 0, "20 stores pending, more than 8: the read is held")
+
+        store.release()
+        let drainedBy = DispatchTime.now() + 10
+        while try await loop.executeInContext({ counter.reads }) == 0, DispatchTime.now() < drainedBy {
+            await loop.run()  // the stores' completions hop back to the loop
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(try await loop.executeInContext { counter.reads } == 1, "the held read goes through once the stores drain")
+        // Nothing was dropped: the join and the 20 messages are stored, in order.
+        while bus.lastID < 21, DispatchTime.now() < drainedBy { try await Task.sleep(for: .milliseconds(1)) }
+        let stored = try bus.read(after: 0, in: .all, limit: 100).messages.map(\.message.text)
+        #expect(stored == ["flood has joined"] + (0..<20).map { "\($0)" })
+        _ = try? await channel.finish()
+    }
+}
