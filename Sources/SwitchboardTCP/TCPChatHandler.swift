@@ -23,6 +23,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
     private let configuration: TCPServerConfiguration
     private let logger: Logger
     private let storing = DispatchQueue(label: "switchboard.tcp.connection")
+    /// Every connection's store work, so that shutdown can wait for it.
+    private let storeWork: DispatchGroup
     private var framer: LineFramer
     private var session: LineSession
     private var flushTask: Scheduled<Void>?
@@ -35,7 +37,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
     private var readHeld = false
 
     init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory,
-         configuration: TCPServerConfiguration, logger: Logger) {
+         configuration: TCPServerConfiguration, storeWork: DispatchGroup = DispatchGroup(), logger: Logger) {
+        self.storeWork = storeWork
         self.bus = bus
         self.presence = presence
         self.connections = connections
@@ -105,7 +108,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
         if let subscriber { _ = bus.unpark(subscriber) }
         subscriber = nil
         if let user = session.user { logger.info("\(user) has left", metadata: ["transport": "tcp"]) }
-        if let connection { storing.async { [connections] in connections.close(connection) } }
+        if let connection { storing.async(group: storeWork) { [connections] in connections.close(connection) } }
         self.context = nil
         context.fireChannelInactive()
     }
@@ -134,7 +137,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
             self.subscriber = subscriber
             logger.info("\(user) has joined", metadata: ["transport": "tcp", "room": "\(room)"])
             let ownJoin = NIOLoopBound(self, eventLoop: context.eventLoop)
-            storing.async { [connections] in
+            storing.async(group: storeWork) { [connections] in
                 let alreadyPresent = connections.identify(connection, user: user, rooms: [room]) { channel.close(promise: nil) }
                 // Present on another connection already: no join is published,
                 // but this client, like the tutorial's app, expects to see its own.
@@ -147,12 +150,12 @@ final class TCPChatHandler: ChannelDuplexHandler {
             guard let subscriber else { return }
             _ = bus.unpark(subscriber)
             subscriber.move(to: to, after: bus.lastID)
-            storing.async { [connections] in connections.move(connection, to: [to]) }
+            storing.async(group: storeWork) { [connections] in connections.move(connection, to: [to]) }
             deliver()
         case .publish(let draft):
             pendingStores += 1
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            storing.async { [bus] in
+            storing.async(group: storeWork) { [bus] in
                 let refusal: [UInt8]?
                 do throws(SwitchboardError) {
                     try bus.publish(draft)  // delivered back to the sender once stored: that is the ack
@@ -171,7 +174,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
         case .replay(let room, let after):
             // Up to what live delivery has reached, so nothing comes twice.
             let upTo = subscriber?.cursor ?? 0
-            storing.async { [bus] in
+            storing.async(group: storeWork) { [bus] in
                 var from = after
                 while from < upTo, let read = try? bus.read(after: from, in: .room(room), limit: 256) {
                     var buffer = channel.allocator.buffer(capacity: 4096)

@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import NIOCore
 import NIOPosix
@@ -11,11 +12,14 @@ public final class TCPChatServer: Sendable {
     public let port: Int
     private let serverChannel: any Channel
     private let registry: ClientRegistry
+    /// Stores (publishes, joins, leaves) still running for any client.
+    private let storeWork = DispatchGroup()
 
     /// Binds and starts accepting on `group`.
     public init(configuration: TCPServerConfiguration, bus: MessageBus, presence: Presence,
                 connections: ConnectionDirectory, group: any EventLoopGroup, logger: Logger) throws {
         let registry = ClientRegistry()
+        let storeWork = self.storeWork
         serverChannel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -40,7 +44,7 @@ public final class TCPChatServer: Sendable {
                     }
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(bus: bus, presence: presence, connections: connections,
-                                       configuration: configuration, logger: logger))
+                                       configuration: configuration, storeWork: storeWork, logger: logger))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)
@@ -53,6 +57,9 @@ public final class TCPChatServer: Sendable {
         ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
     }
 
+    /// Whether any client's store work (a publish, a join, a leave) is still queued or running.
+    public var hasPendingStores: Bool { storeWork.wait(timeout: .now()) == .timedOut }
+
     /// Connected clients.
     public var clientCount: Int { registry.count }
 
@@ -61,10 +68,13 @@ public final class TCPChatServer: Sendable {
         try? serverChannel.close().wait()
     }
 
-    /// Closes every client connection and waits for them to close.
+    /// Closes every client connection, waits for them to close, then for
+    /// their pending stores (the bus should be closed: they finish at once),
+    /// so that nothing hops back to an event loop after it has stopped.
     public func closeAll() {
         stopAccepting()
         for channel in registry.all { try? channel.close().wait() }
+        _ = storeWork.wait(timeout: .now() + 10)
     }
 }
 

@@ -84,6 +84,25 @@ struct RawTCPHardeningTests {
         #expect(throws: TCPListenError.self) { try TestServer(tcpPort: taken.tcpPort) }
     }
 
+    /// A stop while a client's stores are queued: they finish (refused, the
+    /// bus is closed) before the event loops stop, so nothing hops to a
+    /// stopped loop. (Before, NIO logged "Cannot schedule tasks on an
+    /// EventLoop that has already shut down" once per queued store.)
+    @Test func shutdownWaitsForEveryQueuedStore() throws {
+        let server = try TestServer()
+        let flooder = try TestLineClient(port: server.tcpPort)
+        try flooder.write("iam:flood\n")
+        _ = try flooder.readLine()
+        Thread { while (try? flooder.readLine()) != nil {} }.start()
+        try flooder.write(Array(String(repeating: "msg:\(String(repeating: "f", count: 90))\n", count: 2000).utf8))
+        let tcp = try #require(server.server.tcp)
+        let queuedBy = Date().addingTimeInterval(10)
+        while !tcp.hasPendingStores, Date() < queuedBy { usleep(100) }
+        #expect(tcp.hasPendingStores)
+        server.stop()
+        #expect(!tcp.hasPendingStores)
+    }
+
     /// A client that writes `msg:` lines as fast as the socket takes them
     /// (with a client that never reads in its room) beside 100 ordinary
     /// clients in the lobby: the flood is read only as fast as it is stored
