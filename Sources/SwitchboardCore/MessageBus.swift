@@ -23,6 +23,8 @@ public final class MessageBus: Sendable {
     /// What every transport has delivered; transports record their writes here.
     public let stats: DeliveryStats
     private let state: Mutex<State>
+    /// Store reads (catch-ups older than the ring), encoded once for every reader.
+    private let catchUp: CatchUpCache
     /// Serialises store appends with ring appends.
     private let publishing = Mutex<Void>(())
 
@@ -37,6 +39,7 @@ public final class MessageBus: Sendable {
         self.store = store
         self.clock = clock
         self.stats = stats
+        catchUp = CatchUpCache(capacity: 4096)
         let lastID = try store.lastAssignedID()
         state = Mutex(State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID)))
     }
@@ -78,6 +81,7 @@ public final class MessageBus: Sendable {
             do { removed = try store.delete(id: id) } catch { return .failure(.storeFailure("\(error)")) }
             guard let removed, removed.kind != .delete else { return nil }
             state.withLock { $0.recent.markDeleted(id) }
+            catchUp.remove(id)
             return appendLocked(MessageDraft(room: removed.room, user: MessageLimits.systemUser, text: String(id), kind: .delete))
         }
         guard let result else { return nil }
@@ -205,7 +209,7 @@ public final class MessageBus: Sendable {
         guard behind else { return nil }
         let batch = try store.messages(after: cursor, in: filter, limit: limit)
         if !batch.messages.isEmpty {
-            return (batch.messages.map(EncodedMessage.init), batch.scannedThrough)
+            return (catchUp.encoded(batch.messages), batch.scannedThrough)
         }
         cursor = max(cursor, batch.scannedThrough)
         return nil

@@ -76,4 +76,13 @@ struct PumpTests {
         #expect(try bus.pump(subscriber, limit: 4, park: {}) == .parked)
         #expect(subscriber.batches.flatMap { $0 } == [1, 2, 3, 4, 5, 6])
     }
+
+    @Test func readersCatchingUpFromTheStoreShareOneEncodingOfEachMessage() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore(), recentCapacity: 2)
+        for index in 0..<6 { try bus.publish(draft("m\(index)")) }
+        let first = try bus.read(after: 0, in: .all, limit: 3).messages
+        let second = try bus.read(after: 0, in: .all, limit: 3).messages
+        #expect(first.map(\.id) == [1, 2, 3])
+        #expect(zip(first, second).allSatisfy { $0 === $1 })
+    }
 }
