@@ -52,11 +52,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The WebSocket way in: sockets upgraded by libmicrohttpd, framed by NIOWebSocket.
+        .target(
+            name: "SwitchboardWebSocket",
+            dependencies: [
+                "SwitchboardCore", "SwitchboardHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The parts composed into one server, as the CLI and the tests start it.
         .target(
             name: "Switchboard",
             dependencies: [
-                "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
+                "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

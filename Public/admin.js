@@ -5,12 +5,12 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const TRANSPORTS = ["sse", "long-poll", "short-poll", "tcp"];
-  const COLORS = { published: "#1d2330", sse: "#3558d8", "long-poll": "#1f8a4c", "short-poll": "#b5561b", tcp: "#8a3ffc" };
+  const TRANSPORTS = ["sse", "websocket", "long-poll", "short-poll", "tcp"];
+  const COLORS = { published: "#1d2330", sse: "#3558d8", websocket: "#c2185b", "long-poll": "#1f8a4c", "short-poll": "#b5561b", tcp: "#8a3ffc" };
   const HISTORY = 300;   // seconds kept for the chart
   let token = sessionStorage.getItem("switchboard.admin") || "";
   let previous = null;    // the last snapshot, for per-second rates
-  const series = { published: [], sse: [], "long-poll": [], "short-poll": [], tcp: [] };
+  const series = { published: [], sse: [], websocket: [], "long-poll": [], "short-poll": [], tcp: [] };
   let controller = null;
 
   $("login").addEventListener("submit", (event) => {

@@ -51,4 +51,12 @@ sb_connection_client_address(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE): libmicrohttpd is done
+/// with an upgraded socket (variadic in C).
+static inline enum MHD_Result
+sb_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
+{
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
+
 #endif

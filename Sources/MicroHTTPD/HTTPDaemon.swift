@@ -31,6 +31,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         self.context = context
 
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_ALLOW_UPGRADE.rawValue
         guard var storage = Self.socketAddress(host: configuration.host, port: configuration.port) else {
             throw MicroHTTPDError(operation: "use '\(configuration.host)' as an address (an IPv4 or IPv6 literal is needed)", errno: 0)
         }
@@ -175,6 +176,12 @@ private func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_R
             streamContext.release()
             body.finish()
         }
+    case .upgrade(let handler):
+        // The exchange is the callback's context: it lives until the request
+        // completes, which for an upgraded connection is after the handover,
+        // and for a client gone before the 101 frees the handler with it.
+        exchange.upgradeHandler = handler
+        created = MHD_create_response_for_upgrade(upgradeHandler, Unmanaged.passUnretained(exchange).toOpaque())
     }
     guard let created else { return .NO }
     for (name, value) in response.headers {
@@ -194,6 +201,22 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
     case .end: return MHD_CONTENT_READER_END_OF_STREAM
     case .abort: return MHD_CONTENT_READER_END_WITH_ERROR
     }
+}
+
+/// Hands an upgraded socket over: copies the bytes already read, duplicates
+/// the descriptor, tells libmicrohttpd it is done with its own (it then only
+/// `close()`s that one, without TLS), and never touches `sock` or `urh` again.
+private let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraInSize, sock, urh in
+    guard let cls, let urh else { return }
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(cls).takeUnretainedValue()
+    let bytes = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraInSize)) } ?? []
+    let duplicate = fcntl(sock, F_DUPFD_CLOEXEC, 0)
+    _ = sb_upgrade_close(urh)
+    let handler = exchange.upgradeHandler
+    exchange.upgradeHandler = nil
+    guard duplicate >= 0 else { return }
+    guard let handler else { close(duplicate); return }
+    handler(UpgradedSocket(descriptor: duplicate, bytesAlreadyRead: bytes))
 }
 
 private let streamFree: MHD_ContentReaderFreeCallback = { cls in
@@ -217,6 +240,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionC
     exchange.completionHandlers = []
     for handler in handlers.reversed() { handler(completion) }
     exchange.continuation = nil
+    exchange.upgradeHandler = nil
 }
 
 private let daemonLogger: MHD_LogCallback = { cls, format, arguments in

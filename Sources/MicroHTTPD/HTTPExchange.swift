@@ -34,6 +34,8 @@ public final class HTTPExchange: @unchecked Sendable {
     /// What runs instead of the handler when a suspended exchange resumes;
     /// see ``suspend(continuingWith:)``.
     var continuation: (any HTTPContinuation)?
+    /// Who takes the socket over after a `101`; see ``HTTPResponse/Body/upgrade(_:)``.
+    var upgradeHandler: (@Sendable (UpgradedSocket) -> Void)?
     /// What runs when the exchange ends; see ``onCompletion(_:)``.
     var completionHandlers: [@Sendable (HTTPCompletion) -> Void] = []
 

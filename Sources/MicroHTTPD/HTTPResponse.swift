@@ -9,6 +9,11 @@ public struct HTTPResponse {
         /// (sent with chunked transfer encoding). `blockSize` is the most asked
         /// for in one read.
         case stream(any HTTPStreamBody, blockSize: Int)
+        /// A `101 Switching Protocols`: once the head is sent, the socket is
+        /// handed over (a duplicate descriptor the receiver owns, and the
+        /// bytes libmicrohttpd had already read past the request). Never
+        /// called when the client leaves before the 101 is sent.
+        case upgrade(@Sendable (UpgradedSocket) -> Void)
     }
 
     /// HTTP status code.

@@ -4,6 +4,7 @@ import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardStore
 import SwitchboardTCP
+import SwitchboardWebSocket
 
 /// One Switchboard process's worth of parts, started together: the SQLite
 /// store, the message bus, presence, the deadline thread, the HTTP server and
@@ -19,6 +20,8 @@ public final class ChatServer: @unchecked Sendable {
     public let connections: ConnectionDirectory
     /// The HTTP side.
     public let http: HTTPServer
+    /// WebSocket connections (upgraded on the HTTP port).
+    public let webSockets: WebSocketServer
     /// The raw TCP side, when enabled.
     public let tcp: TCPChatServer?
     private let scheduler: DeadlineScheduler
@@ -52,10 +55,13 @@ public final class ChatServer: @unchecked Sendable {
             try? store.close()
             throw TCPListenError(host: configuration.tcp?.host ?? "", port: configuration.tcp?.port ?? 0, underlying: error)
         }
+        webSockets = WebSocketServer(
+            configuration: WebSocketConfiguration(keepaliveSeconds: configuration.http.keepaliveSeconds, limits: configuration.http.limits),
+            bus: bus, connections: connections, group: eventLoops, scheduler: scheduler, logger: logger)
         do {
             http = try HTTPServer(configuration: configuration.http, bus: bus, store: store,
                                   presence: presence, connections: connections, metrics: metrics,
-                                  scheduler: scheduler, logger: logger)
+                                  webSockets: webSockets, scheduler: scheduler, logger: logger)
         } catch {
             tcp?.closeAll()
             scheduler.stop()
@@ -81,6 +87,7 @@ public final class ChatServer: @unchecked Sendable {
         http.stopAccepting()
         bus.close()  // no more publishes; every parked long poll and stream woken to finish
         http.stop()
+        webSockets.closeAll()
         tcp?.closeAll()
         try? eventLoops.syncShutdownGracefully()
         scheduler.stop()

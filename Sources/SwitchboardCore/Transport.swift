@@ -4,6 +4,7 @@ public enum Transport: String, Codable, Sendable, CaseIterable, Comparable {
     case longPoll = "long-poll"
     case sse
     case tcp
+    case websocket
 
     /// Its place in ``allCases``: an index for per-transport tables.
     public var ordinal: Int {
@@ -12,6 +13,7 @@ public enum Transport: String, Codable, Sendable, CaseIterable, Comparable {
         case .longPoll: return 1
         case .sse: return 2
         case .tcp: return 3
+        case .websocket: return 4
         }
     }
 

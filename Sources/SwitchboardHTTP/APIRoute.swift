@@ -12,6 +12,10 @@ public enum APIRoute: Equatable, Sendable {
     case roomEvents(room: String)
     /// `GET /api/events?rooms=a,b`
     case events
+    /// `GET /api/rooms/{room}/ws` (WebSocket)
+    case roomWebSocket(room: String)
+    /// `GET /api/ws?rooms=a,b` (WebSocket)
+    case webSocket
     /// `GET /api/rooms/{room}/presence`
     case presence(room: String)
     /// `GET /api/rooms`
@@ -71,6 +75,10 @@ public enum APIRoute: Equatable, Sendable {
             candidate = (.rooms, ["GET"])
         case 2 where segments == ["api", "events"]:
             candidate = (.events, ["GET"])
+        case 2 where segments == ["api", "ws"]:
+            candidate = (.webSocket, ["GET"])
+        case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "ws":
+            candidate = (.roomWebSocket(room: segments[2]), ["GET"])
         case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "messages":
             let room = segments[2]
             if method == "POST" { return .route(.publish(room: room)) }

@@ -24,9 +24,10 @@ public final class HTTPServer: Sendable {
     ///     keepalive ticks); must be started.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore,
                 presence: Presence, connections: ConnectionDirectory, metrics: PrometheusExporter? = nil,
-                scheduler: DeadlineScheduler, logger: Logger) throws {
+                webSockets: (any WebSocketAcceptor)? = nil, scheduler: DeadlineScheduler, logger: Logger) throws {
         let services = HTTPServices(configuration: configuration, bus: bus, store: store, presence: presence,
-                                    connections: connections, metrics: metrics, scheduler: scheduler, logger: logger)
+                                    connections: connections, metrics: metrics, webSockets: webSockets,
+                                    scheduler: scheduler, logger: logger)
         self.services = services
         admin = AdminEndpoints(services: services)
         router = HTTPRouter(services: services, admin: admin)

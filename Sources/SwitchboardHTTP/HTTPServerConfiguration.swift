@@ -26,6 +26,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var publicFiles: StaticFiles?
     /// The Bearer token of `/api/admin/`.
     public var adminToken: String
+    /// Most WebSocket connections at once (libmicrohttpd no longer counts
+    /// upgraded sockets, so the server caps them itself).
+    public var maxWebSockets: Int
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080,
                 threads: Int = HTTPServerConfiguration.coreCount,
@@ -37,7 +40,8 @@ public struct HTTPServerConfiguration: Sendable {
                 sseRetryMilliseconds: Int = 2000,
                 shutdownGraceSeconds: Double = 5,
                 publicFiles: StaticFiles? = nil,
-                adminToken: String = AdminToken.generate()) {
+                adminToken: String = AdminToken.generate(),
+                maxWebSockets: Int = 10_000) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -50,6 +54,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.publicFiles = publicFiles
         self.adminToken = adminToken
+        self.maxWebSockets = maxWebSockets
     }
 
     /// Number of online processors, at least 1.

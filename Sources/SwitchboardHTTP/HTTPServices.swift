@@ -9,6 +9,8 @@ struct HTTPServices: Sendable {
     let presence: Presence
     let connections: ConnectionDirectory
     let metrics: PrometheusExporter?
+    /// Takes over upgraded WebSocket connections; nil answers 404.
+    let webSockets: (any WebSocketAcceptor)?
     let scheduler: DeadlineScheduler
     let logger: Logger
     /// Monotonic nanoseconds at start-up.

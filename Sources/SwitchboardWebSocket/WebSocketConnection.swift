@@ -1,0 +1,210 @@
+import Dispatch
+import Logging
+import NIOCore
+import NIOWebSocket
+import SwitchboardCore
+import SwitchboardHTTP
+
+/// One WebSocket client: a bus ``Subscriber`` that writes one text frame
+/// (the message's JSON) per message, only while the channel is writable —
+/// a slow reader is paused at its cursor and catches up later, so it costs
+/// no memory — and takes the client's frames: publishes (acknowledged once
+/// stored), `{"ping":..}`, ping/pong and close frames. Runs on the channel's
+/// event loop, except stores, which go through the connection's serial queue.
+final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    let transport = Transport.websocket
+    let filter: RoomFilter
+    var cursor: Int64
+    private let request: WebSocketRequest
+    private let services: WebSocketServices
+    private let storing = DispatchQueue(label: "switchboard.websocket.connection")
+    private var context: ChannelHandlerContext?
+    /// Set once when added to the channel, before it can ever be parked (so before any wake).
+    private var eventLoop: (any EventLoop)?
+    private var connection: ConnectionDirectory.ID?
+    private var closing = false
+    private var awaitingPong = false
+    private var pendingStores = 0
+
+    init(request: WebSocketRequest, services: WebSocketServices) {
+        self.request = request
+        self.services = services
+        filter = request.filter
+        cursor = request.cursor
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        eventLoop = context.eventLoop
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        var rooms: [String] = []
+        if case .rooms(let names) = filter { rooms = names.sorted() }
+        let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        connection = services.connections.open(.websocket, user: rooms.isEmpty ? nil : request.user, rooms: rooms) {
+            eventLoop.execute { loop.value.close(code: 1008, reason: "kicked by an administrator") }
+        }
+        context.fireChannelActive()
+        pump()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        _ = services.bus.unpark(self)
+        if let connection { storing.async(group: services.storeWork) { [connections = services.connections] in connections.close(connection) } }
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    // MARK: - Delivery
+
+    func deliver(_ batch: [EncodedMessage]) -> Bool {
+        guard let context else { return false }
+        for message in batch { send(message.json, on: context) }
+        return context.channel.isWritable
+    }
+
+    /// Called by a publisher's thread: hops to the event loop.
+    func wake() {
+        eventLoop?.execute { self.pump() }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { pump() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Writes what is new after the cursor while the socket takes it; parks when nothing is.
+    private func pump() {
+        guard let context, !closing else { return }
+        _ = services.bus.unpark(self)
+        let outcome: PumpOutcome
+        do {
+            outcome = try services.bus.pump(self, limit: 64, park: {})
+        } catch {
+            services.logger.error("WebSocket delivery read failed: \(error)")
+            return close(code: 1011, reason: "the store failed")
+        }
+        context.flush()
+        if outcome == .closed { close(code: 1001, reason: "server going away") }
+        // .delivered: the channel is full; channelWritabilityChanged pumps again.
+    }
+
+    private func send(_ json: [UInt8], on context: ChannelHandlerContext) {
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(bytes: json))
+        context.write(wrapOutboundOut(frame), promise: nil)
+    }
+
+    // MARK: - The client's frames
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
+                return close(code: 1007, reason: "text frames must be UTF-8")
+            }
+            received(text, on: context)
+        case .binary:
+            close(code: 1003, reason: "only text frames are spoken")
+        case .ping:
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            awaitingPong = false
+        case .connectionClose:
+            closeReceived(frame.unmaskedData)
+        default:
+            break
+        }
+    }
+
+    private func received(_ text: String, on context: ChannelHandlerContext) {
+        switch WebSocketClientMessage.parse(text, user: request.user, filter: filter, limits: services.configuration.limits) {
+        case .ping(let value):
+            send(WebSocketClientMessage.pong(value), on: context)
+            context.flush()
+        case .refused(let error, let ref):
+            send(WebSocketClientMessage.error(error, ref: ref), on: context)
+            context.flush()
+        case .publish(let draft, let ref):
+            pendingStores += 1
+            if pendingStores >= services.configuration.maxPendingStores { context.channel.setOption(.autoRead, value: false).whenComplete { _ in } }
+            let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            storing.async(group: services.storeWork) { [bus = services.bus] in
+                let reply: [UInt8]
+                do throws(SwitchboardError) {
+                    reply = WebSocketClientMessage.ack(ref: ref, id: try bus.publish(draft).id)
+                } catch {
+                    reply = WebSocketClientMessage.error(error, ref: ref)
+                }
+                eventLoop.execute { loop.value.stored(reply) }
+            }
+        }
+    }
+
+    /// A publish was stored (or refused): answer it, and read on if reading was paused.
+    private func stored(_ reply: [UInt8]) {
+        pendingStores -= 1
+        guard let context else { return }
+        send(reply, on: context)
+        context.flush()
+        if pendingStores == services.configuration.maxPendingStores / 2 {
+            context.channel.setOption(.autoRead, value: true).whenComplete { _ in }
+        }
+    }
+
+    private func closeReceived(_ payload: ByteBuffer) {
+        if closing { context?.close(promise: nil); return }
+        var payload = payload
+        guard payload.readableBytes != 1 else { return close(code: 1002, reason: "a close payload of one byte") }
+        guard let code = payload.readInteger(as: UInt16.self) else { return close(code: 1000, reason: "") }
+        guard WebSocketClose.isValidReceived(code) else { return close(code: 1002, reason: "close code \(code) is not allowed") }
+        guard String(validating: payload.readableBytesView, as: UTF8.self) != nil else {
+            return close(code: 1007, reason: "the close reason must be UTF-8")
+        }
+        close(code: code, reason: "", answering: true)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        close(code: WebSocketClose.code(for: error), reason: "\(error)")
+    }
+
+    // MARK: - Heartbeat and close
+
+    /// The server-wide keepalive tick: a client that has not answered the
+    /// last ping is gone; the others get a new one.
+    func heartbeat() {
+        guard let context, !closing else { return }
+        if awaitingPong {
+            services.logger.debug("closing a WebSocket that did not answer a ping")
+            return context.close(promise: nil)
+        }
+        awaitingPong = true
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))),
+                              promise: nil)
+    }
+
+    /// Sends a close frame and closes the connection once the client answers
+    /// (or after 2 s); when `answering` the client's own close, at once.
+    /// Only the first close counts.
+    func close(code: UInt16, reason: String, answering: Bool = false) {
+        guard let context, !closing else { return }
+        closing = true
+        _ = services.bus.unpark(self)
+        var payload = context.channel.allocator.buffer(capacity: 2 + min(reason.utf8.count, 123))
+        payload.writeInteger(code)
+        payload.writeBytes(reason.utf8.prefix(123))
+        let channel = context.channel
+        let sent = context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)))
+        if answering {
+            sent.whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        }
+    }
+}

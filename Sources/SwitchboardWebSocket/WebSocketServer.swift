@@ -1,0 +1,80 @@
+import Dispatch
+import Logging
+import NIOCore
+import NIOPosix
+import NIOWebSocket
+import Synchronization
+import SwitchboardCore
+import SwitchboardHTTP
+
+/// WebSocket connections, once libmicrohttpd has done the handshake: each
+/// upgraded socket is adopted by SwiftNIO (NIOWebSocket's frame decoder,
+/// encoder and aggregator, then a ``WebSocketConnection``). One keepalive
+/// tick on the server's ``DeadlineScheduler`` pings them all; no timer per
+/// connection.
+public final class WebSocketServer: WebSocketAcceptor, Sendable {
+    private let group: any EventLoopGroup
+    private let services: WebSocketServices
+    private let open = Mutex<[ObjectIdentifier: (channel: any Channel, connection: WebSocketConnection)]>([:])
+
+    public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory,
+                group: any EventLoopGroup, scheduler: DeadlineScheduler, logger: Logger) {
+        self.group = group
+        services = WebSocketServices(configuration: configuration, bus: bus, connections: connections,
+                                     storeWork: DispatchGroup(), logger: logger)
+        scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
+    }
+
+    public var openCount: Int { open.withLock { $0.count } }
+
+    public func accept(descriptor: Int32, bytesAlreadyRead: [UInt8], request: WebSocketRequest) {
+        let services = self.services
+        let connection = WebSocketConnection(request: request, services: services)
+        ClientBootstrap(group: group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let maxBytes = services.configuration.maxMessageBytes
+                    try channel.pipeline.syncOperations.addHandlers([
+                        InitialBytesHandler(bytes: bytesAlreadyRead),
+                        ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxBytes)),
+                        WebSocketFrameEncoder(),
+                        ClientFrameCheck(),
+                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024,
+                                                    maxAccumulatedFrameSize: maxBytes),
+                        connection,
+                    ])
+                }
+            }
+            .withConnectedSocket(descriptor)
+            .whenComplete { [weak self] result in
+                switch result {
+                case .success(let channel):
+                    guard let self else { return }
+                    let key = ObjectIdentifier(channel)
+                    self.open.withLock { $0[key] = (channel, connection) }
+                    channel.closeFuture.whenComplete { [weak self] _ in _ = self?.open.withLock { $0.removeValue(forKey: key) } }
+                case .failure(let error):
+                    services.logger.warning("could not adopt a WebSocket: \(error)")
+                }
+            }
+    }
+
+    private func heartbeat() {
+        for (channel, connection) in open.withLock({ Array($0.values) }) {
+            channel.eventLoop.execute { connection.heartbeat() }
+        }
+    }
+
+    /// Closes every connection with 1001 (going away), waits for them to
+    /// close (at most a few seconds) and for their pending stores.
+    public func closeAll() {
+        let all = open.withLock { Array($0.values) }
+        for (channel, connection) in all {
+            channel.eventLoop.execute { connection.close(code: 1001, reason: "server going away") }
+        }
+        for (channel, _) in all { _ = try? channel.closeFuture.wait() }
+        _ = services.storeWork.wait(timeout: .now() + 10)
+    }
+}
