@@ -219,7 +219,8 @@ public final class TestHTTPConnection {
         }
     }
 
-    private func readExactly(_ count: Int) throws -> [UInt8] {
+    /// Exactly `count` bytes (a WebSocket frame's, for instance).
+    public func readExactly(_ count: Int) throws -> [UInt8] {
         while buffer.count < count { try fill() }
         let out = Array(buffer[..<count])
         buffer.removeSubrange(..<count)

@@ -33,7 +33,7 @@ struct AdminAndMetricsTests {
 
         let stats = try server.client.get("/api/admin/stats", headers: bearer).json()
         let connections = stats["connections"] as? [String: Int]
-        #expect(connections == ["sse": 1, "tcp": 1, "short-poll": 1, "long-poll": 0])
+        #expect(connections == ["sse": 1, "tcp": 1, "short-poll": 1, "long-poll": 0, "websocket": 0])
         let transports = stats["transports"] as? [String: [String: Any]]
         #expect((transports?["tcp"]?["delivered"] as? Int ?? 0) >= 1)
         #expect((transports?["sse"]?["delivered"] as? Int ?? 0) >= 3)
@@ -42,7 +42,7 @@ struct AdminAndMetricsTests {
         let users = (stats["users"] as? [[String: Any]])?.compactMap { $0["user"] as? String }
         #expect(users == ["han", "kim", "leia"])
         let list = try server.client.get("/api/admin/connections", headers: bearer).json()
-        #expect(list["connections"] as? [String: Int] == ["sse": 1, "tcp": 1, "short-poll": 1, "long-poll": 0])
+        #expect(list["connections"] as? [String: Int] == ["sse": 1, "tcp": 1, "short-poll": 1, "long-poll": 0, "websocket": 0])
         let entries = list["users"] as? [[String: Any]] ?? []
         #expect(entries.first { $0["user"] as? String == "leia" }?["transports"] as? [String] == ["sse"])
         #expect(entries.first { $0["user"] as? String == "han" }?["transports"] as? [String] == ["tcp"])
