@@ -1,4 +1,4 @@
-// Switchboard web chat: one conversation through SSE, long-poll or short-poll,
+// Switchboard web chat: one conversation through SSE, WebSocket, long-poll or short-poll,
 // with a live account of what the chosen transport costs. Plain JS, no build.
 "use strict";
 
@@ -15,6 +15,9 @@
     generation: 0,       // bumped on every transport switch; old loops stop
     stop: () => {},
     stats: null,
+    socket: null,        // the open WebSocket, when that is the transport
+    acks: new Map(),     // ref -> {resolve, reject} of publishes sent over it
+    nextRef: 1,
   };
 
   // ---- joining -------------------------------------------------------------
@@ -74,6 +77,7 @@
     state.stats.transport = kind;
     const generation = state.generation;
     if (kind === "sse") state.stop = startSSE();
+    else if (kind === "websocket") state.stop = startWebSocket(generation);
     else state.stop = startPolling(generation, kind === "long-poll");
     renderCost();
   }
@@ -100,6 +104,73 @@
       });
     }
     return () => source.close();
+  }
+
+  // A WebSocket does not reconnect by itself: on close, try again with
+  // backoff (0.5 s doubling to 10 s), resuming after the last id seen, as an
+  // iOS SocketRocket client does by hand. Publishes go over the socket and
+  // wait for their {"ack":ref}; a {"ping":..} every 20 s shows a dead link.
+  function startWebSocket(generation) {
+    let delay = 500, socket = null, heartbeat = null, lastPong = Date.now();
+    const room = encodeURIComponent(state.room);
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const failAcks = (reason) => {
+      state.acks.forEach(({ reject }) => reject(new Error(reason)));
+      state.acks.clear();
+    };
+    const connect = () => {
+      if (generation !== state.generation) return;
+      socket = new WebSocket(`${scheme}//${location.host}/api/rooms/${room}/ws?since=${state.since}&${presenceQuery()}`);
+      socket.onopen = () => {
+        delay = 500;
+        lastPong = Date.now();
+        state.socket = socket;
+        state.stats.requests += 1;
+        setStatus("live (WebSocket)", "live");
+        renderCost();
+        heartbeat = setInterval(() => {
+          if (Date.now() - lastPong > 45000) return socket.close();
+          socket.send(JSON.stringify({ ping: Date.now() }));
+        }, 20000);
+      };
+      socket.onmessage = (event) => {
+        state.stats.bytes += encoder.encode(event.data).length;
+        const data = JSON.parse(event.data);
+        if ("pong" in data) { lastPong = Date.now(); return; }
+        const waiting = state.acks.get(data.ref ?? data.ack);
+        if ("ack" in data || ("error" in data && waiting)) {
+          state.acks.delete(data.ref ?? data.ack);
+          if (waiting) "ack" in data ? waiting.resolve(data) : waiting.reject(new Error(data.error.message));
+          return;
+        }
+        if ("error" in data) return showError(data.error.message);
+        deliver(data, true);
+      };
+      socket.onclose = () => {
+        clearInterval(heartbeat);
+        if (state.socket === socket) state.socket = null;
+        failAcks("the connection closed before the message was acknowledged");
+        if (generation !== state.generation) return;
+        setStatus("reconnecting…", "down");
+        setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 10000);
+      };
+    };
+    connect();
+    return () => {
+      clearInterval(heartbeat);
+      if (socket) socket.close(1000);
+      state.socket = null;
+    };
+  }
+
+  function publishOverSocket(text) {
+    const ref = state.nextRef++;
+    return new Promise((resolve, reject) => {
+      state.acks.set(ref, { resolve, reject });
+      state.socket.send(JSON.stringify({ text, ref }));
+      setTimeout(() => state.acks.delete(ref) && reject(new Error("no acknowledgement within 10 s")), 10000);
+    });
   }
 
   function startPolling(generation, long) {
@@ -212,12 +283,16 @@
     const text = $("text").value;
     if (!text.trim()) return;
     try {
-      const response = await fetch(`/api/rooms/${encodeURIComponent(state.room)}/messages`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ user: state.user, text }),
-      });
-      if (response.status !== 201) throw new Error(errorText(await response.text(), response.status));
+      if (currentTransport() === "websocket" && state.socket && state.socket.readyState === WebSocket.OPEN) {
+        await publishOverSocket(text);
+      } else {
+        const response = await fetch(`/api/rooms/${encodeURIComponent(state.room)}/messages`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ user: state.user, text }),
+        });
+        if (response.status !== 201) throw new Error(errorText(await response.text(), response.status));
+      }
       $("text").value = "";
       showError(null);
     } catch (error) {

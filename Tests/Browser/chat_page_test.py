@@ -172,6 +172,26 @@ def main():
             cost = browser.find_element(By.ID, "cost").text
             check(f"the cost line counts {label} requests", label in cost and " 0 requests" not in cost, cost)
 
+        browser.find_element(By.CSS_SELECTOR, "input[name=transport][value='websocket']").click()
+        time.sleep(0.5)
+        server.publish("leia", "through websocket")
+        check("the same conversation through WebSocket", wait_for(lambda: "through websocket" in texts(), 5))
+        box = browser.find_element(By.ID, "text")
+        box.send_keys("typed over the socket")
+        box.send_keys(Keys.ENTER)
+        check("a message typed into the page goes over the socket and is acknowledged",
+              wait_for(lambda: "typed over the socket" in texts() and box.get_attribute("value") == "", 5))
+        # The server drops the socket (an admin kick closes it with 1008): the
+        # page reconnects with backoff and resumes after the last id it saw.
+        kick = urllib.request.Request(f"{server.base}/api/admin/users/luke/kick", method="POST",
+                                      headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+        urllib.request.urlopen(kick, timeout=5).read()
+        server.publish("leia", "sent while the socket was down")
+        check("after a dropped socket the page reconnects and resumes, no gap and no duplicate",
+              wait_for(lambda: texts().count("sent while the socket was down") == 1, 10)
+              and (time.sleep(1) or texts().count("sent while the socket was down") == 1))
+        check("the cost line counts WebSocket connections", "websocket" in browser.find_element(By.ID, "cost").text)
+
         browser.find_element(By.CSS_SELECTOR, "input[name=transport][value='sse']").click()
         server.publish("leia", "A long message wraps instead of running off the page: " + "lorem ipsum dolor sit amet " * 12)
         wait_for(lambda: any("runs off" in t or "running off" in t for t in texts()), 5)
