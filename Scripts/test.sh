@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, smoke-tests the real
 # `switchboard` binary with curl, drives the web page in headless chromium,
-# then runs every Swift test (unit tests, and integration tests against real
+# checks WebSocket conformance with Autobahn|Testsuite, then runs every Swift
+# test (unit tests, and integration tests against real
 # servers on loopback).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,9 @@ Scripts/smoke.sh .build/debug/switchboard
 
 echo "== the web page in a real browser"
 python3 Tests/Browser/chat_page_test.py .build/debug/switchboard
+
+echo "== WebSocket conformance (Autobahn|Testsuite)"
+Scripts/autobahn.sh .build/debug/switchboard
 
 echo "== swift test"
 # A crash prints the crashing thread only, so its cause stays in view.

@@ -25,7 +25,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Messages per transport.") var messages = 200
     @Option(help: "Messages per second.") var rate = 20.0
     @Option(name: .customLong("poll-interval"), help: "Seconds between short polls (e.g. 1 or 0.25).") var pollInterval = 1.0
-    @Option(help: "Transports to run, comma-separated.") var transports = "short-poll,long-poll,sse,tcp"
+    @Option(help: "Transports to run, comma-separated.") var transports = "short-poll,long-poll,sse,websocket,tcp"
     @Option(help: "Folder to write compare.json and report.html (SVG charts, no network needed) into; default: a new compare-DATE-TIME folder here.") var out: String?
     @Option(help: "Also run at these rates (messages per second, comma-separated, e.g. 0.0167,0.2,1,5,20,100,300) for the sweep charts.")
     var sweep: String?

@@ -60,6 +60,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "Largest HTTP request body accepted.")
     var maxBodyBytes: Int = 64 * 1024
 
+    @Flag(name: .customLong("websocket-echo"), help: .hidden)
+    var webSocketEcho = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -93,7 +96,8 @@ struct ServeCommand: ParsableCommand {
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepalive,
                 publicFiles: try publicFiles(),
-                adminToken: token),
+                adminToken: token,
+                webSocketEcho: webSocketEcho),
             tcp: try tcpConfiguration())
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.

@@ -16,6 +16,8 @@ public enum APIRoute: Equatable, Sendable {
     case roomWebSocket(room: String)
     /// `GET /api/ws?rooms=a,b` (WebSocket)
     case webSocket
+    /// `GET /api/test/ws-echo`: WebSocket echo, only with `--websocket-echo` (conformance tests)
+    case webSocketEcho
     /// `GET /api/rooms/{room}/presence`
     case presence(room: String)
     /// `GET /api/rooms`
@@ -77,6 +79,8 @@ public enum APIRoute: Equatable, Sendable {
             candidate = (.events, ["GET"])
         case 2 where segments == ["api", "ws"]:
             candidate = (.webSocket, ["GET"])
+        case 3 where segments == ["api", "test", "ws-echo"]:
+            candidate = (.webSocketEcho, ["GET"])
         case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "ws":
             candidate = (.roomWebSocket(room: segments[2]), ["GET"])
         case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "messages":

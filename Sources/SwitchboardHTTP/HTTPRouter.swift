@@ -64,6 +64,9 @@ final class HTTPRouter: HTTPRequestHandler {
             return .respond(try WebSocketHandshake.answer(.room(limits.validRoom(room)), exchange: exchange, services: services))
         case .route(.webSocket):
             return .respond(try WebSocketHandshake.answer(try limits.validRooms(exchange.query("rooms")), exchange: exchange, services: services))
+        case .route(.webSocketEcho):
+            guard services.configuration.webSocketEcho else { return .respond(.error(.notFound)) }
+            return .respond(try WebSocketHandshake.answer(.all, echo: true, exchange: exchange, services: services))
         case .route(.rooms): return .respond(try RoomEndpoints.rooms(services))
         case .route(.presence(let room)): return .respond(RoomEndpoints.presence(room: try limits.validRoom(room), services: services))
         case .route(.health): return .respond(RoomEndpoints.health(services))

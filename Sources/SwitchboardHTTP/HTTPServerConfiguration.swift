@@ -29,6 +29,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Most WebSocket connections at once (libmicrohttpd no longer counts
     /// upgraded sockets, so the server caps them itself).
     public var maxWebSockets: Int
+    /// Serve the test-only WebSocket echo endpoint `/api/test/ws-echo`.
+    public var webSocketEcho: Bool
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080,
                 threads: Int = HTTPServerConfiguration.coreCount,
@@ -41,7 +43,8 @@ public struct HTTPServerConfiguration: Sendable {
                 shutdownGraceSeconds: Double = 5,
                 publicFiles: StaticFiles? = nil,
                 adminToken: String = AdminToken.generate(),
-                maxWebSockets: Int = 10_000) {
+                maxWebSockets: Int = 10_000,
+                webSocketEcho: Bool = false) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -55,6 +58,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.publicFiles = publicFiles
         self.adminToken = adminToken
         self.maxWebSockets = maxWebSockets
+        self.webSocketEcho = webSocketEcho
     }
 
     /// Number of online processors, at least 1.

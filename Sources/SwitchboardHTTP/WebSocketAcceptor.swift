@@ -18,10 +18,14 @@ public struct WebSocketRequest: Sendable {
     public var cursor: Int64
     /// `?user=`: present in its rooms while open, and the default sender.
     public var user: String?
+    /// The test-only echo endpoint (`--websocket-echo`, for Autobahn|Testsuite):
+    /// every text and binary message is sent back, nothing else happens.
+    public var echo: Bool
 
-    public init(filter: RoomFilter, cursor: Int64, user: String?) {
+    public init(filter: RoomFilter, cursor: Int64, user: String?, echo: Bool = false) {
         self.filter = filter
         self.cursor = cursor
         self.user = user
+        self.echo = echo
     }
 }

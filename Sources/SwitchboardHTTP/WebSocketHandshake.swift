@@ -9,7 +9,7 @@ import SwitchboardCore
 enum WebSocketHandshake {
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
-    static func answer(_ filter: RoomFilter, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPResponse {
+    static func answer(_ filter: RoomFilter, echo: Bool = false, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPResponse {
         guard let acceptor = services.webSockets else { return .error(.notFound) }
         let since = try exchange.query("since").map { value throws(SwitchboardError) in try Cursor.parse(value, name: "since") }
         let user = try exchange.query("user").map { name throws(SwitchboardError) in try services.limits.validUser(name) }
@@ -35,7 +35,7 @@ enum WebSocketHandshake {
             throw SwitchboardError(status: 503, code: "too_many_websockets",
                                    message: "The server holds its most WebSocket connections (\(services.configuration.maxWebSockets)).")
         }
-        let request = WebSocketRequest(filter: filter, cursor: since ?? services.bus.lastID, user: user)
+        let request = WebSocketRequest(filter: filter, cursor: since ?? services.bus.lastID, user: user, echo: echo)
         return HTTPResponse(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", acceptValue(key: key))],
                             body: .upgrade { socket in
                                 acceptor.accept(descriptor: socket.descriptor, bytesAlreadyRead: socket.bytesAlreadyRead, request: request)

@@ -17,7 +17,7 @@ public enum CompareReport {
         }
     }
 
-    static let colors: [Transport: String] = [.shortPoll: "#b5561b", .longPoll: "#1f8a4c", .sse: "#3558d8", .tcp: "#8a3ffc"]
+    static let colors: [Transport: String] = [.shortPoll: "#b5561b", .longPoll: "#1f8a4c", .sse: "#3558d8", .tcp: "#8a3ffc", .websocket: "#c2185b"]
 
     /// The report as HTML.
     public static func html(results: [TransportComparison.Result], sweep: [SweepPoint], summary: String, table: String) -> String {

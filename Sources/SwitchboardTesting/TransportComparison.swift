@@ -105,8 +105,7 @@ public enum TransportComparison {
                             case .tcp: handler = LineSubscriberHandler(name: "c\(index)", room: room, record: record)
                             case .longPoll:
                                 handler = PollingClientHandler(host: host, room: room, waitSeconds: 25, interval: .zero, since: 0, record: record)
-                            case .websocket:
-                                throw TestClientError(description: "the comparison has no WebSocket load client yet")
+                            case .websocket: handler = WebSocketSubscriberHandler(host: host, path: "/api/rooms/\(room)/ws", record: record)
                             case .shortPoll:
                                 handler = PollingClientHandler(host: host, room: room, waitSeconds: nil,
                                                                interval: .milliseconds(Int64(configuration.pollInterval * 1000)), since: 0, record: record)

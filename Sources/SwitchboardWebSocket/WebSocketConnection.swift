@@ -42,6 +42,7 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        if request.echo { return context.fireChannelActive() }
         var rooms: [String] = []
         if case .rooms(let names) = filter { rooms = names.sorted() }
         let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -87,7 +88,7 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
             outcome = try services.bus.pump(self, limit: 64, park: {})
         } catch {
             services.logger.error("WebSocket delivery read failed: \(error)")
-            return close(code: 1011, reason: "the store failed")
+            return close(code: 1011, reason: "the store failed", hangUp: true)
         }
         context.flush()
         if outcome == .closed { close(code: 1001, reason: "server going away") }
@@ -103,14 +104,22 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        // Once the server has sent its close (or failed the connection),
+        // nothing but the client's close frame counts (RFC 6455, 5.5.1, 7.1.7).
+        if closing {
+            if frame.opcode == .connectionClose { context.close(promise: nil) }
+            return
+        }
         switch frame.opcode {
         case .text:
             guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
-                return close(code: 1007, reason: "text frames must be UTF-8")
+                return close(code: 1007, reason: "text frames must be UTF-8", hangUp: true)
             }
+            if request.echo { return echo(frame, on: context) }
             received(text, on: context)
         case .binary:
-            close(code: 1003, reason: "only text frames are spoken")
+            if request.echo { return echo(frame, on: context) }
+            close(code: 1003, reason: "only text frames are spoken", hangUp: true)
         case .ping:
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .pong:
@@ -120,6 +129,11 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
         default:
             break
         }
+    }
+
+    /// The test-only echo endpoint's answer.
+    private func echo(_ frame: WebSocketFrame, on context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: frame.opcode, data: frame.unmaskedData)), promise: nil)
     }
 
     private func received(_ text: String, on context: ChannelHandlerContext) {
@@ -159,19 +173,18 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
     }
 
     private func closeReceived(_ payload: ByteBuffer) {
-        if closing { context?.close(promise: nil); return }
         var payload = payload
-        guard payload.readableBytes != 1 else { return close(code: 1002, reason: "a close payload of one byte") }
-        guard let code = payload.readInteger(as: UInt16.self) else { return close(code: 1000, reason: "") }
-        guard WebSocketClose.isValidReceived(code) else { return close(code: 1002, reason: "close code \(code) is not allowed") }
+        guard payload.readableBytes != 1 else { return close(code: 1002, reason: "a close payload of one byte", hangUp: true) }
+        guard let code = payload.readInteger(as: UInt16.self) else { return close(code: 1000, reason: "", hangUp: true) }
+        guard WebSocketClose.isValidReceived(code) else { return close(code: 1002, reason: "close code \(code) is not allowed", hangUp: true) }
         guard String(validating: payload.readableBytesView, as: UTF8.self) != nil else {
-            return close(code: 1007, reason: "the close reason must be UTF-8")
+            return close(code: 1007, reason: "the close reason must be UTF-8", hangUp: true)
         }
-        close(code: code, reason: "", answering: true)
+        close(code: code, reason: "", hangUp: true)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        close(code: WebSocketClose.code(for: error), reason: "\(error)")
+        close(code: WebSocketClose.code(for: error), reason: "\(error)", hangUp: true)
     }
 
     // MARK: - Heartbeat and close
@@ -189,10 +202,11 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
                               promise: nil)
     }
 
-    /// Sends a close frame and closes the connection once the client answers
-    /// (or after 2 s); when `answering` the client's own close, at once.
-    /// Only the first close counts.
-    func close(code: UInt16, reason: String, answering: Bool = false) {
+    /// Sends a close frame, then closes the connection: at once with
+    /// `hangUp` (answering the client's close, or failing the connection on
+    /// bad input), else once the client answers or after 2 s (a kick, the
+    /// shutdown). Only the first close counts.
+    func close(code: UInt16, reason: String, hangUp: Bool = false) {
         guard let context, !closing else { return }
         closing = true
         _ = services.bus.unpark(self)
@@ -201,7 +215,7 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
         payload.writeBytes(reason.utf8.prefix(123))
         let channel = context.channel
         let sent = context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)))
-        if answering {
+        if hangUp {
             sent.whenComplete { _ in channel.close(promise: nil) }
         } else {
             context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }

@@ -68,3 +68,18 @@ struct ClientTallyTests {
         #expect(tally.duplicates == 1)
     }
 }
+
+@Suite("Transport comparison over WebSocket")
+struct WebSocketCompareTests {
+    @Test func webSocketClientsGetEveryMessageOnceAndInOrder() throws {
+        let server = try TestServer()
+        var configuration = TransportComparison.Configuration(httpPort: Int(server.port), tcpPort: server.tcpPort)
+        configuration.transports = [.websocket]
+        configuration.clients = 5
+        configuration.messages = 12
+        configuration.rate = 40
+        let result = try #require(try TransportComparison.run(configuration).first)
+        #expect(result.complete, "\(result.delivered)/\(result.expected), \(result.duplicates) duplicates")
+        #expect(result.requests == 5 && result.bytesPerDelivery > 0)
+    }
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# WebSocket conformance: Autobahn|Testsuite's fuzzing client against the
+# server's test-only echo endpoint (`switchboard serve --websocket-echo`,
+# /api/test/ws-echo), every case group but 9 (performance) and 12, 13
+# (compression, not offered). Autobahn needs Python 2.7: it is installed into
+# a throwaway PYTHONUSERBASE under .build/, never over the system's packages,
+# and the script skips itself (exit 0, saying so) when Python 2.7 or the
+# package cannot be had. Prints the case counts; exit 1 if any case FAILED.
+#   Scripts/autobahn.sh [path/to/switchboard]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=${1:-.build/debug/switchboard}
+python2=$(command -v python2.7 2>/dev/null && python2.7 --version >/dev/null 2>&1 && echo python2.7 || true)
+[ -n "$python2" ] || python2=$(ls -d /root/.pyenv/versions/2.7*/bin/python2.7 "$HOME"/.pyenv/versions/2.7*/bin/python2.7 2>/dev/null | head -1 || true)
+if [ -z "$python2" ]; then
+  echo "autobahn: skipped: Python 2.7 is not installed (Autobahn|Testsuite needs it)"
+  exit 0
+fi
+export PYTHONUSERBASE="$PWD/.build/autobahn-python2"
+if [ ! -x "$PYTHONUSERBASE/bin/wstest" ]; then
+  if ! "$python2" -m pip install --user -q --disable-pip-version-check autobahntestsuite >/dev/null 2>&1; then
+    echo "autobahn: skipped: could not install autobahntestsuite for Python 2.7"
+    exit 0
+  fi
+fi
+work=$(mktemp -d -t switchboard-autobahn.XXXXXX)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$binary" serve --http "127.0.0.1:$port" --tcp off --db :memory: --admin-token autobahn --log-level error --websocket-echo &
+server=$!
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; [ -n "${KEEP_REPORTS:-}" ] || rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+cat > "$work/fuzzingclient.json" <<JSON
+{"outdir": "$work/reports", "servers": [{"agent": "Switchboard", "url": "ws://127.0.0.1:$port/api/test/ws-echo"}],
+ "cases": ["*"], "exclude-cases": ["9.*", "12.*", "13.*"], "exclude-agent-cases": {}}
+JSON
+(cd "$work" && timeout 900 "$PYTHONUSERBASE/bin/wstest" -m fuzzingclient -s fuzzingclient.json >"$work/wstest.log" 2>&1) || {
+  echo "autobahn: wstest did not finish:"; tail -20 "$work/wstest.log"; exit 1; }
+python3 - "$work/reports/index.json" <<'PY'
+import collections, json, sys
+cases = json.load(open(sys.argv[1]))["Switchboard"]
+counts = collections.Counter(result["behavior"] for result in cases.values())
+close = collections.Counter(result["behaviorClose"] for result in cases.values())
+print("autobahn: %d cases: %s" % (len(cases), ", ".join("%s %d" % item for item in sorted(counts.items()))))
+print("autobahn: closing behaviour: %s" % ", ".join("%s %d" % item for item in sorted(close.items())))
+failed = sorted((case for case, result in cases.items() if result["behavior"] == "FAILED" or result["behaviorClose"] == "FAILED"),
+                key=lambda c: [int(p) for p in c.split(".")])
+if failed:
+    print("autobahn: FAILED cases: " + " ".join(failed))
+    sys.exit(1)
+PY
