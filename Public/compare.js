@@ -1,4 +1,4 @@
-// The live comparison: one room read through short-poll, long-poll and SSE at
+// The live comparison: one room read through short-poll, long-poll, SSE and WebSocket at
 // the same time; every message's arrival per transport, side by side, with
 // running totals of what each transport costs. Plain JS, no build.
 "use strict";
@@ -9,19 +9,20 @@
   const params = new URLSearchParams(location.search);
   const room = params.get("room") || "compare-live";
   const roomPath = `/api/rooms/${encodeURIComponent(room)}`;
-  const TRANSPORTS = ["short-poll", "long-poll", "sse"];
+  const TRANSPORTS = ["short-poll", "long-poll", "sse", "websocket"];
   const totals = Object.fromEntries(TRANSPORTS.map((t) => [t, { requests: 0, empty: 0, bytes: 0 }]));
   const rows = new Map();   // message id -> row
   let counter = 0;
   $("room-name").textContent = room;
 
   async function start() {
-    // Everyone starts after the newest message, so all three see the same ones.
+    // Everyone starts after the newest message, so all four see the same ones.
     const latest = await (await fetch(`${roomPath}/messages?limit=1`, { cache: "no-store" })).json();
     const since = latest.next;
     poll("short-poll", since, false);
     poll("long-poll", since, true);
     sse(since);
+    socket(since);
     renderTotals();
     setInterval(() => { if ($("auto").checked) publish(); }, 1000);
   }
@@ -54,6 +55,20 @@
       arrived("sse", JSON.parse(event.data));
       renderTotals();
     });
+  }
+
+  function socket(since) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}${roomPath}/ws?since=${since}`);
+    ws.onopen = () => { totals.websocket.requests += 1; renderTotals(); };
+    ws.onmessage = (event) => {
+      totals.websocket.bytes += encoder.encode(event.data).length + 2;  // the frame's 2-byte header
+      const message = JSON.parse(event.data);
+      since = Math.max(since, message.id || 0);
+      arrived("websocket", message);
+      renderTotals();
+    };
+    ws.onclose = () => setTimeout(() => socket(since), 2000);
   }
 
   function arrived(transport, message) {

@@ -5,11 +5,11 @@
 # per second over HTTP, then measures the server idle with every subscriber
 # connected. Prints figures; asserts nothing about speed (exit 1 only if a
 # message was missing, duplicated or out of order).
-#   CLIENTS=5000 MESSAGES=200 RATE=50 IDLE=10 TRANSPORTS="sse tcp" Scripts/bench.sh
+#   CLIENTS=5000 MESSAGES=200 RATE=50 IDLE=10 TRANSPORTS="sse websocket tcp" Scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLIENTS=${CLIENTS:-${STREAMS:-5000}} MESSAGES=${MESSAGES:-200} RATE=${RATE:-50} IDLE=${IDLE:-10}
-TRANSPORTS=${TRANSPORTS:-"sse tcp"}
+TRANSPORTS=${TRANSPORTS:-"sse websocket tcp"}
 Scripts/install-deps.sh
 ulimit -n "$(ulimit -Hn)"
 swift build -c release --product switchboard >&2

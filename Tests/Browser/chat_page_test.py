@@ -255,11 +255,13 @@ def main():
             rows = browser.find_elements(By.CSS_SELECTOR, "#arrivals tr")
             done = [r for r in rows if not r.find_elements(By.CSS_SELECTOR, "td.waiting")]
             return len(done) >= 3
-        check("the compare page shows messages arriving on all three transports", wait_for(filled, 10))
+        check("the compare page shows messages arriving on all four transports", wait_for(filled, 10))
         short_total = browser.find_element(By.ID, "t-short-poll").text
         sse_total = browser.find_element(By.ID, "t-sse").text
+        socket_total = browser.find_element(By.ID, "t-websocket").text
         check("with running totals of requests and bytes per transport",
-              short_total.split(" · ")[0] not in ("0", "1") and sse_total.startswith("1 · "), f"short-poll {short_total}, sse {sse_total}")
+              short_total.split(" · ")[0] not in ("0", "1") and sse_total.startswith("1 · ") and socket_total.startswith("1 · "),
+              f"short-poll {short_total}, sse {sse_total}, websocket {socket_total}")
         if screenshots:
             browser.execute_script("document.getElementById('auto').checked = false")
             time.sleep(0.5)
