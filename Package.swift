@@ -100,6 +100,7 @@ let package = Package(
             dependencies: ["SwitchboardTCP", "SwitchboardCore", "SwitchboardTesting",
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket", "SwitchboardCore"]),
         .testTarget(
             name: "SwitchboardIntegrationTests",
             dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",

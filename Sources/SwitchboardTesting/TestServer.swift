@@ -18,7 +18,8 @@ public final class TestServer {
     public init(databasePath: String? = nil, keepaliveSeconds: Double = 15, idleTimeout: Int = 120,
          maxBodyBytes: Int = 64 * 1024, recentMessages: Int = 4096, maxTextBytes: Int = 4096,
          tcpFlushMilliseconds: Int = 50, tcpMaxQueuedBytes: Int = 256 * 1024,
-                tcpKeepaliveSeconds: Int = 60, tcpIdleTimeoutSeconds: Int? = nil, tcpPort: Int = 0) throws {
+                tcpKeepaliveSeconds: Int = 60, tcpIdleTimeoutSeconds: Int? = nil, tcpPort: Int = 0,
+                maxWebSockets: Int = 10_000) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -30,7 +31,8 @@ public final class TestServer {
                 host: "127.0.0.1", port: 0, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepaliveSeconds,
-                adminToken: TestServer.adminToken),
+                adminToken: TestServer.adminToken,
+                maxWebSockets: maxWebSockets),
             tcp: TCPServerConfiguration(host: "127.0.0.1", port: tcpPort, flushMilliseconds: tcpFlushMilliseconds,
                                         maxQueuedBytes: tcpMaxQueuedBytes, keepaliveIdleSeconds: tcpKeepaliveSeconds,
                                         idleTimeoutSeconds: tcpIdleTimeoutSeconds, limits: MessageLimits(maxTextBytes: maxTextBytes)),
