@@ -1,5 +1,4 @@
 import MicroHTTPD
-import Synchronization
 import SwitchboardCore
 
 /// `GET /api/rooms/{room}/messages?wait=S`: answers as soon as a message
