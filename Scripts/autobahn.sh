@@ -10,16 +10,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:-.build/debug/switchboard}
-python2=$(command -v python2.7 2>/dev/null && python2.7 --version >/dev/null 2>&1 && echo python2.7 || true)
-[ -n "$python2" ] || python2=$(ls -d /root/.pyenv/versions/2.7*/bin/python2.7 "$HOME"/.pyenv/versions/2.7*/bin/python2.7 2>/dev/null | head -1 || true)
+# A python2.7 that runs (a pyenv shim for a version not selected does not),
+# else one of pyenv's installed 2.7 versions.
+python2=""
+if python2.7 --version >/dev/null 2>&1; then python2=python2.7; fi
+[ -n "$python2" ] || python2=$(ls -d "$HOME"/.pyenv/versions/2.7*/bin/python2.7 /root/.pyenv/versions/2.7*/bin/python2.7 2>/dev/null | head -1 || true)
 if [ -z "$python2" ]; then
   echo "autobahn: skipped: Python 2.7 is not installed (Autobahn|Testsuite needs it)"
   exit 0
 fi
 export PYTHONUSERBASE="$PWD/.build/autobahn-python2"
 if [ ! -x "$PYTHONUSERBASE/bin/wstest" ]; then
-  if ! "$python2" -m pip install --user -q --disable-pip-version-check autobahntestsuite >/dev/null 2>&1; then
-    echo "autobahn: skipped: could not install autobahntestsuite for Python 2.7"
+  if ! "$python2" -m pip install --user -q --disable-pip-version-check --no-warn-script-location autobahntestsuite \
+       >"$PWD/.build/autobahn-install.log" 2>&1; then
+    echo "autobahn: skipped: could not install autobahntestsuite for Python 2.7:"
+    tail -5 "$PWD/.build/autobahn-install.log"
     exit 0
   fi
 fi
