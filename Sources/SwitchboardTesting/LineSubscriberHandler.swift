@@ -48,7 +48,6 @@ public final class LineSubscriberHandler: ChannelInboundHandler {
     }
 
     public func errorCaught(context: ChannelHandlerContext, error: Error) {
-        record.markFailed("\(error)")
-        context.close(promise: nil)
+        record.fail(error, on: context)
     }
 }

@@ -82,8 +82,7 @@ public final class PollingClientHandler: ChannelInboundHandler {
     }
 
     public func errorCaught(context: ChannelHandlerContext, error: Error) {
-        record.markFailed("\(error)")
-        context.close(promise: nil)
+        record.fail(error, on: context)
     }
 
 }

@@ -16,8 +16,7 @@ public final class SSESubscriberHandler: ChannelInboundHandler {
     }
 
     public func channelActive(context: ChannelHandlerContext) {
-        record.addRequest(empty: false)
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: request)), promise: nil)
+        record.start(request, on: context)
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -39,7 +38,6 @@ public final class SSESubscriberHandler: ChannelInboundHandler {
     }
 
     public func errorCaught(context: ChannelHandlerContext, error: Error) {
-        record.markFailed("\(error)")
-        context.close(promise: nil)
+        record.fail(error, on: context)
     }
 }
