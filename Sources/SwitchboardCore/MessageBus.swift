@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The one message bus: every transport publishes through it and reads from it.
@@ -27,6 +28,8 @@ public final class MessageBus: Sendable {
     private let catchUp: CatchUpCache
     /// Serialises store appends with ring appends.
     private let publishing = Mutex<Void>(())
+    /// Publishes waiting for the store, committed together.
+    private let groupCommit = GroupCommit()
 
     /// - Parameters:
     ///   - store: where messages are kept; its last assigned id seeds the ring.
@@ -44,13 +47,6 @@ public final class MessageBus: Sendable {
         state = Mutex(State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID)))
     }
 
-    /// Milliseconds since the Unix epoch from the system's real-time clock.
-    public static let systemClock: @Sendable () -> Int64 = {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-    }
-
     /// The id of the last message published (or stored before start-up).
     public var lastID: Int64 { state.withLock { $0.recent.lastID } }
 
@@ -58,16 +54,34 @@ public final class MessageBus: Sendable {
     public var parkedCount: Int { state.withLock { $0.parked.count } }
 
     /// Stores `draft` durably, then wakes every parked subscriber of its room.
-    /// Returns once the message is stored: it is then acknowledged.
+    /// Returns once the message is stored: it is then acknowledged. (The
+    /// calling thread waits for the group commit; see ``publish(_:completion:)``.)
     /// - Throws: ``SwitchboardError/shuttingDown`` after ``close()``, or
     ///   ``SwitchboardError/storeFailure(_:)`` when the store refuses it.
     @discardableResult
     public func publish(_ draft: MessageDraft) throws(SwitchboardError) -> EncodedMessage {
-        let result: Result<Published, SwitchboardError> = publishing.withLock { _ in
-            if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
-            return appendLocked(draft)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<EncodedMessage, SwitchboardError>?>(nil)
+        publish(draft) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
         }
-        return try deliver(result.get())
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// Queues `draft` for the next group commit: everything waiting is stored
+    /// in one transaction, ids in arrival order, and `completion` runs (on the
+    /// commit queue) once it is durable and its room's subscribers are woken.
+    /// Nobody's thread waits on the disk.
+    public func publish(_ draft: MessageDraft, completion: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) {
+        groupCommit.submit(draft, commit: { [unowned self] drafts in
+            let result: Result<Published, SwitchboardError> = publishing.withLock { _ in
+                if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
+                return appendLocked(drafts)
+            }
+            return result.map(deliver)
+        }, completion: completion)
     }
 
     /// Deletes a stored message: it disappears from every later read, and a
@@ -82,42 +96,48 @@ public final class MessageBus: Sendable {
             guard let removed, removed.kind != .delete else { return nil }
             state.withLock { $0.recent.markDeleted(id) }
             catchUp.remove(id)
-            return appendLocked(MessageDraft(room: removed.room, user: MessageLimits.systemUser, text: String(id), kind: .delete))
+            return appendLocked([MessageDraft(room: removed.room, user: MessageLimits.systemUser, text: String(id), kind: .delete)])
         }
         guard let result else { return nil }
-        return try deliver(result.get())
+        return try deliver(result.get())[0]
     }
 
     private struct Published {
-        var message: EncodedMessage
-        var woken: [any Subscriber]
+        var messages: [EncodedMessage]
+        var woken: [ObjectIdentifier: any Subscriber]
         var storeNanoseconds: UInt64
     }
 
-    /// Stores, encodes, appends to the ring and takes the room's subscribers. Call
-    /// with `publishing` held.
-    private func appendLocked(_ draft: MessageDraft) -> Result<Published, SwitchboardError> {
+    /// Stores a group in one transaction, encodes each message, appends them
+    /// to the ring and takes their rooms' subscribers. Call with `publishing` held.
+    private func appendLocked(_ drafts: [MessageDraft]) -> Result<Published, SwitchboardError> {
         let started = DeadlineScheduler.now()
-        let message: Message
+        let stored: [Message]
         do {
-            message = try store.append(draft, timestamp: clock())
+            stored = try store.append(drafts, timestamp: clock())
         } catch {
             return .failure(.storeFailure("\(error)"))
         }
         let storeNanoseconds = DeadlineScheduler.now() - started
-        let encoded = EncodedMessage(message)
-        let woken = state.withLock { state in
-            state.recent.append(encoded)
-            return state.parked.removeAll(interestedIn: message.room)
+        let messages = stored.map(EncodedMessage.init)
+        var woken: [ObjectIdentifier: any Subscriber] = [:]
+        state.withLock { state in
+            for message in messages {
+                state.recent.append(message)
+                for subscriber in state.parked.removeAll(interestedIn: message.message.room) {
+                    woken[ObjectIdentifier(subscriber)] = subscriber
+                }
+            }
         }
-        return .success(Published(message: encoded, woken: woken, storeNanoseconds: storeNanoseconds))
+        return .success(Published(messages: messages, woken: woken, storeNanoseconds: storeNanoseconds))
     }
 
-    /// Counts the publish and wakes its subscribers, outside every lock.
-    private func deliver(_ published: Published) -> EncodedMessage {
-        stats.published(storeSeconds: Double(published.storeNanoseconds) / 1e9)
-        for subscriber in published.woken { subscriber.wake() }
-        return published.message
+    /// Counts the publishes and wakes their subscribers, outside every lock.
+    private func deliver(_ published: Published) -> [EncodedMessage] {
+        let storeSeconds = Double(published.storeNanoseconds) / 1e9
+        for _ in published.messages { stats.published(storeSeconds: storeSeconds) }
+        for subscriber in published.woken.values { subscriber.wake() }
+        return published.messages
     }
 
     /// Messages after `cursor` in `filter`, at most `limit`, without waiting.
@@ -215,11 +235,3 @@ public final class MessageBus: Sendable {
         return nil
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

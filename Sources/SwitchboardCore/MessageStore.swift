@@ -19,6 +19,9 @@ public protocol MessageStore: Sendable {
     /// Stores a message durably and returns it with its new id. Returns only
     /// once the message would survive a crash.
     func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message
+    /// Stores several messages in one transaction (one sync to disk), ids in
+    /// order; all or none. Returns only once they would survive a crash.
+    func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message]
     /// Messages with id > `cursor` in `filter`, oldest first, at most `limit`.
     func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch
     /// The last `limit` messages of a room, oldest first.
@@ -36,4 +39,11 @@ public protocol MessageStore: Sendable {
     func sizeInBytes() -> Int64
     /// Closes the store; no call may follow.
     func close() throws
+}
+
+extension MessageStore {
+    /// One append after another, for stores with no cheaper way.
+    public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
+        try drafts.map { try append($0, timestamp: timestamp) }
+    }
 }

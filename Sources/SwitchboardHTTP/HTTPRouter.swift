@@ -52,7 +52,7 @@ final class HTTPRouter: HTTPRequestHandler {
         case .methodNotAllowed(let allowed):
             return .respond(.json(405, MessageJSON.error(.methodNotAllowed(allowed: allowed)),
                                   headers: [("Allow", allowed.joined(separator: ", "))]))
-        case .route(.publish(let room)): return .respond(try Publish.message(room: room, exchange: exchange, services: services))
+        case .route(.publish(let room)): return try Publish.message(room: room, exchange: exchange, services: services)
         case .route(.poll(let room)): return try Polling.answer(room: limits.validRoom(room), exchange: exchange, services: services)
         case .route(.message(let room, let id)):
             return .respond(try RoomEndpoints.message(room: limits.validRoom(room), id: id, services: services))

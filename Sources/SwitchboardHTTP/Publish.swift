@@ -5,11 +5,11 @@ import SwitchboardCore
 /// body decoded and validated, stored through the bus, answered 201 with the
 /// stored message once it is durable.
 enum Publish {
-    /// A user's message.
-    static func message(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPResponse {
+    /// A user's message: the connection waits, suspended, for the group commit.
+    static func message(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
         let draft = try PublishRequest.draft(room: room, contentType: exchange.header("Content-Type"),
                                              body: exchange.body, limits: services.limits)
-        return created(try services.bus.publish(draft))
+        return PendingPublish.start(draft, exchange: exchange, bus: services.bus)
     }
 
     /// A message from the server, as user `system`, to every transport in the room.
@@ -20,7 +20,7 @@ enum Publish {
         return created(try services.bus.publish(draft))
     }
 
-    private static func created(_ stored: EncodedMessage) -> HTTPResponse {
+    static func created(_ stored: EncodedMessage) -> HTTPResponse {
         .json(201, stored.json, headers: [("Location", "/api/rooms/\(stored.message.room)/messages/\(stored.id)")])
     }
 }

@@ -52,12 +52,19 @@ public final class SQLiteMessageStore: MessageStore {
     }
 
     public func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
+        try append([draft], timestamp: timestamp)[0]
+    }
+
+    /// One transaction, so one sync to disk, for the whole group.
+    public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
         try writer.write { db in
-            try db.execute(
-                sql: "INSERT INTO message (room, user, text, kind, ts) VALUES (?, ?, ?, ?, ?)",
-                arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp])
-            return Message(id: db.lastInsertedRowID, room: draft.room, user: draft.user,
-                           text: draft.text, kind: draft.kind, ts: timestamp)
+            try drafts.map { draft in
+                try db.execute(
+                    sql: "INSERT INTO message (room, user, text, kind, ts) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp])
+                return Message(id: db.lastInsertedRowID, room: draft.room, user: draft.user,
+                               text: draft.text, kind: draft.kind, ts: timestamp)
+            }
         }
     }
 

@@ -155,17 +155,19 @@ final class TCPChatHandler: ChannelDuplexHandler {
         case .publish(let draft):
             pendingStores += 1
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            storing.async(group: storeWork) { [bus] in
-                let refusal: [UInt8]?
-                do throws(SwitchboardError) {
-                    try bus.publish(draft)  // delivered back to the sender once stored: that is the ack
-                    refusal = nil
-                } catch {
-                    refusal = LineFormat.error(error.message)
-                }
-                channel.eventLoop.execute {
-                    if let refusal { handler.value.send(refusal) }
-                    handler.value.storeFinished()
+            // Submitted in order from the connection's queue (after its join);
+            // the group commit keeps that order. The sender gets its message
+            // back once stored: that is the ack.
+            storing.async(group: storeWork) { [bus, storeWork] in
+                storeWork.enter()
+                bus.publish(draft) { result in
+                    let refusal: [UInt8]?
+                    if case .failure(let error) = result { refusal = LineFormat.error(error.message) } else { refusal = nil }
+                    channel.eventLoop.execute {
+                        if let refusal { handler.value.send(refusal) }
+                        handler.value.storeFinished()
+                    }
+                    storeWork.leave()
                 }
             }
         case .who(let room):

@@ -149,14 +149,16 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
             if pendingStores >= services.configuration.maxPendingStores { context.channel.setOption(.autoRead, value: false).whenComplete { _ in } }
             let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
             let eventLoop = context.eventLoop
-            storing.async(group: services.storeWork) { [bus = services.bus] in
-                let reply: [UInt8]
-                do throws(SwitchboardError) {
-                    reply = WebSocketClientMessage.ack(ref: ref, id: try bus.publish(draft).id)
-                } catch {
-                    reply = WebSocketClientMessage.error(error, ref: ref)
+            storing.async(group: services.storeWork) { [bus = services.bus, storeWork = services.storeWork] in
+                storeWork.enter()
+                bus.publish(draft) { result in
+                    let reply = switch result {
+                    case .success(let stored): WebSocketClientMessage.ack(ref: ref, id: stored.id)
+                    case .failure(let error): WebSocketClientMessage.error(error, ref: ref)
+                    }
+                    eventLoop.execute { loop.value.stored(reply) }
+                    storeWork.leave()
                 }
-                eventLoop.execute { loop.value.stored(reply) }
             }
         }
     }

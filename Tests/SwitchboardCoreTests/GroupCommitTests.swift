@@ -1,0 +1,70 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import SwitchboardTesting
+@testable import SwitchboardCore
+
+/// A store that counts its transactions and can be made slow or failing.
+final class CountingStore: MessageStore, @unchecked Sendable {
+    let inner = InMemoryMessageStore()
+    let groups = Mutex<[Int]>([])
+    let delay = Atomic<Int>(0)
+    let failing = Atomic<Bool>(false)
+    struct DiskFull: Error {}
+
+    func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message { try append([draft], timestamp: timestamp)[0] }
+    func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
+        usleep(UInt32(delay.load(ordering: .relaxed)))
+        if failing.load(ordering: .relaxed) { throw DiskFull() }
+        groups.withLock { $0.append(drafts.count) }
+        return try drafts.map { try inner.append($0, timestamp: timestamp) }
+    }
+    func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
+        try inner.messages(after: cursor, in: filter, limit: limit)
+    }
+    func latest(in room: String, limit: Int) throws -> [Message] { try inner.latest(in: room, limit: limit) }
+    func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
+    func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
+    func rooms() throws -> [RoomSummary] { try inner.rooms() }
+    func checkWritable() throws {}
+    func sizeInBytes() -> Int64 { 0 }
+    func close() throws {}
+}
+
+@Suite("Group commit")
+struct GroupCommitTests {
+    @Test func publishesWaitingTogetherShareOneTransactionIdsInArrivalOrder() throws {
+        let store = CountingStore()
+        store.delay.store(50_000, ordering: .relaxed)  // a slow disk: 50 ms a transaction
+        let bus = try MessageBus(store: store)
+        let acked = Mutex<[(index: Int, id: Int64)]>([])
+        let done = DispatchGroup()
+        for index in 0..<40 {
+            done.enter()
+            bus.publish(MessageDraft(room: "r", user: "u", text: "m\(index)", kind: .message)) { result in
+                if case .success(let message) = result { acked.withLock { $0.append((index, message.id)) } }
+                done.leave()
+            }
+        }
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        let results = acked.withLock { $0 }
+        #expect(results.count == 40)
+        // Submitted in index order from one thread: ids follow it.
+        #expect(results.sorted { $0.index < $1.index }.map(\.id) == Array(1...40))
+        let groups = store.groups.withLock { $0 }
+        #expect(groups.reduce(0, +) == 40)
+        #expect(groups.count < 40, "the first commit runs alone; the rest wait and go together: \(groups)")
+    }
+
+    @Test func aFailedCommitRefusesEveryPublishInItAndTheNextOneWorks() throws {
+        let store = CountingStore()
+        let bus = try MessageBus(store: store)
+        store.failing.store(true, ordering: .relaxed)
+        #expect(throws: SwitchboardError.self) { try bus.publish(MessageDraft(room: "r", user: "u", text: "lost", kind: .message)) }
+        store.failing.store(false, ordering: .relaxed)
+        #expect(try bus.publish(MessageDraft(room: "r", user: "u", text: "kept", kind: .message)).id == 1)
+        bus.close()
+        #expect(throws: SwitchboardError.shuttingDown) { try bus.publish(MessageDraft(room: "r", user: "u", text: "late", kind: .message)) }
+    }
+}
