@@ -72,16 +72,21 @@ public final class MessageBus: Sendable {
 
     /// Queues `draft` for the next group commit: everything waiting is stored
     /// in one transaction, ids in arrival order, and `completion` runs (on the
-    /// commit queue) once it is durable and its room's subscribers are woken.
+    /// commit thread) once it is durable and its room's subscribers are woken.
     /// Nobody's thread waits on the disk.
     public func publish(_ draft: MessageDraft, completion: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) {
-        groupCommit.submit(draft, commit: { [unowned self] drafts in
+        groupCommit.submit(draft, commit: { [weak self] drafts in
+            guard let self else { return .failure(.shuttingDown) }
             let result: Result<Published, SwitchboardError> = publishing.withLock { _ in
                 if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
                 return appendLocked(drafts)
             }
             return result.map(deliver)
         }, completion: completion)
+    }
+
+    deinit {
+        groupCommit.stop()
     }
 
     /// Deletes a stored message: it disappears from every later read, and a
