@@ -40,11 +40,9 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
             subscriber.start(after: since)
         } else {
             // No cursor: the latest at once, or (an empty room) the first message from now on.
-            let now = services.bus.lastID
-            if try !services.store.latest(in: room, limit: 1).isEmpty {
-                return .respond(try Polling.latest(room: room, limit: parameters.limit, services: services))
-            }
-            subscriber.start(after: now)
+            let latest = try Polling.latest(room: room, limit: parameters.limit, services: services)
+            if !latest.isEmpty { return .respond(latest.page) }
+            subscriber.start(after: latest.lastID)
         }
         let poll = LongPoll(subscriber: subscriber, limit: parameters.limit,
                             deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000, services: services)

@@ -17,18 +17,22 @@ enum Polling {
         // A poller is present for 30 s after each poll.
         if let user { services.presence.poll(user: user, room: room, transport: .shortPoll) }
         guard let since = parameters.since else {
-            return .respond(try latest(room: room, limit: parameters.limit, services: services))
+            return .respond(try latest(room: room, limit: parameters.limit, services: services).page)
         }
         let poll = PollSubscriber(transport: .shortPoll, room: room, since: since)
         _ = try services.bus.pumpWithoutParking(poll, limit: parameters.limit)
         return .respond(poll.page)
     }
 
-    /// No cursor: the latest `limit` messages of the room, oldest first.
-    static func latest(room: String, limit: Int, services: HTTPServices) throws -> HTTPResponse {
+    /// No cursor: the latest `limit` messages of the room, oldest first, as
+    /// a page; whether there were none; and the last id before the read
+    /// (where a long poll in an empty room starts waiting).
+    static func latest(room: String, limit: Int, services: HTTPServices) throws
+        -> (page: HTTPResponse, isEmpty: Bool, lastID: Int64)
+    {
         let now = services.bus.lastID
         let latest = try services.store.latest(in: room, limit: limit).map(EncodedMessage.init)
         services.bus.stats.delivered(latest, transport: .shortPoll)
-        return .json(200, MessageJSON.page(latest, next: latest.last?.id ?? now))
+        return (.json(200, MessageJSON.page(latest, next: latest.last?.id ?? now)), latest.isEmpty, now)
     }
 }

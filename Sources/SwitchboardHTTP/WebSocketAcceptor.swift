@@ -3,8 +3,6 @@ import SwitchboardCore
 /// Takes over sockets upgraded to WebSocket (the `SwitchboardWebSocket`
 /// module's server): after the `101`, the frames are its business.
 public protocol WebSocketAcceptor: Sendable {
-    /// Open WebSocket connections, for the cap checked before upgrading.
-    var openCount: Int { get }
     /// Adopts an upgraded socket: `descriptor` is the receiver's to close;
     /// `bytesAlreadyRead` are the first bytes of the frame stream.
     func accept(descriptor: Int32, bytesAlreadyRead: [UInt8], request: WebSocketRequest)

@@ -31,7 +31,7 @@ enum WebSocketHandshake {
             throw SwitchboardError(status: 400, code: "bad_websocket_key", message: "Sec-WebSocket-Key must be 16 bytes in base64.")
         }
         guard !services.bus.isClosed else { throw SwitchboardError.shuttingDown }
-        guard acceptor.openCount < services.configuration.maxWebSockets else {
+        guard (services.connections.counts()[.websocket] ?? 0) < services.configuration.maxWebSockets else {
             throw SwitchboardError(status: 503, code: "too_many_websockets",
                                    message: "The server holds its most WebSocket connections (\(services.configuration.maxWebSockets)).")
         }

@@ -31,10 +31,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
     private var subscriber: LineSubscriber?
     private var connection: ConnectionDirectory.ID?
     private var context: ChannelHandlerContext?
-    /// Publishes handed to `storing` and not yet done.
-    private var pendingStores = 0
-    /// A read the pipeline asked for while too many stores were pending.
-    private var readHeld = false
+    /// Publishes waiting for the store; reads are held while too many do.
+    private var pending: PendingStores
 
     init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory,
          configuration: TCPServerConfiguration, storeWork: DispatchGroup = DispatchGroup(), logger: Logger) {
@@ -45,6 +43,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
         self.configuration = configuration
         self.logger = logger
         framer = LineFramer(maxLineBytes: configuration.maxLineBytes)
+        pending = PendingStores(limit: configuration.maxPendingStores)
         session = LineSession(limits: configuration.limits, maxLineBytes: configuration.maxLineBytes)
     }
 
@@ -79,19 +78,11 @@ final class TCPChatHandler: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        if pendingStores >= configuration.maxPendingStores {
-            readHeld = true
-        } else {
-            context.read()
-        }
+        if pending.mayRead() { context.read() }
     }
 
     private func storeFinished() {
-        pendingStores -= 1
-        if readHeld, pendingStores <= configuration.maxPendingStores / 2, let context {
-            readHeld = false
-            context.read()
-        }
+        if pending.finished() { context?.read() }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -153,7 +144,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
             storing.async(group: storeWork) { [connections] in connections.move(connection, to: [to]) }
             deliver()
         case .publish(let draft):
-            pendingStores += 1
+            pending.submitted()
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             // Submitted in order from the connection's queue (after its join);
             // the group commit keeps that order. The sender gets its message

@@ -10,9 +10,13 @@ import SwitchboardHTTP
 /// a slow reader is paused at its cursor and catches up later, so it costs
 /// no memory — and takes the client's frames: publishes (acknowledged once
 /// stored), `{"ping":..}`, ping/pong and close frames. Runs on the channel's
-/// event loop, except stores, which go through the connection's serial queue.
-final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked Sendable {
+/// event loop, except stores (its join and leave, its publishes), which go
+/// through the connection's serial queue so the loop never waits for the
+/// disk and the join is stored before any of the client's messages. Reads
+/// are held while too many publishes wait (``PendingStores``), as on raw TCP.
+final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     let transport = Transport.websocket
@@ -27,13 +31,14 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
     private var connection: ConnectionDirectory.ID?
     private var closing = false
     private var awaitingPong = false
-    private var pendingStores = 0
+    private var pending: PendingStores
 
     init(request: WebSocketRequest, services: WebSocketServices) {
         self.request = request
         self.services = services
         filter = request.filter
         cursor = request.cursor
+        pending = PendingStores(limit: services.configuration.maxPendingStores)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -43,12 +48,18 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
 
     func channelActive(context: ChannelHandlerContext) {
         if request.echo { return context.fireChannelActive() }
-        var rooms: [String] = []
-        if case .rooms(let names) = filter { rooms = names.sorted() }
-        let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        connection = services.connections.open(.websocket, user: rooms.isEmpty ? nil : request.user, rooms: rooms) {
-            eventLoop.execute { loop.value.close(code: 1008, reason: "kicked by an administrator") }
+        let connection = services.connections.open(.websocket)
+        self.connection = connection
+        // A named user in named rooms is present: announced from the
+        // connection's queue (a stored join), never on the event loop.
+        if let user = request.user, case .rooms(let names) = filter {
+            let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            storing.async(group: services.storeWork) { [connections = services.connections] in
+                connections.identify(connection, user: user, rooms: names.sorted()) {
+                    eventLoop.execute { loop.value.close(code: 1008, reason: "kicked by an administrator") }
+                }
+            }
         }
         context.fireChannelActive()
         pump()
@@ -145,8 +156,7 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
             send(WebSocketClientMessage.error(error, ref: ref), on: context)
             context.flush()
         case .publish(let draft, let ref):
-            pendingStores += 1
-            if pendingStores >= services.configuration.maxPendingStores { context.channel.setOption(.autoRead, value: false).whenComplete { _ in } }
+            pending.submitted()
             let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
             let eventLoop = context.eventLoop
             storing.async(group: services.storeWork) { [bus = services.bus, storeWork = services.storeWork] in
@@ -163,15 +173,17 @@ final class WebSocketConnection: ChannelInboundHandler, Subscriber, @unchecked S
         }
     }
 
-    /// A publish was stored (or refused): answer it, and read on if reading was paused.
+    /// A publish was stored (or refused): answer it, and let a held read go through.
     private func stored(_ reply: [UInt8]) {
-        pendingStores -= 1
+        let readNow = pending.finished()
         guard let context else { return }
         send(reply, on: context)
         context.flush()
-        if pendingStores == services.configuration.maxPendingStores / 2 {
-            context.channel.setOption(.autoRead, value: true).whenComplete { _ in }
-        }
+        if readNow { context.read() }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if pending.mayRead() { context.read() }
     }
 
     private func closeReceived(_ payload: ByteBuffer) {

@@ -25,8 +25,6 @@ public final class WebSocketServer: WebSocketAcceptor, Sendable {
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 
-    public var openCount: Int { open.withLock { $0.count } }
-
     public func accept(descriptor: Int32, bytesAlreadyRead: [UInt8], request: WebSocketRequest) {
         let services = self.services
         let connection = WebSocketConnection(request: request, services: services)
