@@ -27,8 +27,10 @@ final class GroupCommit: Sendable {
     private let pending = Mutex(Pending())
     private let work = DispatchSemaphore(value: 0)
 
-    /// Starts the commit thread; it runs until ``stop()`` (its owner's close or end).
-    init() {
+    /// Starts the commit thread with the function that stores a group (given
+    /// once, by the owner). It runs until ``stop()``, when its owner ends.
+    func start(committing commit: @escaping Commit) {
+        pending.withLock { $0.commit = commit }
         let thread = Thread { [self] in
             while waitForWork() { drain() }
         }
@@ -49,13 +51,12 @@ final class GroupCommit: Sendable {
         return pending.withLock { !($0.stopped && $0.drafts.isEmpty) }
     }
 
-    /// Queues `draft`; `commit` stores a whole group; `completion` runs on the
-    /// commit thread once the draft's group is durable (or refused).
-    func submit(_ draft: MessageDraft, commit: @escaping Commit, completion: @escaping Completion) {
+    /// Queues `draft`; `completion` runs on the commit thread once the
+    /// draft's group is durable (or refused).
+    func submit(_ draft: MessageDraft, completion: @escaping Completion) {
         let start = pending.withLock { pending -> Bool in
             pending.drafts.append(draft)
             pending.completions.append(completion)
-            pending.commit = commit
             defer { pending.draining = true }
             return !pending.draining
         }

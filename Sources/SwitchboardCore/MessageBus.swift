@@ -45,6 +45,7 @@ public final class MessageBus: Sendable {
         catchUp = CatchUpCache(capacity: 4096)
         let lastID = try store.lastAssignedID()
         state = Mutex(State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID)))
+        groupCommit.start { [weak self] drafts in self?.commit(drafts) ?? .failure(.shuttingDown) }
     }
 
     /// The id of the last message published (or stored before start-up).
@@ -75,14 +76,17 @@ public final class MessageBus: Sendable {
     /// commit thread) once it is durable and its room's subscribers are woken.
     /// Nobody's thread waits on the disk.
     public func publish(_ draft: MessageDraft, completion: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) {
-        groupCommit.submit(draft, commit: { [weak self] drafts in
-            guard let self else { return .failure(.shuttingDown) }
-            let result: Result<Published, SwitchboardError> = publishing.withLock { _ in
-                if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
-                return appendLocked(drafts)
-            }
-            return result.map(deliver)
-        }, completion: completion)
+        groupCommit.submit(draft, completion: completion)
+    }
+
+    /// Stores a group as one transaction and wakes its subscribers (the group
+    /// commit's one function, run on its thread).
+    private func commit(_ drafts: [MessageDraft]) -> Result<[EncodedMessage], SwitchboardError> {
+        let result: Result<Published, SwitchboardError> = publishing.withLock { _ in
+            if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
+            return appendLocked(drafts)
+        }
+        return result.map(deliver)
     }
 
     deinit {
