@@ -106,6 +106,22 @@ public final class TestLineClient: @unchecked Sendable {
         }
     }
 
+    /// Reads and throws away everything the server sends until it closes the
+    /// connection (a client that reads as fast as it can, e.g. a flooder
+    /// reading back its own lines); returns the bytes read.
+    @discardableResult
+    public func discardUntilClosed() -> Int {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var total = buffer.count
+        buffer.removeAll()
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 { total += count; continue }
+            if count < 0, errno == EAGAIN || errno == EINTR { continue }
+            return total
+        }
+    }
+
     /// Whether the server closed the connection (reading what is left first).
     public func isClosedByServer() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)

@@ -122,9 +122,14 @@ struct RawTCPHardeningTests {
         let flooder = try TestLineClient(port: server.tcpPort)
         try flooder.write("join:flood\niam:flood\n")
         _ = try flooder.readUntil { $0 == "flood has joined" }
-        // It reads what comes back (its own lines): a client that stops
-        // reading is disconnected, by design.
-        Thread { while (try? flooder.readLine()) != nil {} }.start()
+        // It reads what comes back (its own lines) as fast as it can: a client
+        // that stops reading is disconnected, by design, and what it had sent
+        // but the server had not read yet would then never be stored.
+        let flooderConnected = Atomic<Bool>(true)
+        Thread {
+            flooder.discardUntilClosed()
+            flooderConnected.store(false, ordering: .releasing)
+        }.start()
 
         // Every ordinary client reads on its own thread until it has the 10 messages.
         let sentAt = Mutex<[String: Date]>([:])
@@ -172,6 +177,8 @@ struct RawTCPHardeningTests {
             if stored >= expected { break }
             usleep(100_000)
         }
+        let stayedConnected = flooderConnected.load(ordering: .acquiring)
+        #expect(stayedConnected, "the flooder kept reading and stayed connected")
         #expect(stored == expected, "\(written) flood lines written, \(refused) writes refused")
     }
 }
