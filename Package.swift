@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // C, kept at the edge: the one module map over libmicrohttpd.
@@ -31,6 +32,18 @@ let package = Package(
         .target(
             name: "SwitchboardStore",
             dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Shared storage for several nodes: PostgreSQL through postgres-nio,
+        // with LISTEN/NOTIFY between the nodes and presence claims with leases.
+        .target(
+            name: "SwitchboardPostgres",
+            dependencies: [
+                "SwitchboardCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The HTTP ways in (short poll, long poll, SSE) and the admin API, over MicroHTTPD.
         .target(
@@ -67,7 +80,7 @@ let package = Package(
         .target(
             name: "Switchboard",
             dependencies: [
-                "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket",
+                "SwitchboardCore", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -101,6 +114,10 @@ let package = Package(
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket", "SwitchboardCore"]),
+        .testTarget(
+            name: "SwitchboardScaleOutTests",
+            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardTesting"]
+        ),
         .testTarget(
             name: "SwitchboardIntegrationTests",
             dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",

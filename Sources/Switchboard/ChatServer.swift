@@ -2,13 +2,14 @@ import Logging
 import NIOPosix
 import SwitchboardCore
 import SwitchboardHTTP
+import SwitchboardPostgres
 import SwitchboardStore
 import SwitchboardTCP
 import SwitchboardWebSocket
 
-/// One Switchboard process's worth of parts, started together: the SQLite
-/// store, the message bus, presence, the deadline thread, the HTTP server and
-/// the raw TCP listener.
+/// One Switchboard process's worth of parts, started together: the store
+/// (SQLite, or PostgreSQL shared with other nodes), the message bus,
+/// presence, the deadline thread, the HTTP server and the raw TCP listener.
 public final class ChatServer: @unchecked Sendable {
     /// The bus every transport shares.
     public let bus: MessageBus
@@ -24,6 +25,8 @@ public final class ChatServer: @unchecked Sendable {
     public let webSockets: WebSocketServer
     /// The raw TCP side, when enabled.
     public let tcp: TCPChatServer?
+    /// This node among the others on a PostgreSQL store; nil on SQLite.
+    public let cluster: PostgresCluster?
     private let scheduler: DeadlineScheduler
     private let eventLoops: MultiThreadedEventLoopGroup
     private let logger: Logger
@@ -32,24 +35,53 @@ public final class ChatServer: @unchecked Sendable {
     /// Opens the store and starts serving.
     public init(configuration: ChatServerConfiguration, logger: Logger) throws {
         self.logger = logger
-        let store = try SQLiteMessageStore(path: configuration.databasePath)
+        let store: any MessageStore
+        if PostgresURL.isPostgres(configuration.databasePath) {
+            let shared = try PostgresMessageStore(url: PostgresURL(configuration.databasePath), nodeID: configuration.nodeID,
+                                                  logger: logger)
+            store = shared
+            cluster = PostgresCluster(store: shared, address: configuration.http.host, logger: logger)
+        } else {
+            store = try SQLiteMessageStore(path: configuration.databasePath)
+            cluster = nil
+        }
         self.store = store
         let metrics = PrometheusExporter()
         bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages,
                              stats: DeliveryStats(sink: metrics))
         scheduler = DeadlineScheduler()
         scheduler.start()
-        presence = Presence(bus: bus, scheduler: scheduler)
+        presence = Presence(bus: bus, scheduler: scheduler, cluster: cluster)
         connections = ConnectionDirectory(presence: presence)
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
+        // On a shared store, the node holds a lease before it takes any
+        // connection, so its users' presence claims count from the first.
+        let (bus, presence, eventLoops, connections) = (bus, presence, eventLoops, connections)
+        do {
+            try cluster?.start(PostgresCluster.Handlers(
+                committedElsewhere: { [logger] in
+                    do { try bus.ingest() } catch { logger.debug("reading other nodes' messages failed: \(error)") }
+                },
+                kick: { user in
+                    connections.kick(user: user)
+                    presence.dropLeases(of: user)
+                },
+                counts: { Dictionary(uniqueKeysWithValues: connections.counts().map { ($0.key.rawValue, $0.value) }) },
+                reclaim: { presence.reclaim() }))
+        } catch {
+            scheduler.stop()
+            try? eventLoops.syncShutdownGracefully()
+            try? store.close()
+            throw error
+        }
         // TCP first: once HTTP answers /healthz, every listener is bound; a
         // TCP port in use stops the start with a clear error, never HTTP alone.
-        let (bus, presence, eventLoops, connections) = (bus, presence, eventLoops, connections)
         do {
             tcp = try configuration.tcp.map {
                 try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, group: eventLoops, logger: logger)
             }
         } catch {
+            cluster?.stop()
             scheduler.stop()
             try? eventLoops.syncShutdownGracefully()
             try? store.close()
@@ -61,14 +93,17 @@ public final class ChatServer: @unchecked Sendable {
         do {
             http = try HTTPServer(configuration: configuration.http, bus: bus, store: store,
                                   presence: presence, connections: connections, metrics: metrics,
-                                  webSockets: webSockets, scheduler: scheduler, logger: logger)
+                                  webSockets: webSockets, cluster: cluster, scheduler: scheduler, logger: logger)
         } catch {
             tcp?.closeAll()
+            cluster?.stop()
             scheduler.stop()
             try? eventLoops.syncShutdownGracefully()
             try? store.close()
             throw error
         }
+        let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
+        cluster?.advertise(address: "http://\(host):\(http.port)" + (tcp.map { " tcp \($0.port)" } ?? ""))
     }
 
     /// The bound TCP port, when the listener is enabled.
@@ -91,6 +126,9 @@ public final class ChatServer: @unchecked Sendable {
         tcp?.closeAll()
         try? eventLoops.syncShutdownGracefully()
         scheduler.stop()
+        // Every connection is closed: give up the lease, so this node's users
+        // leave now rather than when the lease runs out.
+        cluster?.stop()
         do {
             try store.close()
         } catch {

@@ -1,11 +1,16 @@
 import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardTCP
+import Foundation
+import SwitchboardPostgres
 
 /// Everything a ``ChatServer`` is started with.
 public struct ChatServerConfiguration: Sendable {
-    /// SQLite file, or `:memory:` for no persistence.
+    /// SQLite file, `:memory:` for no persistence, or `postgres://USER@HOST:PORT/DB`
+    /// for a store shared by several nodes.
     public var databasePath: String
+    /// This node's name on a shared store: unique per process start.
+    public var nodeID: String
     /// The HTTP side.
     public var http: HTTPServerConfiguration
     /// The raw TCP side; nil to leave it off.
@@ -19,11 +24,28 @@ public struct ChatServerConfiguration: Sendable {
                 http: HTTPServerConfiguration = HTTPServerConfiguration(),
                 tcp: TCPServerConfiguration? = TCPServerConfiguration(),
                 tcpThreads: Int = HTTPServerConfiguration.coreCount,
-                recentMessages: Int = 4096) {
+                recentMessages: Int = 4096,
+                nodeID: String = ChatServerConfiguration.freshNodeID()) {
         self.databasePath = databasePath
+        self.nodeID = nodeID
         self.http = http
         self.tcp = tcp
         self.tcpThreads = tcpThreads
         self.recentMessages = recentMessages
+    }
+}
+
+extension ChatServerConfiguration {
+    /// `HOST-PID-RANDOM`: tells nodes apart in logs and on the admin page,
+    /// and never repeats across restarts (a restarted node is a new node).
+    /// The database, fit for a log: a PostgreSQL URL without its password.
+    public var databaseForLogs: String {
+        guard PostgresURL.isPostgres(databasePath) else { return databasePath }
+        return (try? PostgresURL(databasePath).redacted) ?? "postgres://…"
+    }
+
+    public static func freshNodeID() -> String {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "node"
+        return "\(host)-\(ProcessInfo.processInfo.processIdentifier)-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
     }
 }

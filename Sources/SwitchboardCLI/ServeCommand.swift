@@ -39,8 +39,8 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("admin-token"), help: "Bearer token of the admin API (or SWITCHBOARD_ADMIN_TOKEN); generated and printed once if neither is given.")
     var adminToken: String?
 
-    @Option(name: .long, help: "SQLite database file, or :memory: for none.")
-    var db: String = "switchboard.sqlite"
+    @Option(name: .long, help: "SQLite database file, :memory: for none, or postgres://USER@HOST:PORT/DB to share one database with other nodes (or SWITCHBOARD_DB). Default: switchboard.sqlite.")
+    var db: String?
 
     @Option(name: .long, help: "Seconds between SSE keepalive comments.")
     var keepalive: Double = 15
@@ -88,8 +88,9 @@ struct ServeCommand: ParsableCommand {
         let (host, port) = try Self.hostAndPort(http)
         let givenToken = adminToken ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ADMIN_TOKEN"]
         let token = givenToken.flatMap { $0.isEmpty ? nil : $0 } ?? AdminToken.generate()
+        let database = db ?? ProcessInfo.processInfo.environment["SWITCHBOARD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "switchboard.sqlite"
         let configuration = ChatServerConfiguration(
-            databasePath: db,
+            databasePath: database,
             http: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxConnections: maxConnections,
                 idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
@@ -112,7 +113,8 @@ struct ServeCommand: ParsableCommand {
         }
 
         let server = try ChatServer(configuration: configuration, logger: logger)
-        logger.info("serving HTTP on http://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(db)")
+        let node = server.cluster.map { " as node \($0.nodeID)" } ?? ""
+        logger.info("serving HTTP on http://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(configuration.databaseForLogs)\(node)")
         if givenToken == nil {
             // Printed once, to the terminal only: never through the logger.
             print("admin token (for /admin and /api/admin/): \(token)")

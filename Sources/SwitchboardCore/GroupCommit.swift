@@ -13,8 +13,10 @@ import Synchronization
 /// committer needing one of those would never run. No caller's thread waits
 /// on the disk unless it asks to.
 final class GroupCommit: Sendable {
-    typealias Completion = @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void
-    typealias Commit = @Sendable ([MessageDraft]) -> Result<[EncodedMessage], SwitchboardError>
+    /// Called with the stored message, or nil for a presence change the
+    /// store did not announce (another node had announced it).
+    typealias Completion = @Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void
+    typealias Commit = @Sendable ([MessageDraft]) -> Result<[EncodedMessage?], SwitchboardError>
 
     private struct Pending {
         var drafts: [MessageDraft] = []

@@ -8,6 +8,9 @@ public struct MessageDraft: Sendable, Equatable {
     public var text: String
     /// The kind of message.
     public var kind: MessageKind
+    /// For a `join` or `leave`: the transport of the connection that made
+    /// the change. A shared store records it with the node's presence claim.
+    public var transport: Transport?
 
     /// Validates raw input as a user's chat message.
     /// - Throws: ``SwitchboardError`` describing the first problem found.
@@ -19,10 +22,11 @@ public struct MessageDraft: Sendable, Equatable {
     }
 
     /// A message the server itself writes (`join`, `leave`, `system`); trusted input.
-    public init(room: String, user: String, text: String, kind: MessageKind) {
+    public init(room: String, user: String, text: String, kind: MessageKind, transport: Transport? = nil) {
         self.room = room
         self.user = user
         self.text = text
         self.kind = kind
+        self.transport = transport
     }
 }

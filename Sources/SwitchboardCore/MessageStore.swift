@@ -22,6 +22,12 @@ public protocol MessageStore: Sendable {
     /// Stores several messages in one transaction (one sync to disk), ids in
     /// order; all or none. Returns only once they would survive a crash.
     func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message]
+    /// What the bus calls for each group commit: ``append(_:timestamp:)``,
+    /// except that a store shared by several nodes treats each `join` and
+    /// `leave` as this node's presence claim, and stores the message only
+    /// when it is the user's first presence (or last) on any node. Those it
+    /// does not store are nil. A store of one node stores everything.
+    func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?]
     /// Messages with id > `cursor` in `filter`, oldest first, at most `limit`.
     func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch
     /// The last `limit` messages of a room, oldest first.
@@ -45,5 +51,10 @@ extension MessageStore {
     /// One append after another, for stores with no cheaper way.
     public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
         try drafts.map { try append($0, timestamp: timestamp) }
+    }
+
+    /// A store of one node: every draft is stored.
+    public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
+        try append(drafts, timestamp: timestamp)
     }
 }

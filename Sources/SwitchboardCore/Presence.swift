@@ -11,19 +11,26 @@ public final class Presence: Sendable {
 
     private let bus: MessageBus
     private let scheduler: DeadlineScheduler?
+    /// The other nodes on a shared store, whose users are listed too.
+    private let cluster: (any Cluster)?
     private let registry = Mutex(PresenceRegistry())
     /// When the lease sweep is due, if one is scheduled.
     private let sweepAt = Mutex<UInt64?>(nil)
 
-    /// - Parameter scheduler: runs the lease sweep; nil leaves leases to ``expireLeases(now:)``.
-    public init(bus: MessageBus, scheduler: DeadlineScheduler? = nil) {
+    /// - Parameters:
+    ///   - scheduler: runs the lease sweep; nil leaves leases to ``expireLeases(now:)``.
+    ///   - cluster: the other nodes on a shared store; their users are listed
+    ///     with this node's. (Whether a change is announced is the store's
+    ///     call: see ``MessageStore/commit(_:timestamp:)``.)
+    public init(bus: MessageBus, scheduler: DeadlineScheduler? = nil, cluster: (any Cluster)? = nil) {
         self.bus = bus
         self.scheduler = scheduler
+        self.cluster = cluster
     }
 
     /// A connection of `user` opened in `room`.
     /// Returns whether this made the user appear (a `join` was published),
-    /// false when they were already present.
+    /// false when they were already present (here, or on another node).
     @discardableResult
     public func connect(user: String, room: String, transport: Transport) -> Bool {
         change { $0.connect(user: user, room: room, transport: transport).map { [$0] } ?? [] } > 0
@@ -67,30 +74,51 @@ public final class Presence: Sendable {
         return next
     }
 
+    /// Claims every present user again (a `join` unless the store says they
+    /// are present elsewhere), after a shared store lost this node's claims.
+    public func reclaim() {
+        change { $0.joinsForEveryone() }
+    }
+
     /// Ends a user's poll leases at once (they were kicked).
     public func dropLeases(of user: String) {
         change { $0.dropLeases(of: user) }
     }
 
-    /// Users online in a room, with their transports.
+    /// Users online in a room, with their transports, on every node.
     public func online(in room: String) -> [(user: String, transports: [Transport])] {
-        registry.withLock { $0.online(in: room) }
+        var transports: [String: Set<Transport>] = [:]
+        for (user, here) in registry.withLock({ $0.online(in: room) }) { transports[user, default: []].formUnion(here) }
+        for entry in elsewhere() where entry.room == room {
+            transports[entry.user, default: []].formUnion(entry.transport.map { [$0] } ?? [])
+        }
+        return transports.map { ($0.key, $0.value.sorted()) }.sorted { $0.user < $1.user }
     }
 
-    /// Who is online, by room.
+    /// Who is online, by room, on every node.
     public func onlineByRoom() -> [String: [String]] {
-        registry.withLock { $0.onlineByRoom() }
+        var rooms = registry.withLock { $0.onlineByRoom() }.mapValues(Set.init)
+        for entry in elsewhere() { rooms[entry.room, default: []].insert(entry.user) }
+        return rooms.mapValues { $0.sorted() }
+    }
+
+    /// The other nodes' users; none when the cluster cannot be read (the
+    /// answer is then this node's alone, rather than an error).
+    private func elsewhere() -> [ClusterPresence] {
+        (try? cluster?.presenceElsewhere()) ?? []
     }
 
     @discardableResult
     private func change(_ body: (inout PresenceRegistry) -> [PresenceChange]) -> Int {
         registry.withLock { registry in
             let changes = body(&registry)
+            var announced = 0
             for change in changes {
                 // After shutdown has begun the bus refuses: nothing to announce then.
-                _ = try? bus.publish(change.draft)
+                // On a shared store, a user present on another node is not announced again.
+                if case .some(.some) = try? bus.announce(change.draft) { announced += 1 }
             }
-            return changes.count
+            return announced
         }
     }
 }

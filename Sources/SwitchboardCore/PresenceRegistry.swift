@@ -23,7 +23,7 @@ public struct PresenceRegistry: Sendable {
         let key = Key(room: room, user: user)
         let wasPresent = entries[key] != nil
         entries[key, default: Entry()].connections[transport, default: 0] += 1
-        return wasPresent ? nil : PresenceChange(room: room, user: user, kind: .join)
+        return wasPresent ? nil : PresenceChange(room: room, user: user, kind: .join, transport: transport)
     }
 
     /// A connection closed. Returns the `leave` when it was the user's last presence.
@@ -32,7 +32,7 @@ public struct PresenceRegistry: Sendable {
         guard var entry = entries[key], let count = entry.connections[transport] else { return nil }
         entry.connections[transport] = count > 1 ? count - 1 : nil
         entries[key] = entry.isEmpty ? nil : entry
-        return entry.isEmpty ? PresenceChange(room: room, user: user, kind: .leave) : nil
+        return entry.isEmpty ? PresenceChange(room: room, user: user, kind: .leave, transport: transport) : nil
     }
 
     /// A poll: present until `expiry` (monotonic ns). Returns the `join` when new.
@@ -40,7 +40,7 @@ public struct PresenceRegistry: Sendable {
         let key = Key(room: room, user: user)
         let wasPresent = entries[key] != nil
         entries[key, default: Entry()].leases[transport] = max(expiry, entries[key]?.leases[transport] ?? 0)
-        return wasPresent ? nil : PresenceChange(room: room, user: user, kind: .join)
+        return wasPresent ? nil : PresenceChange(room: room, user: user, kind: .join, transport: transport)
     }
 
     /// Drops leases expired at `now`; returns the resulting `leave`s and the
@@ -70,6 +70,13 @@ public struct PresenceRegistry: Sendable {
             if entry.isEmpty { changes.append(PresenceChange(room: key.room, user: user, kind: .leave)) }
         }
         return changes.sorted { $0.room < $1.room }
+    }
+
+    /// A `join` for every user present now, in room and user order: what a
+    /// node announces again when its claims on a shared store were lost.
+    public func joinsForEveryone() -> [PresenceChange] {
+        entries.map { PresenceChange(room: $0.key.room, user: $0.key.user, kind: .join, transport: $0.value.transports.min()) }
+            .sorted { ($0.room, $0.user) < ($1.room, $1.user) }
     }
 
     /// Users online in `room`, by name, with their transports.

@@ -38,8 +38,11 @@ final class AdminEndpoints: Sendable {
             var transports: [String: DeliveryStats.TransportFigures]
             var rooms: [Room]
             var users: [OnlineUser]
+            /// On a shared store: this node's id, and every live node.
+            var node: String?
+            var nodes: [NodeStatus]?
             enum CodingKeys: String, CodingKey {
-                case published, connections, transports, rooms, users
+                case published, connections, transports, rooms, users, node, nodes
                 case uptimeSeconds = "uptime_s"
                 case storeBytes = "store_bytes"
                 case lastID = "last_id"
@@ -55,7 +58,9 @@ final class AdminEndpoints: Sendable {
             rooms: try services.store.rooms().map {
                 Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0)
             },
-            users: onlineUsers(services))
+            users: onlineUsers(services),
+            node: services.cluster?.nodeID,
+            nodes: try services.cluster.map { try $0.nodes() })
         return MessageJSON.encode(stats)
     }
 
@@ -72,12 +77,25 @@ final class AdminEndpoints: Sendable {
     }
 
     /// `POST /api/admin/users/{user}/kick`: closes every connection of the
-    /// user on every transport and ends their poll leases.
-    func kick(user: String) -> HTTPResponse {
-        struct Kicked: Encodable { var user: String; var closed: Int }
+    /// user on every transport and ends their poll leases, on this node and
+    /// (on a shared store) every other.
+    func kick(user: String) throws -> HTTPResponse {
+        struct Kicked: Encodable {
+            var user: String
+            /// Connections closed on this node.
+            var closed: Int
+            /// Whether the other nodes were told (absent for a server on its own).
+            var otherNodes: Bool?
+            enum CodingKeys: String, CodingKey { case user, closed; case otherNodes = "other_nodes" }
+        }
         let closed = services.connections.kick(user: user)
         services.presence.dropLeases(of: user)
-        return .json(200, MessageJSON.encode(Kicked(user: user, closed: closed)))
+        do {
+            try services.cluster?.kick(user: user)
+        } catch {
+            throw SwitchboardError.storeFailure("the other nodes could not be told: \(error)")
+        }
+        return .json(200, MessageJSON.encode(Kicked(user: user, closed: closed, otherNodes: services.cluster.map { _ in true })))
     }
 
     /// `DELETE /api/admin/messages/{id}`: gone from every later read; a

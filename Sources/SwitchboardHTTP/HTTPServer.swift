@@ -22,12 +22,15 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - scheduler: the server's one deadline thread (long-poll deadlines,
     ///     keepalive ticks); must be started.
+    ///   - cluster: the other nodes on a shared store (kicks reach them; the
+    ///     admin's stats list them); nil for a server on its own.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore,
                 presence: Presence, connections: ConnectionDirectory, metrics: PrometheusExporter? = nil,
-                webSockets: (any WebSocketAcceptor)? = nil, scheduler: DeadlineScheduler, logger: Logger) throws {
+                webSockets: (any WebSocketAcceptor)? = nil, cluster: (any Cluster)? = nil,
+                scheduler: DeadlineScheduler, logger: Logger) throws {
         let services = HTTPServices(configuration: configuration, bus: bus, store: store, presence: presence,
                                     connections: connections, metrics: metrics, webSockets: webSockets,
-                                    scheduler: scheduler, logger: logger)
+                                    cluster: cluster, scheduler: scheduler, logger: logger)
         self.services = services
         admin = AdminEndpoints(services: services)
         router = HTTPRouter(services: services, admin: admin)

@@ -11,6 +11,8 @@ struct HTTPServices: Sendable {
     let metrics: PrometheusExporter?
     /// Takes over upgraded WebSocket connections; nil answers 404.
     let webSockets: (any WebSocketAcceptor)?
+    /// The other nodes on a shared store; nil for a server on its own.
+    let cluster: (any Cluster)?
     let scheduler: DeadlineScheduler
     let logger: Logger
     /// Monotonic nanoseconds at start-up.

@@ -6,13 +6,13 @@ import SwitchboardTesting
 struct PresenceTests {
     @Test func oneJoinAndOneLeavePerUserAcrossTransports() {
         var registry = PresenceRegistry()
-        #expect(registry.connect(user: "luke", room: "lobby", transport: .tcp) == PresenceChange(room: "lobby", user: "luke", kind: .join))
+        #expect(registry.connect(user: "luke", room: "lobby", transport: .tcp) == PresenceChange(room: "lobby", user: "luke", kind: .join, transport: .tcp))
         #expect(registry.connect(user: "luke", room: "lobby", transport: .sse) == nil)
         #expect(registry.connect(user: "luke", room: "lobby", transport: .sse) == nil)
         #expect(registry.online(in: "lobby").map(\.transports) == [[.sse, .tcp]])
         #expect(registry.disconnect(user: "luke", room: "lobby", transport: .tcp) == nil)
         #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == nil)
-        #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == PresenceChange(room: "lobby", user: "luke", kind: .leave))
+        #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == PresenceChange(room: "lobby", user: "luke", kind: .leave, transport: .sse))
         #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == nil)
         #expect(registry.online(in: "lobby").isEmpty)
     }

@@ -1,0 +1,136 @@
+import Logging
+import PostgresNIO
+import SwitchboardCore
+
+/// Messages in PostgreSQL, shared by every node started on the same
+/// database. Ids come from one counter row locked by each commit, so they
+/// are assigned and become visible in one order across nodes (see
+/// ``PostgresSchema``). A group commit is one call of `switchboard_commit`:
+/// one round trip, one transaction, one sync to disk.
+///
+/// Every call blocks its thread until the database answers, at most
+/// ``PostgresConnections/timeoutSeconds``: a database gone away makes
+/// publishes fail fast (`503 store_unavailable`), and the next call
+/// reconnects.
+public final class PostgresMessageStore: MessageStore {
+    /// This node's name in the database (its presence claims and lease).
+    public let nodeID: String
+    let connections: PostgresConnections
+
+    /// Connects, and creates or updates the schema.
+    /// - Parameters:
+    ///   - url: the database.
+    ///   - nodeID: unique per running process.
+    ///   - timeoutSeconds: how long any one call may wait for the database.
+    public init(url: PostgresURL, nodeID: String, timeoutSeconds: Double = 5, logger: Logger) throws {
+        self.nodeID = nodeID
+        connections = PostgresConnections(url: url, timeoutSeconds: timeoutSeconds, logger: logger)
+        do {
+            try PostgresSchema.migrate(connections)
+        } catch {
+            connections.close()
+            throw error
+        }
+    }
+
+    public func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
+        try append([draft], timestamp: timestamp)[0]
+    }
+
+    public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
+        try commit(drafts, timestamp: timestamp).compactMap { $0 }
+    }
+
+    public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
+        guard !drafts.isEmpty else { return [] }
+        let rooms = drafts.map(\.room), users = drafts.map(\.user), texts = drafts.map(\.text)
+        let kinds = drafts.map(\.kind.rawValue), transports = drafts.map { $0.transport?.rawValue ?? "" }
+        let result = try connections.query("""
+            SELECT switchboard_commit(\(nodeID), \(timestamp), \(rooms), \(users), \(texts), \(kinds), \(transports))
+            """)
+        guard let ids = try result.first?.decode([Int64].self), ids.count == drafts.count else {
+            throw PostgresStoreError.unexpectedAnswer("switchboard_commit returned no id per draft")
+        }
+        return zip(drafts, ids).map { draft, id in
+            id == 0 ? nil : Message(id: id, room: draft.room, user: draft.user, text: draft.text, kind: draft.kind, ts: timestamp)
+        }
+    }
+
+    public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
+        try connections.withConnection { connection in
+            // The high-water mark first: every id up to it is committed, so
+            // a read bounded by it can say it scanned that far.
+            let highWater = try lastAssignedID(on: connection)
+            let rows: PostgresQueryResult
+            switch filter {
+            case .all:
+                rows = try connections.query("""
+                    SELECT id, room, username, text, kind, ts FROM switchboard_messages
+                    WHERE id > \(cursor) AND id <= \(highWater) ORDER BY id LIMIT \(limit)
+                    """, on: connection)
+            case .rooms(let rooms):
+                rows = try connections.query("""
+                    SELECT id, room, username, text, kind, ts FROM switchboard_messages
+                    WHERE id > \(cursor) AND id <= \(highWater) AND room = ANY(\(rooms.sorted())) ORDER BY id LIMIT \(limit)
+                    """, on: connection)
+            }
+            let messages = try rows.map(Self.message)
+            let scanned = messages.count == limit ? messages.last!.id : max(cursor, highWater)
+            return StoreBatch(messages: messages, scannedThrough: scanned)
+        }
+    }
+
+    public func latest(in room: String, limit: Int) throws -> [Message] {
+        try connections.query("""
+            SELECT id, room, username, text, kind, ts FROM switchboard_messages
+            WHERE room = \(room) ORDER BY id DESC LIMIT \(limit)
+            """).map(Self.message).reversed()
+    }
+
+    public func delete(id: Int64) throws -> Message? {
+        try connections.query("""
+            DELETE FROM switchboard_messages WHERE id = \(id) RETURNING id, room, username, text, kind, ts
+            """).first.map(Self.message)
+    }
+
+    public func lastAssignedID() throws -> Int64 {
+        try connections.withConnection(lastAssignedID(on:))
+    }
+
+    private func lastAssignedID(on connection: PostgresConnection) throws -> Int64 {
+        guard let row = try connections.query("SELECT last_id FROM switchboard_counter", on: connection).first else {
+            throw PostgresStoreError.unexpectedAnswer("switchboard_counter is empty")
+        }
+        return try row.decode(Int64.self)
+    }
+
+    public func rooms() throws -> [RoomSummary] {
+        try connections.query("""
+            SELECT room, count(*)::bigint, max(id) FROM switchboard_messages GROUP BY room ORDER BY room
+            """).map { row in
+            let (name, count, last) = try row.decode((String, Int64, Int64).self)
+            return RoomSummary(name: name, messageCount: Int(count), lastID: last)
+        }
+    }
+
+    public func checkWritable() throws {
+        let writable = try connections.query("SELECT NOT pg_is_in_recovery()").first?.decode(Bool.self) ?? false
+        if !writable { throw PostgresStoreError.unexpectedAnswer("the database is read-only (in recovery)") }
+    }
+
+    public func sizeInBytes() -> Int64 {
+        (try? connections.query("SELECT pg_total_relation_size('switchboard_messages')").first?.decode(Int64.self)) ?? 0
+    }
+
+    public func close() throws {
+        connections.close()
+    }
+
+    private static func message(_ row: PostgresRow) throws -> Message {
+        let (id, room, user, text, kind, ts) = try row.decode((Int64, String, String, String, String, Int64).self)
+        guard let kind = MessageKind(rawValue: kind) else {
+            throw PostgresStoreError.unexpectedAnswer("message \(id) has kind \(kind)")
+        }
+        return Message(id: id, room: room, user: user, text: text, kind: kind, ts: ts)
+    }
+}

@@ -1,0 +1,161 @@
+import PostgresNIO
+
+/// The tables and functions a node needs, created or brought up to date at
+/// start-up under an advisory lock (so nodes starting together do not race).
+///
+/// - `switchboard_counter`: one row, the last id assigned. Every commit locks
+///   it (`FOR UPDATE`) before assigning ids and holds it to its end, so ids
+///   are assigned and committed in one order across every node, and the
+///   committed ids are always a prefix: a reader at cursor N never meets a
+///   smaller id later. Rolled-back commits give their ids back, so there are
+///   no holes but deleted messages.
+/// - `switchboard_messages`: the messages.
+/// - `switchboard_nodes`: each running node, its lease and its counts.
+/// - `switchboard_presence`: which node holds which user in which room.
+/// - `switchboard_commit(...)`: one group commit, in one round trip.
+/// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
+enum PostgresSchema {
+    /// Bumped when the statements change; recorded in `switchboard_schema`.
+    static let version = 1
+    static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
+
+    static let statements: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_schema (version int NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_counter (
+            one boolean PRIMARY KEY DEFAULT true CHECK (one),
+            last_id bigint NOT NULL)
+        """,
+        """
+        INSERT INTO switchboard_counter (one, last_id) VALUES (true, 0) ON CONFLICT DO NOTHING
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_messages (
+            id bigint PRIMARY KEY,
+            room text NOT NULL,
+            username text NOT NULL,
+            text text NOT NULL,
+            kind text NOT NULL,
+            ts bigint NOT NULL)
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_messages_room_id ON switchboard_messages (room, id)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_nodes (
+            id text PRIMARY KEY,
+            address text NOT NULL,
+            lease_until timestamptz NOT NULL,
+            connections text NOT NULL DEFAULT '{}')
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_presence (
+            node text NOT NULL,
+            room text NOT NULL,
+            username text NOT NULL,
+            transport text NOT NULL,
+            PRIMARY KEY (node, room, username))
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_presence_user ON switchboard_presence (room, username)
+        """,
+        // One group commit. Joins and leaves are this node's presence claims:
+        // the message is stored only for the user's first claim on a live
+        // node (join) or when their last claim goes (leave). Returns one id
+        // per draft, 0 for a change another node had already announced.
+        """
+        CREATE OR REPLACE FUNCTION switchboard_commit(p_node text, p_ts bigint, p_rooms text[], p_users text[],
+                                                      p_texts text[], p_kinds text[], p_transports text[])
+        RETURNS bigint[] LANGUAGE plpgsql AS $$
+        DECLARE
+            next_id bigint;
+            ids bigint[] := '{}';
+            changed int;
+            elsewhere boolean;
+        BEGIN
+            SELECT last_id INTO next_id FROM switchboard_counter FOR UPDATE;
+            FOR i IN 1 .. coalesce(array_length(p_rooms, 1), 0) LOOP
+                IF p_node <> '' AND p_kinds[i] IN ('join', 'leave') THEN
+                    IF p_kinds[i] = 'join' THEN
+                        INSERT INTO switchboard_presence (node, room, username, transport)
+                            VALUES (p_node, p_rooms[i], p_users[i], p_transports[i]) ON CONFLICT DO NOTHING;
+                    ELSE
+                        DELETE FROM switchboard_presence WHERE node = p_node AND room = p_rooms[i] AND username = p_users[i];
+                    END IF;
+                    GET DIAGNOSTICS changed = ROW_COUNT;
+                    SELECT EXISTS (SELECT 1 FROM switchboard_presence p JOIN switchboard_nodes n ON n.id = p.node
+                                   WHERE p.room = p_rooms[i] AND p.username = p_users[i] AND p.node <> p_node
+                                     AND n.lease_until > now()) INTO elsewhere;
+                    IF changed = 0 OR elsewhere THEN
+                        ids := ids || 0::bigint;
+                        CONTINUE;
+                    END IF;
+                END IF;
+                next_id := next_id + 1;
+                INSERT INTO switchboard_messages (id, room, username, text, kind, ts)
+                    VALUES (next_id, p_rooms[i], p_users[i], p_texts[i], p_kinds[i], p_ts);
+                ids := ids || next_id;
+            END LOOP;
+            UPDATE switchboard_counter SET last_id = next_id;
+            PERFORM pg_notify('switchboard', p_node || ' ' || next_id);
+            RETURN ids;
+        END $$
+        """,
+        // Ends the claims of every node whose lease ran out, with a leave for
+        // each user who is then on no live node. Returns how many leaves.
+        """
+        CREATE OR REPLACE FUNCTION switchboard_sweep(p_ts bigint) RETURNS int LANGUAGE plpgsql AS $$
+        DECLARE
+            next_id bigint;
+            rooms text[];
+            users text[];
+            leaves int := 0;
+        BEGIN
+            IF NOT EXISTS (SELECT 1 FROM switchboard_nodes WHERE lease_until <= now())
+               AND NOT EXISTS (SELECT 1 FROM switchboard_presence p
+                               WHERE NOT EXISTS (SELECT 1 FROM switchboard_nodes n WHERE n.id = p.node)) THEN
+                RETURN 0;
+            END IF;
+            SELECT last_id INTO next_id FROM switchboard_counter FOR UPDATE;
+            WITH gone AS (
+                DELETE FROM switchboard_presence p
+                WHERE NOT EXISTS (SELECT 1 FROM switchboard_nodes n WHERE n.id = p.node AND n.lease_until > now())
+                RETURNING p.room, p.username)
+            SELECT array_agg(room ORDER BY room, username), array_agg(username ORDER BY room, username)
+                INTO rooms, users FROM (SELECT DISTINCT room, username FROM gone) AS distinct_gone;
+            DELETE FROM switchboard_nodes WHERE lease_until <= now();
+            FOR i IN 1 .. coalesce(array_length(rooms, 1), 0) LOOP
+                CONTINUE WHEN EXISTS (SELECT 1 FROM switchboard_presence p JOIN switchboard_nodes n ON n.id = p.node
+                                      WHERE p.room = rooms[i] AND p.username = users[i] AND n.lease_until > now());
+                next_id := next_id + 1;
+                leaves := leaves + 1;
+                INSERT INTO switchboard_messages (id, room, username, text, kind, ts)
+                    VALUES (next_id, rooms[i], users[i], users[i] || ' has left', 'leave', p_ts);
+            END LOOP;
+            IF leaves > 0 THEN
+                UPDATE switchboard_counter SET last_id = next_id;
+                PERFORM pg_notify('switchboard', ' ' || next_id);
+            END IF;
+            RETURN leaves;
+        END $$
+        """,
+    ]
+
+    /// Creates what is missing, once per version, under the advisory lock.
+    static func migrate(_ connections: PostgresConnections) throws {
+        try connections.withConnection { connection in
+            try connections.query("SELECT pg_advisory_lock(\(lockKey))", on: connection)
+            defer { _ = try? connections.query("SELECT pg_advisory_unlock(\(lockKey))", on: connection) }
+            try connections.query(PostgresQuery(unsafeSQL: statements[0]), on: connection)
+            let current = try connections.query("SELECT coalesce(max(version), 0) FROM switchboard_schema", on: connection)
+                .first?.decode(Int.self) ?? 0
+            guard current < version else { return }
+            for statement in statements.dropFirst() {
+                try connections.query(PostgresQuery(unsafeSQL: statement), on: connection)
+            }
+            try connections.query("INSERT INTO switchboard_schema (version) VALUES (\(version))", on: connection)
+        }
+    }
+}
