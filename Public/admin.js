@@ -90,6 +90,12 @@
       ms(stats.transports[t].latency_p50_ms), ms(stats.transports[t].latency_p99_ms)]));
     rows($("rooms"), stats.rooms.map((r) => [r.name, r.message_count, r.last_id, r.online]));
     rows($("users"), stats.users.map((u) => [u.user, u.room, u.transports.join(", ")]));
+    $("nodes-panel").hidden = !stats.nodes;
+    if (stats.nodes) {
+      rows($("nodes"), stats.nodes.map((n) => [n.id + (n.self ? " (this one)" : ""), n.address,
+        TRANSPORTS.filter((t) => n.connections[t]).map((t) => `${t} ${n.connections[t]}`).join(", ") || "none",
+        `${Math.max(0, n.lease_s).toFixed(0)} s`]));
+    }
     const select = $("system-room");
     const chosen = select.value;
     const names = stats.rooms.map((r) => r.name);
@@ -173,7 +179,8 @@
     event.preventDefault();
     const user = $("kick-user").value.trim();
     const { response, body } = await adminRequest("POST", `/api/admin/users/${encodeURIComponent(user)}/kick`);
-    $("action-result").textContent = response.ok ? `Closed ${body.closed} connection${body.closed === 1 ? "" : "s"} of ${user}.`
+    $("action-result").textContent = response.ok ? `Closed ${body.closed} connection${body.closed === 1 ? "" : "s"} of ${user}` +
+      (body.other_nodes ? " here, and told the other nodes." : ".")
       : `Refused: ${(body.error && body.error.message) || response.status}`;
   });
 

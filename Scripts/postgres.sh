@@ -6,10 +6,12 @@
 #
 #   Scripts/postgres.sh start DIR   # prints the URL (postgres://...) on stdout
 #   Scripts/postgres.sh stop DIR    # fast shutdown, removes DIR
-#   Scripts/postgres.sh restart DIR # stop and start again on the same port and data
+#   Scripts/postgres.sh pause DIR   # stop it, keeping its data (the database "going away")
+#   Scripts/postgres.sh resume DIR  # start it again on the same port and data
 set -euo pipefail
-command="${1:?usage: postgres.sh start|stop|restart DIR}"
-dir="${2:?usage: postgres.sh start|stop|restart DIR}"
+usage="usage: postgres.sh start|stop|pause|resume DIR"
+command="${1:?$usage}"
+dir="${2:?$usage}"
 here="$(cd "$(dirname "$0")" && pwd)"
 
 bindir() {
@@ -47,15 +49,20 @@ start)
     echo "$port" >"$dir/port"
     chown "$owner" "$dir/port" 2>/dev/null || true
     ;;
-stop|restart)
+stop|pause)
+    bin="$(bindir)"
+    dir="$(cd "$dir" && pwd)"
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+    [ "$command" = stop ] && rm -rf "$dir"
+    exit 0
+    ;;
+resume)
     bin="$(bindir)"
     dir="$(cd "$dir" && pwd)"
     port="$(cat "$dir/port")"
-    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
-    if [ "$command" = stop ]; then rm -rf "$dir"; exit 0; fi
     ;;
 *)
-    echo "usage: postgres.sh start|stop|restart DIR" >&2; exit 2 ;;
+    echo "$usage" >&2; exit 2 ;;
 esac
 
 # max_connections: every node opens up to 10 (pool, listener); the tests run several.

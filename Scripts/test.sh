@@ -19,6 +19,19 @@ Scripts/smoke.sh .build/debug/switchboard
 echo "== the web page in a real browser"
 python3 Tests/Browser/chat_page_test.py .build/debug/switchboard
 
+echo "== PostgreSQL for the scale-out tests"
+# A throwaway server (Debian's PostgreSQL 15, installed if missing), stopped on exit.
+pgdir="$(mktemp -d -t switchboard-postgres.XXXXXX)"
+trap 'Scripts/postgres.sh stop "$pgdir" || true' EXIT
+if url="$(Scripts/postgres.sh start "$pgdir")"; then
+    export SWITCHBOARD_TEST_POSTGRES="$url" SWITCHBOARD_TEST_POSTGRES_DIR="$pgdir"
+    echo "started $url"
+    echo "== several nodes on PostgreSQL (kill -9 of a node, the database restarted)"
+    python3 Tests/ScaleOut/scaleout_test.py .build/debug/switchboard
+else
+    echo "PostgreSQL could not be started here: the scale-out tests are skipped"
+fi
+
 echo "== WebSocket conformance (Autobahn|Testsuite)"
 Scripts/autobahn.sh .build/debug/switchboard
 

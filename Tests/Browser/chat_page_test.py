@@ -41,12 +41,12 @@ def wait_for(predicate, timeout, interval=0.02):
 
 
 class Server:
-    def __init__(self, binary):
+    def __init__(self, binary, database=None):
         self.http, self.tcp = free_port(), free_port()
         self.folder = tempfile.mkdtemp(prefix="switchboard-browser-")
         self.process = subprocess.Popen(
             [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
-             "--db", os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
+             "--db", database or os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
              "--admin-token", ADMIN_TOKEN, "--log-level", "warning"])
         self.base = f"http://127.0.0.1:{self.http}"
         if not wait_for(self.healthy, 10, 0.1):
@@ -246,6 +246,33 @@ def main():
         check("the dashboard kicks a user off every transport",
               wait_for(lambda: "Closed 1 connection of han" in browser.find_element(By.ID, "action-result").text, 5)
               and wait_for(lambda: tcp_closed(tcp), 5))
+        check("one node on SQLite: no nodes panel", not visible("nodes-panel"))
+
+        # --- two nodes on PostgreSQL: the dashboard of one lists both
+        postgres = os.environ.get("SWITCHBOARD_TEST_POSTGRES")
+        if postgres:
+            database = postgres.rsplit("/", 1)[0] + "/sb_browser_" + str(os.getpid())
+            subprocess.run(["psql", postgres, "-qc", f"CREATE DATABASE sb_browser_{os.getpid()}"], check=True)
+            first, second = Server(binary, database), Server(binary, database)
+            try:
+                watcher = LineClient(second.tcp, "wedge")
+                browser.get(f"{first.base}/admin")
+                browser.find_element(By.ID, "token").send_keys(ADMIN_TOKEN + Keys.ENTER)
+                nodes_text = lambda: browser.find_element(By.ID, "nodes").text
+                check("on PostgreSQL the dashboard lists every node",
+                      wait_for(lambda: visible("nodes-panel") and len(nodes_text().splitlines()) == 2, 10),
+                      nodes_text().replace("\n", " | "))
+                check("with the other node's connections and this one marked",
+                      wait_for(lambda: "tcp 1" in nodes_text() and "(this one)" in nodes_text(), 10), nodes_text())
+                check("and users online on the other node",
+                      wait_for(lambda: "wedge" in browser.find_element(By.ID, "users").text, 5))
+                if screenshots:
+                    browser.save_screenshot(os.path.join(screenshots, "admin-nodes.png"))
+            finally:
+                first.stop()
+                second.stop()
+        else:
+            print("two nodes on PostgreSQL: skipped (SWITCHBOARD_TEST_POSTGRES not set)")
 
 
         # --- the live comparison page
