@@ -35,10 +35,10 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        var (configuration, server) = try target.connect(name: "bench")
+        var (configuration, servers) = try target.connect(name: "bench")
         defer {
-            server?.terminate()
-            server?.waitUntilExit()
+            for server in servers { server.terminate() }
+            for server in servers { server.waitUntilExit() }
         }
         configuration.transports = try CompareCommand.transports(transport)
         configuration.clients = clients
@@ -48,7 +48,7 @@ struct BenchCommand: ParsableCommand {
         configuration.publishers = 8
         configuration.idleSeconds = idleSeconds
         configuration.threads = threads
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; server pid \(configuration.serverPid.map(String.init) ?? "?")")
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; server pid \(configuration.serverPid.map(String.init) ?? "?")" + (servers.count > 1 ? " (the publishing node, of \(servers.count))" : ""))
         let result = try TransportComparison.run(configuration)[0]
         Self.report(result, messages: messages)
         if !result.complete { throw ExitCode(1) }

@@ -42,10 +42,10 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
-        var (configuration, server) = try target.connect(name: "compare")
+        var (configuration, servers) = try target.connect(name: "compare")
         defer {
-            server?.terminate()
-            server?.waitUntilExit()
+            for server in servers { server.terminate() }
+            for server in servers { server.waitUntilExit() }
         }
         configuration.clients = clients
         configuration.messages = messages

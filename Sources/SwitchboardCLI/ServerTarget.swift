@@ -8,28 +8,35 @@ struct ServerTarget: ParsableArguments {
     @Option(help: "A running server's HTTP address (HOST:PORT) instead of starting one.") var url: String?
     @Option(help: "That server's raw TCP address (HOST:PORT).") var tcp: String?
     @Option(name: .customLong("server-pid"), help: "That server's process id, for CPU and memory figures.") var serverPid: Int32?
+    @Option(help: "Nodes to start on --db (a postgres:// URL): subscribers are spread over them, publishes go to the first.")
+    var nodes = 1
+    @Option(help: "The database of the nodes started (default: a throwaway SQLite file, one node only).") var db: String?
 
     func validate() throws {
         guard (url == nil) == (tcp == nil) else { throw ValidationError("Give --url and --tcp together.") }
+        guard (1...8).contains(nodes), nodes == 1 || db?.hasPrefix("postgres") == true else {
+            throw ValidationError("Several nodes (up to 8) need --db postgres://... to share.")
+        }
         for address in [url, tcp].compactMap({ $0 }) {
             let (host, _) = try ServeCommand.hostAndPort(address)
             guard host.hasPrefix("127.") || host == "::1" else { throw ValidationError("Loopback only: \(address).") }
         }
     }
 
-    /// A configuration aimed at the server, and the server process when one
-    /// was started (the caller stops it).
-    func connect(name: String) throws -> (TransportComparison.Configuration, Process?) {
+    /// A configuration aimed at the server, and the server processes
+    /// started (the caller stops them; the first is the one measured).
+    func connect(name: String) throws -> (TransportComparison.Configuration, [Process]) {
         if let url, let tcp {
             let (host, httpPort) = try ServeCommand.hostAndPort(url)
             var configuration = TransportComparison.Configuration(httpPort: Int(httpPort), tcpPort: Int(try ServeCommand.hostAndPort(tcp).1))
             configuration.host = host
             configuration.serverPid = serverPid
-            return (configuration, nil)
+            return (configuration, [])
         }
-        let (process, httpPort, tcpPort) = try SpawnedServer.start(name: name)
-        var configuration = TransportComparison.Configuration(httpPort: httpPort, tcpPort: tcpPort)
-        configuration.serverPid = process.processIdentifier
-        return (configuration, process)
+        let started = try (0..<nodes).map { _ in try SpawnedServer.start(name: name, database: db) }
+        var configuration = TransportComparison.Configuration(httpPort: started[0].1, tcpPort: started[0].2)
+        configuration.serverPid = started[0].0.processIdentifier
+        configuration.otherNodes = started.dropFirst().map { .init(httpPort: $0.1, tcpPort: $0.2) }
+        return (configuration, started.map(\.0))
     }
 }

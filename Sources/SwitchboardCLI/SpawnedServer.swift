@@ -9,15 +9,16 @@ import Glibc
 /// A `switchboard serve` child process for `compare` and `bench`, on free
 /// loopback ports with a throwaway database.
 enum SpawnedServer {
-    /// Starts `switchboard serve` (this same binary) on free ports with a throwaway database.
-    static func start(name: String) throws -> (Process, Int, Int) {
+    /// Starts `switchboard serve` (this same binary) on free ports with a
+    /// throwaway SQLite database, or on `database` when given (a shared one).
+    static func start(name: String, database: String? = nil) throws -> (Process, Int, Int) {
         let httpPort = try freePort(), tcpPort = try freePort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = ["serve", "--http", "127.0.0.1:\(httpPort)", "--tcp", "127.0.0.1:\(tcpPort)",
-                             "--db", folder.appendingPathComponent("\(name).sqlite").path, "--log-level", "warning",
+                             "--db", database ?? folder.appendingPathComponent("\(name).sqlite").path, "--log-level", "warning",
                              "--admin-token", UUID().uuidString]
         try process.run()
         for _ in 0..<100 {

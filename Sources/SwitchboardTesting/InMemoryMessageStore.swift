@@ -6,6 +6,9 @@ public final class InMemoryMessageStore: MessageStore {
     private let state = Mutex<(messages: [Message], lastID: Int64)>(([], 0))
     /// Called inside every read, to interleave events with a read in progress.
     public let onRead = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Which drafts a group commit keeps (all, unless set): stands for a
+    /// shared store that does not announce a user present on another node.
+    public let keeps = Mutex<(@Sendable (MessageDraft) -> Bool)?>(nil)
 
     public init(messages: [Message] = []) {
         state.withLock { $0 = (messages, messages.last?.id ?? 0) }
@@ -19,6 +22,11 @@ public final class InMemoryMessageStore: MessageStore {
             state.messages.append(message)
             return message
         }
+    }
+
+    public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
+        let keeps = self.keeps.withLock { $0 } ?? { _ in true }
+        return try drafts.map { keeps($0) ? try append($0, timestamp: timestamp) : nil }
     }
 
     public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {

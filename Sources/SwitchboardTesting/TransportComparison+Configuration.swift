@@ -23,6 +23,19 @@ extension TransportComparison {
         public var idleSeconds = 0.0
         /// Event-loop threads of the clients.
         public var threads = 2
+        /// Further nodes on the same shared database: subscribers are spread
+        /// over the first node and these in turn; publishing stays on the first.
+        public var otherNodes: [NodeAddress] = []
+
+        /// One more node's ports.
+        public struct NodeAddress: Sendable {
+            public var httpPort: Int
+            public var tcpPort: Int
+            public init(httpPort: Int, tcpPort: Int) {
+                self.httpPort = httpPort
+                self.tcpPort = tcpPort
+            }
+        }
 
         public init(httpPort: Int, tcpPort: Int) {
             self.httpPort = httpPort

@@ -113,13 +113,20 @@ public enum TransportComparison {
                             try channel.pipeline.syncOperations.addHandler(handler)
                         }
                     }
-                    .connect(host: host, port: transport == .tcp ? configuration.tcpPort : configuration.httpPort)
+                    .connect(host: host, port: port(of: index, transport: transport, configuration))
             }
             for (future, record) in zip(futures, batch) {
                 do { channels.append(try future.wait()) } catch { record.markFailed("connect: \(error)") }
             }
         }
         return channels
+    }
+
+    /// Client `index`'s port: the nodes in turn.
+    private static func port(of index: Int, transport: Transport, _ configuration: Configuration) -> Int {
+        let nodes = [Configuration.NodeAddress(httpPort: configuration.httpPort, tcpPort: configuration.tcpPort)] + configuration.otherNodes
+        let node = nodes[index % nodes.count]
+        return transport == .tcp ? node.tcpPort : node.httpPort
     }
 
     /// Publishes every message on schedule (open loop: a slow answer does not
