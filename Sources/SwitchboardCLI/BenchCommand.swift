@@ -25,12 +25,18 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("idle-seconds"), help: "Seconds of idle measurement with every subscriber connected.") var idleSeconds = 10.0
     @Option(name: .customLong("connect-batch"), help: "Connections opened at once.") var connectBatch = 250
     @Option(help: "Event-loop threads of the load client.") var threads = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Publishing connections.") var publishers = 8
+    @Flag(name: .customLong("closed-loop"), help: "Publish each message as soon as the last is acknowledged (ignores --rate).")
+    var closedLoop = false
+    @Option(help: "The server at --url: switchboard, or nchan (configured by Scripts/peers.sh).") var peer = PeerServer.switchboard
+    @Flag(help: "Print the figures as one JSON object instead of text.") var json = false
 
     func validate() throws {
         _ = try CompareCommand.transports(transport)
-        guard (1...20_000).contains(clients), messages > 0, rate > 0, rate <= 10_000 else {
-            throw ValidationError("Bounded runs only: 1-20000 clients, a rate up to 10000/s.")
+        guard (1...20_000).contains(clients), messages > 0, messages <= 100_000, rate > 0, rate <= 10_000, (1...64).contains(publishers) else {
+            throw ValidationError("Bounded runs only: 1-20000 clients, up to 100000 messages, a rate up to 10000/s, 1-64 publishers.")
         }
+        guard peer == .switchboard || target.url != nil else { throw ValidationError("A peer is measured at --url (Scripts/peers.sh starts it).") }
     }
 
     func run() throws {
@@ -45,12 +51,19 @@ struct BenchCommand: ParsableCommand {
         configuration.messages = messages
         configuration.rate = rate
         configuration.connectBatch = connectBatch
-        configuration.publishers = 8
+        configuration.publishers = publishers
+        configuration.closedLoop = closedLoop
+        configuration.peer = peer
         configuration.idleSeconds = idleSeconds
         configuration.threads = threads
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; server pid \(configuration.serverPid.map(String.init) ?? "?")" + (servers.count > 1 ? " (the publishing node, of \(servers.count))" : ""))
-        let result = try TransportComparison.run(configuration)[0]
-        Self.report(result, messages: messages)
+        if !json { print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; server pid \(configuration.serverPid.map(String.init) ?? "?")" + (servers.count > 1 ? " (the publishing node, of \(servers.count))" : "")) }
+        var result = try TransportComparison.run(configuration)[0]
+        if json {
+            result.latencies = []
+            print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+        } else {
+            Self.report(result, messages: messages)
+        }
         if !result.complete { throw ExitCode(1) }
     }
 
@@ -66,7 +79,8 @@ struct BenchCommand: ParsableCommand {
             print(String(format: "server CPU while publishing: %.0f%% of one core, %.1f ms per 1,000 deliveries, RSS %.0f MiB", busy, perThousand, rss))
         }
         if let idle = r.idleCPUPercent, let rss = r.idleRSSMiB {
-            print(String(format: "idle: %d clients connected, server CPU %.2f%% of one core, RSS %.0f MiB", r.subscribed, idle, rss))
+            print(String(format: "idle: %d clients connected, server CPU %.2f%% of one core, RSS %.0f MiB", r.subscribed, idle, rss)
+                  + (r.kibPerConnection.map { String(format: ", %.1f KiB per connection", $0) } ?? ""))
         }
     }
 }

@@ -13,7 +13,7 @@ struct ServerTarget: ParsableArguments {
     @Option(help: "The database of the nodes started (default: a throwaway SQLite file, one node only).") var db: String?
 
     func validate() throws {
-        guard (url == nil) == (tcp == nil) else { throw ValidationError("Give --url and --tcp together.") }
+        guard url != nil || tcp == nil else { throw ValidationError("--tcp goes with --url.") }
         guard (1...8).contains(nodes), nodes == 1 || db?.hasPrefix("postgres") == true else {
             throw ValidationError("Several nodes (up to 8) need --db postgres://... to share.")
         }
@@ -26,9 +26,10 @@ struct ServerTarget: ParsableArguments {
     /// A configuration aimed at the server, and the server processes
     /// started (the caller stops them; the first is the one measured).
     func connect(name: String) throws -> (TransportComparison.Configuration, [Process]) {
-        if let url, let tcp {
+        if let url {
             let (host, httpPort) = try ServeCommand.hostAndPort(url)
-            var configuration = TransportComparison.Configuration(httpPort: Int(httpPort), tcpPort: Int(try ServeCommand.hostAndPort(tcp).1))
+            let tcpPort = try tcp.map { Int(try ServeCommand.hostAndPort($0).1) } ?? 0
+            var configuration = TransportComparison.Configuration(httpPort: Int(httpPort), tcpPort: tcpPort)
             configuration.host = host
             configuration.serverPid = serverPid
             return (configuration, [])

@@ -11,6 +11,13 @@ public struct SSEStreamParser {
     public private(set) var opened = false
     public private(set) var ended = false
 
+    /// Whether the last `id:` line was not a plain number (a peer such as
+    /// Nchan, whose ids are its own): the id is then read from the data,
+    /// the message JSON `{"id":N,...}` the load client published.
+    private var idFromData = false
+
+    private static let dataWithID = Array(#"data: {"id":"#.utf8)
+
     /// Feeds bytes; calls `onEvent` with each complete `id:` value.
     public mutating func feed(_ bytes: some Collection<UInt8>, onEvent: (Int64) -> Void) {
         pending.append(contentsOf: bytes)
@@ -36,8 +43,15 @@ public struct SSEStreamParser {
                 for byte in pending[index..<(index + take)] {
                     if byte == 10 {
                         if line.count > 4, line[0] == UInt8(ascii: "i"), line[1] == UInt8(ascii: "d"),
-                           line[2] == UInt8(ascii: ":"), line[3] == UInt8(ascii: " "),
-                           let id = Int64(String(decoding: line[4...], as: UTF8.self)) {
+                           line[2] == UInt8(ascii: ":"), line[3] == UInt8(ascii: " ") {
+                            if let id = Int64(String(decoding: line[4...], as: UTF8.self)) {
+                                onEvent(id)
+                                idFromData = false
+                            } else {
+                                idFromData = true
+                            }
+                        } else if idFromData, line.starts(with: Self.dataWithID),
+                                  let id = Int64(String(decoding: line[Self.dataWithID.count...].prefix { $0 >= 48 && $0 <= 57 }, as: UTF8.self)) {
                             onEvent(id)
                         }
                         line.removeAll(keepingCapacity: true)

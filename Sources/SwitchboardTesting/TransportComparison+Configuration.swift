@@ -23,6 +23,11 @@ extension TransportComparison {
         public var idleSeconds = 0.0
         /// Event-loop threads of the clients.
         public var threads = 2
+        /// The server measured: Switchboard, or a peer on the same paths.
+        public var peer = PeerServer.switchboard
+        /// Each publisher sends its next message as soon as the last one is
+        /// acknowledged, ignoring `rate`.
+        public var closedLoop = false
         /// Further nodes on the same shared database: subscribers are spread
         /// over the first node and these in turn; publishing stays on the first.
         public var otherNodes: [NodeAddress] = []

@@ -33,6 +33,13 @@ extension TransportComparison {
         /// With every client connected and nothing published: server CPU in % of one core, and memory.
         public var idleCPUPercent: Double?
         public var idleRSSMiB: Double?
+        /// The server's memory before any client connected (nil when not measurable).
+        public var unloadedRSSMiB: Double?
+        /// Memory per connection held: idle memory less the memory before, per client.
+        public var kibPerConnection: Double? {
+            guard let idle = idleRSSMiB, let unloaded = unloadedRSSMiB, subscribed > 0 else { return nil }
+            return (idle - unloaded) * 1024 / Double(subscribed)
+        }
         public var connections: Int
         /// Every message arrived exactly once, in order, and every publish was acknowledged.
         public var complete: Bool {

@@ -24,6 +24,7 @@ public enum TransportComparison {
     private static func measure(_ transport: Transport, _ configuration: Configuration, group: MultiThreadedEventLoopGroup) throws -> Result {
         let room = "compare-\(transport.rawValue)-\(UInt32.random(in: 0...UInt32.max))"
         let records = (0..<configuration.clients).map { _ in StreamRecord() }
+        let unloaded = configuration.serverPid.flatMap(ProcessSample.init(pid:))
         let subscribeStart = Date()
         let channels = connect(records, transport: transport, room: room, configuration, group: group)
         defer { for channel in channels { channel.close(promise: nil) } }
@@ -82,7 +83,7 @@ public enum TransportComparison {
             bytesPerDelivery: delivered == 0 ? 0 : Double(bytes) / Double(delivered),
             serverCPUMillisecondsPer1000: cpu.map { delivered == 0 ? 0 : $0 * 1000 / Double(delivered) * 1000 },
             serverBusyCPUPercent: cpu.flatMap { cpu in busySeconds.map { cpu / $0 * 100 } }, serverRSSMiB: after?.rssMiB,
-            idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB,
+            idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB, unloadedRSSMiB: unloaded?.rssMiB,
             connections: channels.count, latencies: latencies)
     }
 
@@ -103,6 +104,8 @@ public enum TransportComparison {
                             switch transport {
                             case .sse: handler = SSESubscriberHandler(host: host, path: "/api/rooms/\(room)/events", record: record)
                             case .tcp: handler = LineSubscriberHandler(name: "c\(index)", room: room, record: record)
+                            case .longPoll where configuration.peer == .nchan:
+                                handler = NchanLongPollHandler(host: host, path: "/lp/\(room)", record: record)
                             case .longPoll:
                                 handler = PollingClientHandler(host: host, room: room, waitSeconds: 25, interval: .zero, since: 0, record: record)
                             case .websocket: handler = WebSocketSubscriberHandler(host: host, path: "/api/rooms/\(room)/ws", record: record)
@@ -135,7 +138,17 @@ public enum TransportComparison {
     private static func publish(room: String, _ configuration: Configuration) throws
         -> (sentAt: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, start: UInt64)
     {
-        let publishers = try (0..<configuration.publishers).map { _ in try BlockingPublisher(port: UInt16(configuration.httpPort)) }
+        let port = UInt16(configuration.httpPort)
+        let publishers: [@Sendable (Int) throws -> Int64] = try (0..<configuration.publishers).map { _ in
+            switch configuration.peer {
+            case .switchboard:
+                let publisher = try BlockingPublisher(port: port)
+                return { index in try publisher.publish(room: room, user: "bench", text: "m\(index)") }
+            case .nchan:
+                let publisher = try PeerPublisher(port: port)
+                return { index in try publisher.publish(room: room, id: Int64(index) + 1, user: "bench", text: "m\(index)") }
+            }
+        }
         let sent = Mutex<(byID: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int)>(([:], [:], 0))
         let start = DispatchTime.now().uptimeNanoseconds
         let done = DispatchGroup()
@@ -146,9 +159,9 @@ public enum TransportComparison {
                 for index in stride(from: slot, to: configuration.messages, by: publishers.count) {
                     let due = start + UInt64(Double(index) / configuration.rate * 1e9)
                     let now = DispatchTime.now().uptimeNanoseconds
-                    if due > now { usleep(UInt32((due - now) / 1000)) }
+                    if due > now, !configuration.closedLoop { usleep(UInt32((due - now) / 1000)) }
                     let at = DispatchTime.now().uptimeNanoseconds
-                    if let id = try? publisher.publish(room: room, user: "bench", text: "m\(index)") {
+                    if let id = try? publisher(index) {
                         sent.withLock { $0.byID[id] = at; $0.idByIndex[Int64(index)] = id }
                     } else {
                         sent.withLock { $0.failures += 1 }

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Switchboard beside Nchan, in one run, with one load client.
+#
+# Installs Debian's nginx-light and libnginx-mod-nchan if missing, starts
+# Nchan (nginx, 1 worker, loopback, a free port) configured with
+# Switchboard's paths for SSE and publishing and its own long-poll, and a
+# release Switchboard on free ports with a throwaway database on disk. Then
+# runs the same workloads against both with `switchboard bench` (the
+# project's SwiftNIO load client) and wrk, and prints each figure with its
+# ratio (Switchboard / Nchan). Bounded in time; loopback only; every server
+# is stopped by its PID at the end.
+#
+#   Scripts/peers.sh            # everything (about 5 minutes)
+#   WORKLOADS="sse1000 publish" Scripts/peers.sh
+#
+# Workloads: sse1000 sse5000 longpoll1000 idle5000 publish shortpoll.
+# Nchan keeps messages in memory; Switchboard's publishes are durable (each
+# 201 after its commit is on disk): the publish rows compare those.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORKLOADS=${WORKLOADS:-"sse1000 sse5000 longpoll1000 idle5000 publish shortpoll"}
+SECONDS_PER_WRK=${SECONDS_PER_WRK:-5}
+
+Scripts/install-deps.sh
+missing=()
+[ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] || missing+=(libnginx-mod-nchan)
+command -v nginx >/dev/null || missing+=(nginx-light)
+command -v wrk >/dev/null || missing+=(wrk)
+Scripts/apt-install.sh "${missing[@]+"${missing[@]}"}"
+ulimit -n "$(ulimit -Hn)"
+swift build -c release --product switchboard >&2
+binary=.build/release/switchboard
+
+work="$(mktemp -d -t switchboard-peers.XXXXXX)"
+chmod 755 "$work"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+nchan_port=$(free_port) http_port=$(free_port) tcp_port=$(free_port)
+pids=()
+cleanup() {
+  for pid in "${pids[@]+"${pids[@]}"}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]+"${pids[@]}"}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# --- Nchan: one worker, Switchboard's paths.
+cat >"$work/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_nchan_module.so;
+worker_processes 1;
+worker_rlimit_nofile 40000;
+daemon off;
+master_process on;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log warn;
+events { worker_connections 20000; multi_accept on; }
+http {
+  access_log off;
+  client_body_temp_path $work/body;
+  proxy_temp_path $work/proxy;
+  fastcgi_temp_path $work/fastcgi;
+  uwsgi_temp_path $work/uwsgi;
+  scgi_temp_path $work/scgi;
+  keepalive_requests 100000000;
+  keepalive_timeout 120s;
+  server {
+    listen 127.0.0.1:$nchan_port backlog=4096;
+    location ~ ^/api/rooms/([A-Za-z0-9_.-]+)/events\$ {
+      nchan_subscriber eventsource;
+      nchan_channel_id \$1;
+    }
+    location ~ ^/lp/([A-Za-z0-9_.-]+)\$ {
+      nchan_subscriber longpoll;
+      nchan_channel_id \$1;
+    }
+    location ~ ^/api/rooms/([A-Za-z0-9_.-]+)/messages\$ {
+      nchan_publisher;
+      nchan_channel_id \$1;
+      nchan_message_buffer_length 1000;
+      nchan_message_timeout 10m;
+    }
+    location = /static { return 200 '{"messages":[],"next":0}'; }
+  }
+}
+CONF
+nginx -c "$work/nginx.conf" -p "$work" 2>"$work/nginx-start.log" &
+pids+=($!)
+# --- Switchboard, release, database on disk.
+"$binary" serve --http "127.0.0.1:$http_port" --tcp "127.0.0.1:$tcp_port" --db "$work/switchboard.sqlite" \
+  --log-level warning --admin-token peers --max-connections 20000 &
+switchboard_pid=$!
+pids+=($switchboard_pid)
+for _ in $(seq 100); do
+  curl -fs "http://127.0.0.1:$http_port/healthz" >/dev/null 2>&1 \
+    && curl -s -o /dev/null "http://127.0.0.1:$nchan_port/static" && break
+  sleep 0.1
+done
+nchan_worker=$(pgrep -P "$(cat "$work/nginx.pid")" | head -1)
+[ -n "$nchan_worker" ] || { cat "$work/nginx-start.log" "$work/nginx-error.log" >&2; exit 1; }
+echo "machine: $(nproc) cores, $(uname -r); nginx $(nginx -v 2>&1 | sed 's/.*\///'), Nchan $(dpkg-query -W -f='${Version}' libnginx-mod-nchan 2>/dev/null)"
+echo "Switchboard pid $switchboard_pid on :$http_port; Nchan worker pid $nchan_worker on :$nchan_port"
+
+results="$work/results"
+: >"$results"
+# bench NAME SERVER TRANSPORT ARGS...: one `switchboard bench` run, its JSON appended to the results.
+bench() {
+  local name=$1 server=$2 transport=$3; shift 3
+  local target=(--url "127.0.0.1:$http_port" --tcp "127.0.0.1:$tcp_port" --server-pid "$switchboard_pid")
+  [ "$server" = nchan ] && target=(--url "127.0.0.1:$nchan_port" --server-pid "$nchan_worker" --peer nchan)
+  local line
+  line=$("$binary" bench --json --transport "$transport" "${target[@]}" "$@") || true
+  [ -n "$line" ] || line='{}'
+  echo "{\"workload\":\"$name\",\"server\":\"$server\",\"result\":$line}" >>"$results"
+}
+# wrk_run NAME SERVER CONNECTIONS URL [lua]: requests/s and latency, appended to the results.
+wrk_run() {
+  local name=$1 server=$2 connections=$3 url=$4 script=${5:-}
+  local threads=$(( connections < 2 ? 1 : 2 ))
+  local out
+  out=$(wrk -t"$threads" -c"$connections" -d"${SECONDS_PER_WRK}s" --latency ${script:+-s "$script"} "$url")
+  local rps p99 non2xx
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+  p99=$(awk '/ 99%/ {print $2}' <<<"$out")
+  non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
+  echo "{\"workload\":\"$name\",\"server\":\"$server\",\"wrk\":{\"rps\":${rps:-0},\"p99\":\"${p99:-?}\",\"non2xx\":${non2xx:-0}}}" >>"$results"
+}
+cpu_seconds() {  # user+system seconds of a process
+  awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$1/stat"
+}
+
+for workload in $WORKLOADS; do
+  echo "== $workload" >&2
+  case $workload in
+  sse1000)
+    for server in switchboard nchan; do bench sse1000 $server sse --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
+  sse5000)
+    for server in switchboard nchan; do bench sse5000 $server sse --clients 5000 --messages 200 --closed-loop --publishers 1 --idle-seconds 0; done ;;
+  longpoll1000)
+    for server in switchboard nchan; do bench longpoll1000 $server long-poll --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
+  idle5000)
+    for server in switchboard nchan; do bench idle5000 $server sse --clients 5000 --messages 1 --rate 1 --idle-seconds 10; done ;;
+  publish)
+    cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"id":1,"user":"bench","text":"a message of ordinary length for the benchmark"}'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+    for connections in 1 64; do
+      for server in switchboard nchan; do
+        port=$http_port pid=$switchboard_pid
+        [ $server = nchan ] && port=$nchan_port pid=$nchan_worker
+        before=$(cpu_seconds "$pid")
+        wrk_run "publish$connections" $server $connections "http://127.0.0.1:$port/api/rooms/wrk/messages" "$work/post.lua"
+        after=$(cpu_seconds "$pid")
+        echo "{\"workload\":\"publish$connections-cpu\",\"server\":\"$server\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results"
+      done
+    done ;;
+  shortpoll)
+    curl -fs -d user=bench -d text=hello "http://127.0.0.1:$http_port/api/rooms/wrk/messages" >/dev/null
+    wrk_run shortpoll switchboard 64 "http://127.0.0.1:$http_port/api/rooms/wrk/messages?since=0&limit=1"
+    wrk_run shortpoll nchan 64 "http://127.0.0.1:$nchan_port/static" ;;
+  *) echo "unknown workload $workload" >&2; exit 2 ;;
+  esac
+done
+
+python3 - "$results" <<'PY'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+def find(workload, server):
+    return next((r for r in rows if r["workload"] == workload and r["server"] == server), None)
+table = []
+def add(what, workload, pick, unit, better):
+    s, n = find(workload, "switchboard"), find(workload, "nchan")
+    if not s or not n: return
+    try:
+        a, b = pick(s), pick(n)
+    except (KeyError, TypeError):
+        table.append((what, "failed", "failed", "–")); return
+    if a is None or b is None:
+        table.append((what, str(a), str(b), "–")); return
+    ratio = a / b if b else float("inf")
+    worse = (ratio > 1) if better == "lower" else (ratio < 1)
+    table.append((what, f"{a:,.1f} {unit}", f"{b:,.1f} {unit}", f"{ratio:.2f}" + (" (worse)" if worse else "")))
+def r(key):
+    return lambda row: row["result"][key]
+def complete(row):
+    x = row["result"]
+    return x["delivered"] == x["expected"] and x["duplicates"] == 0 and x["outOfOrderClients"] == 0
+def ms(text):
+    value = float(text.rstrip("usm"))
+    return value / 1000 if text.endswith("us") else value * 1000 if text.endswith("s") and not text.endswith("ms") else value
+add("SSE, 1,000 subscribers, 200 msgs @ 50/s: p99", "sse1000", r("latencyP99Milliseconds"), "ms", "lower")
+add("SSE, 5,000 subscribers, closed-loop publisher: deliveries/s", "sse5000", r("deliveriesPerSecond"), "/s", "higher")
+add("same: p99", "sse5000", r("latencyP99Milliseconds"), "ms", "lower")
+add("long-poll, 1,000 subscribers @ 50/s: p99", "longpoll1000", r("latencyP99Milliseconds"), "ms", "lower")
+add("long-poll: server CPU per 1,000 deliveries", "longpoll1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
+add("5,000 idle SSE connections: memory per connection", "idle5000", lambda x: x["result"]["kibPerConnection"], "KiB", "lower")
+add("same: server CPU while idle (10 s)", "idle5000", r("idleCPUPercent"), "%", "lower")
+add("publishes acked/s, 1 connection, closed loop", "publish1", lambda x: x["wrk"]["rps"], "/s", "higher")
+add("publishes acked/s, 64 connections (wrk)", "publish64", lambda x: x["wrk"]["rps"], "/s", "higher")
+add("same: p99", "publish64", lambda x: ms(x["wrk"]["p99"]), "ms", "lower")
+add("same: server CPU", "publish64-cpu", lambda x: x["cpu_percent"], "%", "lower")
+add("short-poll GET, 64 connections (Nchan: nginx return 200)", "shortpoll", lambda x: x["wrk"]["rps"], "/s", "higher")
+width = max(len(t[0]) for t in table) if table else 10
+print()
+print(f"| {'workload':<{width}} | Switchboard | Nchan | ratio |")
+print(f"|{'-' * (width + 2)}|---|---|---|")
+for what, a, b, ratio in table:
+    print(f"| {what:<{width}} | {a} | {b} | {ratio} |")
+print()
+for row in rows:
+    if "result" in row and row["result"] and "expected" in row["result"] and not complete(row):
+        x = row["result"]
+        print(f"note: {row['workload']} on {row['server']}: {x['delivered']} of {x['expected']} delivered, "
+              f"{x['duplicates']} duplicates, {x['outOfOrderClients']} clients out of order, {x['subscribed']} of {x['clients']} subscribed")
+    if "wrk" in row and row["wrk"]["non2xx"]:
+        print(f"note: {row['workload']} on {row['server']}: {row['wrk']['non2xx']} answers were not 2xx")
+PY

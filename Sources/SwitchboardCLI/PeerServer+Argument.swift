@@ -1,0 +1,4 @@
+import ArgumentParser
+import SwitchboardTesting
+
+extension PeerServer: ExpressibleByArgument {}

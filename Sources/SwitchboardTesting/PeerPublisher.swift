@@ -1,0 +1,25 @@
+import Foundation
+
+/// Publishes to a peer (Nchan) over one keep-alive connection: the body is
+/// the message JSON with an id the load client assigns (Nchan keeps the body
+/// as it is and has no ids of ours), so subscribers can be checked the same
+/// way as Switchboard's.
+public final class PeerPublisher: @unchecked Sendable {
+    private let connection: TestHTTPConnection
+
+    public init(port: UInt16) throws {
+        connection = try TestHTTPConnection(port: port)
+    }
+
+    /// POSTs message `id` and returns that id once the peer accepted it (2xx).
+    public func publish(room: String, id: Int64, user: String, text: String) throws -> Int64 {
+        let body = #"{"id":\#(id),"room":"\#(room)","user":"\#(user)","text":"\#(text)","kind":"message","ts":0}"#
+        try connection.sendRequest("POST", "/api/rooms/\(room)/messages", headers: [("Content-Type", "application/json")],
+                                   body: Array(body.utf8))
+        let response = try connection.readResponse(method: "POST")
+        guard (200..<300).contains(response.status) else {
+            throw TestClientError(description: "publish refused: \(response.status) \(response.text)")
+        }
+        return id
+    }
+}
