@@ -31,7 +31,7 @@ public struct HTTPDaemonConfiguration: Sendable {
         connectionTimeout: Int = 120,
         listenBacklog: Int = 4096,
         maxBodyBytes: Int = 64 * 1024,
-        connectionMemoryLimit: Int = 32 * 1024,
+        connectionMemoryLimit: Int = 16 * 1024,
         log: (@Sendable (String) -> Void)? = nil
     ) {
         self.host = host

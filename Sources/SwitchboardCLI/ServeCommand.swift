@@ -60,6 +60,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "Largest HTTP request body accepted.")
     var maxBodyBytes: Int = 64 * 1024
 
+    @Option(name: .customLong("connection-memory-kib"), help: "libmicrohttpd's memory per connection in KiB (8-256): request headers must fit in about half; most of an idle stream's memory.")
+    var connectionMemoryKiB: Int = 16
+
     @Flag(name: .customLong("websocket-echo"), help: .hidden)
     var webSocketEcho = false
 
@@ -75,6 +78,7 @@ struct ServeCommand: ParsableCommand {
         guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxTextBytes > 0, maxBodyBytes > 0 else {
             throw ValidationError("Limits must be positive numbers.")
         }
+        guard (8...256).contains(connectionMemoryKiB) else { throw ValidationError("--connection-memory-kib must be 8-256.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
     }
 
@@ -93,7 +97,7 @@ struct ServeCommand: ParsableCommand {
             databasePath: database,
             http: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxConnections: maxConnections,
-                idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
+                idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes, connectionMemoryBytes: connectionMemoryKiB * 1024,
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepalive,
                 publicFiles: try publicFiles(),

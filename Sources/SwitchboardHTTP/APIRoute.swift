@@ -50,56 +50,93 @@ public enum APIRoute: Equatable, Sendable {
     }
 
     /// Matches a request line. `HEAD` is accepted wherever `GET` is.
+    ///
+    /// On every request's path (a profile of 1,000 long-polling clients had
+    /// the generic `split` and `String` copies at 8% of the server's time):
+    /// the path is cut into substrings once, compared byte by byte, and only
+    /// the parameters become `String`s.
     public static func match(method: String, path: String) -> Match {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let segments = Self.segments(path)
+        func at(_ index: Int, _ literal: StaticString) -> Bool { Self.equal(segments[index], literal) }
+        func `is`(_ literals: StaticString...) -> Bool {
+            literals.count == segments.count && literals.indices.allSatisfy { at($0, literals[$0]) }
+        }
+        let room: String? = segments.count >= 3 && at(0, "api") && at(1, "rooms") ? String(segments[2]) : nil
         let candidate: (route: APIRoute, methods: [String])?
         switch segments.count {
-        case 1 where segments[0] == "healthz":
+        case 1 where at(0, "healthz"):
             candidate = (.health, ["GET"])
-        case 1 where segments[0] == "metrics":
+        case 1 where at(0, "metrics"):
             candidate = (.metrics, ["GET"])
-        case 3 where segments == ["api", "admin", "stats"]:
+        case 3 where `is`("api", "admin", "stats"):
             candidate = (.adminStats, ["GET"])
-        case 3 where segments == ["api", "admin", "connections"]:
+        case 3 where `is`("api", "admin", "connections"):
             candidate = (.adminConnections, ["GET"])
-        case 4 where segments == ["api", "admin", "stats", "events"]:
+        case 4 where `is`("api", "admin", "stats", "events"):
             candidate = (.adminStatsEvents, ["GET"])
-        case 4 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "messages":
-            if method == "DELETE" { return .route(.adminDelete(id: segments[3])) }
-            candidate = (.adminDelete(id: segments[3]), ["DELETE"])
-        case 5 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "users" && segments[4] == "kick":
-            if method == "POST" { return .route(.adminKick(user: segments[3])) }
-            candidate = (.adminKick(user: segments[3]), ["POST"])
-        case 5 where segments[0] == "api" && segments[1] == "admin" && segments[2] == "rooms" && segments[4] == "system":
-            if method == "POST" { return .route(.adminSystemMessage(room: segments[3])) }
-            candidate = (.adminSystemMessage(room: segments[3]), ["POST"])
-        case 2 where segments == ["api", "rooms"]:
+        case 4 where at(0, "api") && at(1, "admin") && at(2, "messages"):
+            let id = String(segments[3])
+            if method == "DELETE" { return .route(.adminDelete(id: id)) }
+            candidate = (.adminDelete(id: id), ["DELETE"])
+        case 5 where at(0, "api") && at(1, "admin") && at(2, "users") && at(4, "kick"):
+            let user = String(segments[3])
+            if method == "POST" { return .route(.adminKick(user: user)) }
+            candidate = (.adminKick(user: user), ["POST"])
+        case 5 where at(0, "api") && at(1, "admin") && at(2, "rooms") && at(4, "system"):
+            let room = String(segments[3])
+            if method == "POST" { return .route(.adminSystemMessage(room: room)) }
+            candidate = (.adminSystemMessage(room: room), ["POST"])
+        case 2 where `is`("api", "rooms"):
             candidate = (.rooms, ["GET"])
-        case 2 where segments == ["api", "events"]:
+        case 2 where `is`("api", "events"):
             candidate = (.events, ["GET"])
-        case 2 where segments == ["api", "ws"]:
+        case 2 where `is`("api", "ws"):
             candidate = (.webSocket, ["GET"])
-        case 3 where segments == ["api", "test", "ws-echo"]:
+        case 3 where `is`("api", "test", "ws-echo"):
             candidate = (.webSocketEcho, ["GET"])
-        case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "ws":
-            candidate = (.roomWebSocket(room: segments[2]), ["GET"])
-        case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "messages":
-            let room = segments[2]
-            if method == "POST" { return .route(.publish(room: room)) }
-            candidate = (.poll(room: room), ["GET", "POST"])
-        case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "presence":
-            candidate = (.presence(room: segments[2]), ["GET"])
-        case 4 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "events":
-            candidate = (.roomEvents(room: segments[2]), ["GET"])
-        case 5 where segments[0] == "api" && segments[1] == "rooms" && segments[3] == "messages":
-            candidate = (.message(room: segments[2], id: segments[4]), ["GET"])
+        case 4 where room != nil && at(3, "ws"):
+            candidate = (.roomWebSocket(room: room!), ["GET"])
+        case 4 where room != nil && at(3, "messages"):
+            if method == "POST" { return .route(.publish(room: room!)) }
+            candidate = (.poll(room: room!), ["GET", "POST"])
+        case 4 where room != nil && at(3, "presence"):
+            candidate = (.presence(room: room!), ["GET"])
+        case 4 where room != nil && at(3, "events"):
+            candidate = (.roomEvents(room: room!), ["GET"])
+        case 5 where room != nil && at(3, "messages"):
+            candidate = (.message(room: room!, id: String(segments[4])), ["GET"])
         default:
             candidate = nil
         }
         guard let candidate else { return .notFound }
-        guard method == "GET" || method == "HEAD" else {
+        // Only the route's own methods: a GET must never kick or delete.
+        guard candidate.methods.contains(method) || (method == "HEAD" && candidate.methods.contains("GET")) else {
             return .methodNotAllowed(allowed: candidate.methods)
         }
         return .route(candidate.route)
+    }
+
+    /// The non-empty parts of `path` between slashes.
+    static func segments(_ path: String) -> [Substring] {
+        var segments: [Substring] = []
+        segments.reserveCapacity(6)
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                if start != index { segments.append(path[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start != utf8.endIndex { segments.append(path[start..<utf8.endIndex]) }
+        return segments
+    }
+
+    /// Byte-for-byte equality with an ASCII literal.
+    static func equal(_ segment: Substring, _ literal: StaticString) -> Bool {
+        let bytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        return segment.utf8.elementsEqual(bytes)
     }
 }

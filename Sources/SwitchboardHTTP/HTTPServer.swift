@@ -37,7 +37,7 @@ public final class HTTPServer: Sendable {
         let daemonConfiguration = HTTPDaemonConfiguration(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threads,
             connectionLimit: configuration.maxConnections, connectionTimeout: configuration.idleTimeoutSeconds,
-            maxBodyBytes: configuration.maxBodyBytes,
+            maxBodyBytes: configuration.maxBodyBytes, connectionMemoryLimit: configuration.connectionMemoryBytes,
             log: { message in
                 // Clients vanishing mid-write is routine for streams; keep it out of the way.
                 let routine = message.contains("Failed to send") || message.contains("no longer available")

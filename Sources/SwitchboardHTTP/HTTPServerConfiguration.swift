@@ -14,6 +14,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Int
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes: Int
+    /// libmicrohttpd's memory pool per connection: the request line and
+    /// headers (cookies included) must fit in about half of it, and it is
+    /// most of an idle stream's memory (see the README's "Lean connections").
+    public var connectionMemoryBytes: Int
     /// Limits on names and text.
     public var limits: MessageLimits
     /// Seconds between SSE keepalive comments (also how vanished clients are found).
@@ -37,6 +41,7 @@ public struct HTTPServerConfiguration: Sendable {
                 maxConnections: Int = 10_000,
                 idleTimeoutSeconds: Int = 120,
                 maxBodyBytes: Int = 64 * 1024,
+                connectionMemoryBytes: Int = 16 * 1024,
                 limits: MessageLimits = MessageLimits(),
                 keepaliveSeconds: Double = 15,
                 sseRetryMilliseconds: Int = 2000,
@@ -51,6 +56,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxBodyBytes = maxBodyBytes
+        self.connectionMemoryBytes = connectionMemoryBytes
         self.limits = limits
         self.keepaliveSeconds = keepaliveSeconds
         self.sseRetryMilliseconds = sseRetryMilliseconds

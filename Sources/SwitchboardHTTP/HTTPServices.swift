@@ -1,8 +1,10 @@
 import Logging
 import SwitchboardCore
 
-/// What the HTTP endpoints work with, handed to each at start-up.
-struct HTTPServices: Sendable {
+/// What the HTTP endpoints work with, handed to each at start-up. A class:
+/// every request passes it around, and a struct of ten references was
+/// copied (retaining each) at every hop.
+final class HTTPServices: Sendable {
     let configuration: HTTPServerConfiguration
     let bus: MessageBus
     let store: any MessageStore
@@ -17,6 +19,21 @@ struct HTTPServices: Sendable {
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
+
+    init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore, presence: Presence,
+         connections: ConnectionDirectory, metrics: PrometheusExporter?, webSockets: (any WebSocketAcceptor)?,
+         cluster: (any Cluster)?, scheduler: DeadlineScheduler, logger: Logger) {
+        self.configuration = configuration
+        self.bus = bus
+        self.store = store
+        self.presence = presence
+        self.connections = connections
+        self.metrics = metrics
+        self.webSockets = webSockets
+        self.cluster = cluster
+        self.scheduler = scheduler
+        self.logger = logger
+    }
 
     var limits: MessageLimits { configuration.limits }
     var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }

@@ -3,9 +3,11 @@ import Foundation
 import NIOCore
 
 /// One long-polling client of Nchan on a keep-alive connection: Nchan's own
-/// protocol, where each answer is one message and the next request sends
-/// back its `Last-Modified` and `Etag` as `If-Modified-Since` and
-/// `If-None-Match`. Records the id in each message's JSON body.
+/// protocol, where the next request sends back the last answer's
+/// `Last-Modified` and `Etag` as `If-Modified-Since` and `If-None-Match`.
+/// With `nchan_longpoll_multipart_response raw` (as `Scripts/peers.sh`
+/// configures it) an answer carries every message available, one per line,
+/// like a Switchboard long poll; records the id in each message's JSON.
 public final class NchanLongPollHandler: ChannelInboundHandler {
     public typealias InboundIn = ByteBuffer
     public typealias OutboundOut = ByteBuffer
@@ -52,10 +54,11 @@ public final class NchanLongPollHandler: ChannelInboundHandler {
             guard buffer.count >= headEnd + 4 + length else { return }
             let body = Data(buffer[(headEnd + 4)..<(headEnd + 4 + length)])
             buffer.removeFirst(headEnd + 4 + length)
-            if head.hasPrefix("HTTP/1.1 200"),
-               let message = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-               let id = (message["id"] as? NSNumber)?.int64Value {
-                record.received(id, at: now)
+            let ids = body.split(separator: 10).compactMap { line in
+                ((try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]).flatMap { ($0["id"] as? NSNumber)?.int64Value }
+            }
+            if head.hasPrefix("HTTP/1.1 200"), !ids.isEmpty {
+                for id in ids { record.received(id, at: now) }
                 record.addRequest(empty: false)
                 lastModified = headers["last-modified"] ?? lastModified
                 etag = headers["etag"] ?? etag

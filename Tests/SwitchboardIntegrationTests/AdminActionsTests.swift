@@ -46,6 +46,23 @@ struct AdminActionsTests {
         #expect(try client.publish(text: "next").id > tombstone.id + 1)
     }
 
+    /// A GET (a browser's prefetch, a pasted link) of an admin action's
+    /// path is 405 and does nothing: it used to kick and delete.
+    @Test func aGetOfAnAdminActionDoesNothing() throws {
+        let server = try TestServer()
+        let kept = try server.client.publish(text: "keep me")
+        let tcp = try TestLineClient(port: server.tcpPort)
+        try tcp.write("iam:han\n")
+        _ = try tcp.readUntil { $0 == "han has joined" }
+        let kick = try server.client.request("GET", "/api/admin/users/han/kick", headers: bearer)
+        #expect(kick.status == 405 && kick.header("Allow") == "POST")
+        let delete = try server.client.request("GET", "/api/admin/messages/\(kept.id)", headers: bearer)
+        #expect(delete.status == 405 && delete.header("Allow") == "DELETE")
+        #expect(try server.client.get("/api/rooms/lobby/messages/\(kept.id)").status == 200, "still there")
+        try tcp.write("ping:still here\n")
+        #expect(try tcp.readUntil { $0.hasPrefix("pong:") } == "pong:still here", "still connected")
+    }
+
     @Test func kickClosesEveryConnectionOfTheUserOnEveryTransport() throws {
         let server = try TestServer()
         let watcher = try TestLineClient(port: server.tcpPort)
