@@ -1,7 +1,5 @@
 import SwitchboardCore
 
-import Foundation
-
 /// The body of `POST /api/rooms/{room}/messages`: JSON `{"user":..,"text":..}`
 /// or a form `user=..&text=..`, decoded and validated into a ``MessageDraft``.
 enum PublishRequest {
@@ -41,20 +39,12 @@ enum PublishRequest {
         return try MessageDraft(room: room, user: user, text: text, limits: limits)
     }
 
-    private struct JSONBody: Decodable {
-        var user: String?
-        var text: String?
-    }
-
     private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {
         guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
         do {
-            let decoded = try JSONDecoder().decode(JSONBody.self, from: Data(body))
-            return (decoded.user, decoded.text)
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw .malformedJSON("'\(context.codingPath.map(\.stringValue).joined(separator: "."))' must be a string")
+            return try PublishJSON.fields(of: body)
         } catch {
-            throw .malformedJSON("expected an object like {\"user\":\"luke\",\"text\":\"hi\"}")
+            throw .malformedJSON(error.reason)
         }
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import SwitchboardHTTP
+
+/// The publish body's JSON reader, against Foundation's `JSONSerialization`
+/// as the reference: the same bodies accepted, the same fields read.
+@Suite("Publish JSON reader")
+struct PublishJSONTests {
+    /// What Foundation makes of `text` under the publish rules (nil: refused).
+    /// One deliberate difference: Foundation accepts a trailing comma
+    /// (`{"a":1,}`), which RFC 8259 does not allow and this reader refuses.
+    /// (No string in these tests holds a comma or a bracket.)
+    func reference(_ text: String) -> (user: String?, text: String?)?? {
+        if text.range(of: #",\s*[}\]]"#, options: .regularExpression) != nil { return .some(nil) }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return .some(nil) }
+        func field(_ name: String) -> String?? {
+            switch object[name] {
+            case nil, is NSNull: return .some(nil)
+            case let value as String: return .some(value)
+            default: return nil
+            }
+        }
+        guard let user = field("user"), let text = field("text") else { return .some(nil) }
+        return .some((user, text))
+    }
+
+    func ours(_ text: String) -> (user: String?, text: String?)? {
+        try? PublishJSON.fields(of: Array(text.utf8))
+    }
+
+    static let corpus = [
+        #"{"user":"luke","text":"hi"}"#,
+        #"  {"text" : "hi" , "user":"luke"}  "#,
+        #"{}"#, #"{"user":null,"text":null}"#,
+        #"{"user":"a","text":"tab\tnew\nline \"q\" \\ \/ \u00e9 \ud83d\ude00 \u0000"}"#,
+        #"{"user":"a","text":"x","extra":{"n":[1,-2.5e+3,true,false,null,{"deep":[[]]}],"s":"\u1234"}}"#,
+        #"{"user":"a","text":"x","n":0,"m":-0.0,"e":1E9}"#,
+        // refused by both
+        #"{"user":1,"text":"x"}"#, #"{"user":"a","text":["x"]}"#, #"["user"]"#, #""just a string""#,
+        #"{"user":"a","text":"x",}"#, #"{"user":"a" "text":"x"}"#, #"{"user":"a","text":"x"} trailing"#,
+        #"{"user":"a","text":"x","n":01}"#, #"{"user":"a","text":"x","n":1.}"#, #"{"user":"a","text":"x","n":.5}"#,
+        #"{"user":"a","text":"\x"}"#, #"{"user":"a","text":"\u12"}"#, #"{"user":"a","text":"x","b":tru}"#,
+        #"{"user":"a","text":"unterminated}"#, #"{user:"a"}"#, #"{"user":"a","text":"x""#, "", " ",
+        "{\"user\":\"a\",\"text\":\"raw\u{1}control\"}", #"{"user":"a","text":"x","n":-}"#, #"{"user":"a","text":"x","n":1e}"#,
+    ]
+
+    @Test(arguments: corpus)
+    func agreesWithFoundation(_ body: String) {
+        let expected = reference(body)!
+        let got = ours(body)
+        #expect((got == nil) == (expected == nil), "accepted by one and not the other: \(body)")
+        if let got, let expected {
+            #expect(got.user == expected.user && got.text == expected.text, "\(body)")
+        }
+    }
+
+    @Test func loneSurrogatesAndDeepNestingAreRefused() {
+        #expect(ours(#"{"user":"a","text":"\ud83d"}"#) == nil)
+        #expect(ours(#"{"user":"a","text":"\ude00x"}"#) == nil)
+        let deep = #"{"user":"a","text":"x","n":"# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}"
+        #expect(ours(deep) == nil, "nesting is bounded")
+        let fine = #"{"user":"a","text":"x","n":"# + String(repeating: "[", count: 30) + String(repeating: "]", count: 30) + "}"
+        #expect(ours(fine)?.text == "x")
+    }
+
+    @Test func aFieldOfTheWrongTypeIsNamed() {
+        #expect(throws: PublishJSON.Refusal(reason: "'text' must be a string")) { try PublishJSON.fields(of: Array(#"{"text":5}"#.utf8)) }
+    }
+
+    /// Random bodies built from JSON's pieces, some broken on purpose.
+    @Test func randomBodiesAgreeWithFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["{", "}", "[", "]", ",", ":", "\"user\"", "\"text\"", "\"x\"", "\"\\u00e9\"", "\"\\n\"", "1", "-2.5e3",
+                      "true", "null", " ", "\"k\"", "0", "{\"a\":1}"]
+        for _ in 0..<3000 {
+            var body = "{\"user\":\"u\",\"text\":\"t\""
+            for _ in 0..<Int.random(in: 0...8, using: &generator) { body += pieces.randomElement(using: &generator)! }
+            if Bool.random(using: &generator) { body += "}" }
+            let expected = reference(body)!
+            let got = ours(body)
+            #expect((got == nil) == (expected == nil), "accepted by one and not the other: \(body)")
+            if (got == nil) != (expected == nil) { return }
+        }
+    }
+}
