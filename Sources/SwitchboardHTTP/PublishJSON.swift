@@ -27,40 +27,43 @@ struct PublishJSON {
     private mutating func object() throws(Refusal) -> (user: String?, text: String?) {
         var user: String?, text: String?
         skipWhitespace()
-        try expect(UInt8(ascii: "{"), "expected an object like {\"user\":\"luke\",\"text\":\"hi\"}")
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-        } else {
-            while true {
-                skipWhitespace()
-                let key = try string()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"), "expected ':' after a name")
-                skipWhitespace()
-                if key == "user" || key == "text" {
-                    let value: String?
-                    if peek() == UInt8(ascii: "\"") {
-                        value = try string()
-                    } else if matches("null") {
-                        index += 4
-                        value = nil
-                    } else {
-                        throw Refusal(reason: "'\(key)' must be a string")
-                    }
-                    if key == "user" { user = value } else { text = value }
-                } else {
-                    try skipValue(depth: 1)
-                }
-                skipWhitespace()
-                if peek() == UInt8(ascii: ",") { index += 1; continue }
-                try expect(UInt8(ascii: "}"), "expected ',' or '}'")
-                break
+        guard peek() == UInt8(ascii: "{") else { throw Refusal(reason: "expected an object like {\"user\":\"luke\",\"text\":\"hi\"}") }
+        try members { reader, key throws(Refusal) in
+            guard key == "user" || key == "text" else { return try reader.skipValue(depth: 1) }
+            let value: String?
+            if reader.peek() == UInt8(ascii: "\"") {
+                value = try reader.string()
+            } else if reader.matches("null") {
+                reader.index += 4
+                value = nil
+            } else {
+                throw Refusal(reason: "'\(key)' must be a string")
             }
+            if key == "user" { user = value } else { text = value }
         }
         skipWhitespace()
         guard index == bytes.count else { throw Refusal(reason: "unexpected bytes after the object") }
         return (user, text)
+    }
+
+    /// Reads an object from its `{` to its `}`, handing each member's name
+    /// to `value`, which must read (or skip) the member's value.
+    private mutating func members(_ value: (inout PublishJSON, String) throws(Refusal) -> Void) throws(Refusal) {
+        try expect(UInt8(ascii: "{"), "expected an object")
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            let key = try string()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"), "expected ':' after a name")
+            skipWhitespace()
+            try value(&self, key)
+            skipWhitespace()
+            if peek() == UInt8(ascii: ",") { index += 1; continue }
+            try expect(UInt8(ascii: "}"), "expected ',' or '}'")
+            return
+        }
     }
 
     // MARK: values
@@ -71,21 +74,7 @@ struct PublishJSON {
         case UInt8(ascii: "\""):
             _ = try string()
         case UInt8(ascii: "{"):
-            index += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "}") { index += 1; return }
-            while true {
-                skipWhitespace()
-                _ = try string()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"), "expected ':' after a name")
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                if peek() == UInt8(ascii: ",") { index += 1; continue }
-                try expect(UInt8(ascii: "}"), "expected ',' or '}'")
-                return
-            }
+            try members { reader, _ throws(Refusal) in try reader.skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
             index += 1
             skipWhitespace()
