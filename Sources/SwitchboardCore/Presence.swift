@@ -85,21 +85,28 @@ public final class Presence: Sendable {
         change { $0.dropLeases(of: user) }
     }
 
+    /// Everyone online on every node, by room, each user with their
+    /// transports, in user order: one read of the other nodes, so a caller
+    /// that needs several views (the admin's stats) takes this once.
+    public func onlineEverywhere() -> [String: [(user: String, transports: [Transport])]] {
+        var rooms: [String: [String: Set<Transport>]] = [:]
+        for entry in registry.withLock({ $0.everyone() }) {
+            rooms[entry.room, default: [:]][entry.user, default: []].formUnion(entry.transports)
+        }
+        for entry in elsewhere() {
+            rooms[entry.room, default: [:]][entry.user, default: []].formUnion(entry.transport.map { [$0] } ?? [])
+        }
+        return rooms.mapValues { users in users.map { ($0.key, $0.value.sorted()) }.sorted { $0.user < $1.user } }
+    }
+
     /// Users online in a room, with their transports, on every node.
     public func online(in room: String) -> [(user: String, transports: [Transport])] {
-        var transports: [String: Set<Transport>] = [:]
-        for (user, here) in registry.withLock({ $0.online(in: room) }) { transports[user, default: []].formUnion(here) }
-        for entry in elsewhere() where entry.room == room {
-            transports[entry.user, default: []].formUnion(entry.transport.map { [$0] } ?? [])
-        }
-        return transports.map { ($0.key, $0.value.sorted()) }.sorted { $0.user < $1.user }
+        onlineEverywhere()[room] ?? []
     }
 
     /// Who is online, by room, on every node.
     public func onlineByRoom() -> [String: [String]] {
-        var rooms = registry.withLock { $0.onlineByRoom() }.mapValues(Set.init)
-        for entry in elsewhere() { rooms[entry.room, default: []].insert(entry.user) }
-        return rooms.mapValues { $0.sorted() }
+        onlineEverywhere().mapValues { $0.map(\.user) }
     }
 
     /// The other nodes' users; none when the cluster cannot be read (the

@@ -79,6 +79,11 @@ public struct PresenceRegistry: Sendable {
             .sorted { ($0.room, $0.user) < ($1.room, $1.user) }
     }
 
+    /// Every present user in every room, with their transports.
+    public func everyone() -> [(room: String, user: String, transports: Set<Transport>)] {
+        entries.map { ($0.key.room, $0.key.user, $0.value.transports) }
+    }
+
     /// Users online in `room`, by name, with their transports.
     public func online(in room: String) -> [(user: String, transports: [Transport])] {
         entries.filter { $0.key.room == room }

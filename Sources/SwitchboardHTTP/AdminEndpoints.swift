@@ -48,7 +48,7 @@ final class AdminEndpoints: Sendable {
                 case lastID = "last_id"
             }
         }
-        let online = services.presence.onlineByRoom()
+        let online = services.presence.onlineEverywhere()
         let bus = services.bus
         let stats = Stats(
             uptimeSeconds: services.uptimeSeconds, storeBytes: services.store.sizeInBytes(), published: bus.stats.publishedCount,
@@ -58,7 +58,7 @@ final class AdminEndpoints: Sendable {
             rooms: try services.store.rooms().map {
                 Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0)
             },
-            users: onlineUsers(services),
+            users: onlineUsers(online),
             node: services.cluster?.nodeID,
             nodes: try services.cluster.map { try $0.nodes() })
         return MessageJSON.encode(stats)
@@ -67,7 +67,8 @@ final class AdminEndpoints: Sendable {
     /// `GET /api/admin/connections`: clients per transport, and every named user's transports by room.
     func connections() -> HTTPResponse {
         struct Connections: Encodable { var connections: [String: Int]; var users: [OnlineUser] }
-        return .json(200, MessageJSON.encode(Connections(connections: Self.connectionCounts(services), users: Self.onlineUsers(services))))
+        return .json(200, MessageJSON.encode(Connections(connections: Self.connectionCounts(services),
+                                                          users: Self.onlineUsers(services.presence.onlineEverywhere()))))
     }
 
     /// `GET /api/admin/stats/events`: the stats once a second, as SSE.
@@ -110,9 +111,9 @@ final class AdminEndpoints: Sendable {
 
     private struct OnlineUser: Encodable { var user: String; var room: String; var transports: [Transport] }
 
-    private static func onlineUsers(_ services: HTTPServices) -> [OnlineUser] {
-        services.presence.onlineByRoom().keys.sorted().flatMap { room in
-            services.presence.online(in: room).map { OnlineUser(user: $0.user, room: room, transports: $0.transports) }
+    private static func onlineUsers(_ online: [String: [(user: String, transports: [Transport])]]) -> [OnlineUser] {
+        online.keys.sorted().flatMap { room in
+            online[room]!.map { OnlineUser(user: $0.user, room: room, transports: $0.transports) }
         }
     }
 
