@@ -36,6 +36,7 @@ public final class ChatServer: @unchecked Sendable {
     public init(configuration: ChatServerConfiguration, logger: Logger) throws {
         self.logger = logger
         let store: any MessageStore
+        let cluster: PostgresCluster?
         if PostgresURL.isPostgres(configuration.databasePath) {
             let shared = try PostgresMessageStore(url: PostgresURL(configuration.databasePath), nodeID: configuration.nodeID,
                                                   logger: logger)
@@ -46,10 +47,12 @@ public final class ChatServer: @unchecked Sendable {
             cluster = nil
         }
         self.store = store
+        self.cluster = cluster
         let metrics = PrometheusExporter()
         bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages,
                              stats: DeliveryStats(sink: metrics))
-        scheduler = DeadlineScheduler()
+        let scheduler = DeadlineScheduler()
+        self.scheduler = scheduler
         scheduler.start()
         presence = Presence(bus: bus, scheduler: scheduler, cluster: cluster)
         connections = ConnectionDirectory(presence: presence)
@@ -57,6 +60,13 @@ public final class ChatServer: @unchecked Sendable {
         // On a shared store, the node holds a lease before it takes any
         // connection, so its users' presence claims count from the first.
         let (bus, presence, eventLoops, connections) = (bus, presence, eventLoops, connections)
+        /// Undoes a start that failed part way.
+        func abandon() {
+            cluster?.stop()
+            scheduler.stop()
+            try? eventLoops.syncShutdownGracefully()
+            try? store.close()
+        }
         do {
             try cluster?.start(PostgresCluster.Handlers(
                 committedElsewhere: { [logger] in
@@ -69,9 +79,7 @@ public final class ChatServer: @unchecked Sendable {
                 counts: { Dictionary(uniqueKeysWithValues: connections.counts().map { ($0.key.rawValue, $0.value) }) },
                 reclaim: { presence.reclaim() }))
         } catch {
-            scheduler.stop()
-            try? eventLoops.syncShutdownGracefully()
-            try? store.close()
+            abandon()
             throw error
         }
         // TCP first: once HTTP answers /healthz, every listener is bound; a
@@ -81,10 +89,7 @@ public final class ChatServer: @unchecked Sendable {
                 try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, group: eventLoops, logger: logger)
             }
         } catch {
-            cluster?.stop()
-            scheduler.stop()
-            try? eventLoops.syncShutdownGracefully()
-            try? store.close()
+            abandon()
             throw TCPListenError(host: configuration.tcp?.host ?? "", port: configuration.tcp?.port ?? 0, underlying: error)
         }
         webSockets = WebSocketServer(
@@ -96,10 +101,7 @@ public final class ChatServer: @unchecked Sendable {
                                   webSockets: webSockets, cluster: cluster, scheduler: scheduler, logger: logger)
         } catch {
             tcp?.closeAll()
-            cluster?.stop()
-            scheduler.stop()
-            try? eventLoops.syncShutdownGracefully()
-            try? store.close()
+            abandon()
             throw error
         }
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host

@@ -46,6 +46,7 @@ final class PostgresConnections: Sendable {
     }
 
     /// Runs `query` on `connection`, waiting at most ``timeoutSeconds``.
+    @discardableResult
     func query(_ query: PostgresQuery, on connection: PostgresConnection) throws -> PostgresQueryResult {
         try wait(connection.query(query, logger: logger), orClose: connection)
     }
