@@ -53,15 +53,10 @@ if [ "$PUBLISH_SECONDS" -gt 0 ] && command -v wrk >/dev/null; then
   .build/release/switchboard serve --http "127.0.0.1:$port" --tcp off --db "$database" --log-level warning --admin-token x &
   server=$!
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-  cat >"$folder/post.lua" <<'LUA'
-wrk.method = "POST"
-wrk.body = '{"user":"bench","text":"a message of ordinary length for the benchmark"}'
-wrk.headers["Content-Type"] = "application/json"
-LUA
   for connections in 1 64; do
     threads=$(( connections < 2 ? 1 : 2 ))
     printf "%3d connection(s): " "$connections"
-    wrk -t"$threads" -c"$connections" -d"${PUBLISH_SECONDS}s" -s "$folder/post.lua" --latency \
+    wrk -t"$threads" -c"$connections" -d"${PUBLISH_SECONDS}s" -s Scripts/wrk-publish.lua --latency \
       "http://127.0.0.1:$port/api/rooms/bench/messages" | awk '/Requests\/sec/ {rps=$2} / 50%/ {p50=$2} / 99%/ {p99=$2} /Non-2xx/ {bad=$NF} END {printf "%s acked/s, p50 %s, p99 %s%s\n", rps, p50, p99, bad ? ", non-2xx " bad : ""}'
   done
   kill "$server"; wait "$server" 2>/dev/null || true

@@ -144,17 +144,12 @@ for workload in $ordered; do
   idle5000)
     for server in switchboard nchan; do bench idle5000 $server sse --clients 5000 --messages 1 --rate 1 --idle-seconds 10; done ;;
   publish)
-    cat >"$work/post.lua" <<'LUA'
-wrk.method = "POST"
-wrk.body = '{"id":1,"user":"bench","text":"a message of ordinary length for the benchmark"}'
-wrk.headers["Content-Type"] = "application/json"
-LUA
     for connections in 1 64; do
       for server in switchboard nchan; do
         port=$http_port pid=$switchboard_pid
         [ $server = nchan ] && port=$nchan_port pid=$nchan_worker
         before=$(cpu_seconds "$pid")
-        wrk_run "publish$connections" $server $connections "http://127.0.0.1:$port/api/rooms/wrk/messages" "$work/post.lua"
+        wrk_run "publish$connections" $server $connections "http://127.0.0.1:$port/api/rooms/wrk/messages" Scripts/wrk-publish.lua
         after=$(cpu_seconds "$pid")
         echo "{\"workload\":\"publish$connections-cpu\",\"server\":\"$server\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results"
       done

@@ -17,7 +17,7 @@ public final class NchanLongPollHandler: ChannelInboundHandler {
     private let record: StreamRecord
     private var lastModified: String?
     private var etag: String?
-    private var buffer: [UInt8] = []
+    private var framer = HTTPResponseFramer()
 
     public init(host: String, path: String, record: StreamRecord) {
         self.host = host
@@ -41,19 +41,9 @@ public final class NchanLongPollHandler: ChannelInboundHandler {
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let chunk = unwrapInboundIn(data)
         record.addBytes(chunk.readableBytes)
-        buffer.append(contentsOf: chunk.readableBytesView)
+        framer.append(chunk.readableBytesView)
         let now = DispatchTime.now().uptimeNanoseconds
-        while let headEnd = buffer.firstRange(of: Array("\r\n\r\n".utf8))?.lowerBound {
-            let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
-            var headers: [String: String] = [:]
-            for line in head.split(separator: "\r\n").dropFirst() {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
-            let length = headers["content-length"].flatMap(Int.init) ?? 0
-            guard buffer.count >= headEnd + 4 + length else { return }
-            let body = Data(buffer[(headEnd + 4)..<(headEnd + 4 + length)])
-            buffer.removeFirst(headEnd + 4 + length)
+        while let (head, headers, body) = framer.next().map({ ($0.head, $0.headers, $0.body) }) {
             let ids = body.split(separator: 10).compactMap { line in
                 ((try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]).flatMap { ($0["id"] as? NSNumber)?.int64Value }
             }

@@ -16,7 +16,7 @@ public final class PollingClientHandler: ChannelInboundHandler {
     private let interval: TimeAmount
     private let record: StreamRecord
     private var since: Int64
-    private var buffer: [UInt8] = []
+    private var framer = HTTPResponseFramer()
 
     /// - Parameters:
     ///   - waitSeconds: long-poll `wait`; nil for a short poll.
@@ -47,15 +47,10 @@ public final class PollingClientHandler: ChannelInboundHandler {
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let chunk = unwrapInboundIn(data)
         record.addBytes(chunk.readableBytes)
-        buffer.append(contentsOf: chunk.readableBytesView)
+        framer.append(chunk.readableBytesView)
         let now = DispatchTime.now().uptimeNanoseconds
-        guard let headEnd = buffer.firstRange(of: Array("\r\n\r\n".utf8))?.lowerBound else { return }
-        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
-        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-        guard buffer.count >= headEnd + 4 + length else { return }
-        let body = Data(buffer[(headEnd + 4)..<(headEnd + 4 + length)])
-        buffer.removeFirst(headEnd + 4 + length)
+        guard let response = framer.next() else { return }
+        let (head, body) = (response.head, response.body)
         guard head.hasPrefix("HTTP/1.1 200"),
               let page = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
               let messages = page["messages"] as? [[String: Any]], let next = (page["next"] as? NSNumber)?.int64Value
