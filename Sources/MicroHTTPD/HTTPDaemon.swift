@@ -60,6 +60,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         }
         guard let started else {
             let error = errno
+            context.resumeQueue.stop()
             throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)", errno: error)
         }
         daemon = started
@@ -88,6 +89,7 @@ public final class HTTPDaemon: @unchecked Sendable {
     public func stop() {
         guard let daemon else { return }
         self.daemon = nil
+        context.resumeQueue.stop()
         MHD_stop_daemon(daemon)
     }
 
@@ -112,7 +114,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         let exchange = HTTPExchange(
             connection: connection,
             method: method.map { String(cString: $0) } ?? "",
-            path: url.map { String(cString: $0) } ?? "/"
+            path: url.map { String(cString: $0) } ?? "/",
+            resumeQueue: context.resumeQueue
         )
         connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
         if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
@@ -149,6 +152,7 @@ private func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_R
     exchange.started = true
     let result: HTTPHandlerResult
     if let continuation = exchange.continuation {
+        exchange.served()
         exchange.continuation = nil
         result = continuation.resumed(exchange)
     } else {
@@ -195,6 +199,7 @@ private func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_R
 private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
     guard let cls, let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
     let context = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
+    context.exchange.served()
     switch context.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), exchange: context.exchange) {
     case .wrote(let count): return count
     case .suspended: return 0
@@ -213,6 +218,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionC
     guard let connectionContext, let pointer = connectionContext.pointee else { return }
     connectionContext.pointee = nil
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeRetainedValue()
+    exchange.served()
     let completion: HTTPCompletion
     switch reason {
     case .REQUEST_TERMINATED_COMPLETED_OK: completion = .completed

@@ -19,6 +19,11 @@ public struct HTTPDaemonConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Memory pool per connection (request headers and response buffer).
     public var connectionMemoryLimit: Int
+    /// Most exchanges resumed at once by ``HTTPExchange/resumeInTurn()``.
+    public var resumeBatchSize: Int = 256
+    /// Longest wait, in microseconds, for a batch of ``resumeBatchSize`` to be
+    /// served before the next is resumed anyway.
+    public var resumePatienceMicroseconds: Int = 5_000
     /// Receives libmicrohttpd's own diagnostics (bind failures, accept errors...).
     public var log: (@Sendable (String) -> Void)?
 

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -40,13 +41,18 @@ public final class HTTPExchange: @unchecked Sendable {
     var completionHandlers: [@Sendable (HTTPCompletion) -> Void] = []
 
     let connection: OpaquePointer
+    /// Resumes this exchange in its turn; see ``resumeInTurn()``.
+    private let resumeQueue: ResumeQueue
+    /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none).
+    private let pacedBatch = Atomic<UInt64>(0)
     /// Bytes of an oversized body thrown away so far.
     var discardedBytes = 0
     /// Whether the handler has been called since the request arrived in full.
     var started = false
 
-    init(connection: OpaquePointer, method: String, path: String) {
+    init(connection: OpaquePointer, method: String, path: String, resumeQueue: ResumeQueue) {
         self.connection = connection
+        self.resumeQueue = resumeQueue
         self.method = method
         self.path = path
     }
@@ -87,6 +93,19 @@ public final class HTTPExchange: @unchecked Sendable {
     /// the stream body) is then called again on the connection's worker thread.
     public func resume() {
         MHD_resume_connection(connection)
+    }
+
+    /// ``resume()`` in its turn, for wake-ups that come in thousands (a
+    /// message for every stream and long poll of a room): resumed a batch at
+    /// a time, so that a worker serves what else came in between batches
+    /// (see ``ResumeQueue``). Safe from any thread.
+    public func resumeInTurn() {
+        resumeQueue.enqueue(self)
+    }
+
+    /// The worker serves this exchange again: the next batch may follow.
+    func served() {
+        if pacedBatch.load(ordering: .relaxed) != 0 { resumeQueue.served(self) }
     }
 
     /// The client's IP address, e.g. `127.0.0.1` or `::1`.
@@ -137,4 +156,18 @@ public final class HTTPExchange: @unchecked Sendable {
 private struct KeyProbe {
     var name: String
     var found: UnsafeMutablePointer<Bool>
+}
+
+extension HTTPExchange: ResumableInTurn {
+    func resumeNow() {
+        resume()
+    }
+
+    func markResumed(inBatch batch: UInt64) {
+        pacedBatch.store(batch, ordering: .relaxed)
+    }
+
+    func takeResumeBatch() -> UInt64 {
+        pacedBatch.exchange(0, ordering: .relaxed)
+    }
 }

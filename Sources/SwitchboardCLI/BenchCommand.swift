@@ -69,7 +69,9 @@ struct BenchCommand: ParsableCommand {
 
     static func report(_ r: TransportComparison.Result, messages: Int) {
         print(String(format: "%@ clients: %d requested, %d subscribed in %.1f s", r.transport.rawValue, r.clients, r.subscribed, r.subscribeSeconds))
-        print(String(format: "published: %d messages (%.0f/s, open loop), %d failed", messages - r.publishFailures, r.publishedPerSecond, r.publishFailures))
+        print(String(format: "published: %d messages (%.0f/s), %d failed; answered in p50 %.1f ms, p99 %.1f ms",
+                     messages - r.publishFailures, r.publishedPerSecond, r.publishFailures,
+                     r.publishAnswerP50Milliseconds, r.publishAnswerP99Milliseconds))
         print(String(format: "delivered: %d of %d expected, missing %d, duplicates %d, clients out of order %d",
                      r.delivered, r.expected, r.expected - r.delivered, r.duplicates, r.outOfOrderClients))
         print(String(format: "deliveries/s: %.0f", r.deliveriesPerSecond))

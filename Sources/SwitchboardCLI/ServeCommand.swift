@@ -63,6 +63,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("connection-memory-kib"), help: "libmicrohttpd's memory per connection in KiB (8-256): request headers must fit in about half; most of an idle stream's memory.")
     var connectionMemoryKiB: Int = 16
 
+    @Option(name: .customLong("wake-batch"), help: "Most SSE streams and long polls resumed at once when a message wakes them; a worker serves other requests between batches.")
+    var wakeBatch: Int = 256
+
     @Flag(name: .customLong("websocket-echo"), help: .hidden)
     var webSocketEcho = false
 
@@ -78,6 +81,7 @@ struct ServeCommand: ParsableCommand {
         guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxTextBytes > 0, maxBodyBytes > 0 else {
             throw ValidationError("Limits must be positive numbers.")
         }
+        guard wakeBatch > 0 else { throw ValidationError("--wake-batch must be positive.") }
         guard (8...256).contains(connectionMemoryKiB) else { throw ValidationError("--connection-memory-kib must be 8-256.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
     }
@@ -98,6 +102,7 @@ struct ServeCommand: ParsableCommand {
             http: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxConnections: maxConnections,
                 idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes, connectionMemoryBytes: connectionMemoryKiB * 1024,
+                wakeBatch: wakeBatch,
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepalive,
                 publicFiles: try publicFiles(),

@@ -34,7 +34,7 @@ public final class HTTPServer: Sendable {
         self.services = services
         admin = AdminEndpoints(services: services)
         router = HTTPRouter(services: services, admin: admin)
-        let daemonConfiguration = HTTPDaemonConfiguration(
+        var daemonConfiguration = HTTPDaemonConfiguration(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threads,
             connectionLimit: configuration.maxConnections, connectionTimeout: configuration.idleTimeoutSeconds,
             maxBodyBytes: configuration.maxBodyBytes, connectionMemoryLimit: configuration.connectionMemoryBytes,
@@ -44,6 +44,7 @@ public final class HTTPServer: Sendable {
                     || message.contains("closed by remote")
                 logger.log(level: routine ? .debug : .warning, "libmicrohttpd: \(message)")
             })
+        daemonConfiguration.resumeBatchSize = configuration.wakeBatch
         daemon = try HTTPDaemon(configuration: daemonConfiguration, handler: router)
         port = daemon.port
         scheduler.repeating(every: configuration.keepaliveSeconds) {

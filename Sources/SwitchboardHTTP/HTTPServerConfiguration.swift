@@ -18,6 +18,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// headers (cookies included) must fit in about half of it, and it is
     /// most of an idle stream's memory (see the README's "Lean connections").
     public var connectionMemoryBytes: Int
+    /// Most streams and long polls resumed at once when a message wakes them
+    /// (libmicrohttpd's `ResumeQueue` batch): a worker serves what else came
+    /// in (a publish's 201) between batches.
+    public var wakeBatch: Int
     /// Limits on names and text.
     public var limits: MessageLimits
     /// Seconds between SSE keepalive comments (also how vanished clients are found).
@@ -42,6 +46,7 @@ public struct HTTPServerConfiguration: Sendable {
                 idleTimeoutSeconds: Int = 120,
                 maxBodyBytes: Int = 64 * 1024,
                 connectionMemoryBytes: Int = 16 * 1024,
+                wakeBatch: Int = 256,
                 limits: MessageLimits = MessageLimits(),
                 keepaliveSeconds: Double = 15,
                 sseRetryMilliseconds: Int = 2000,
@@ -57,6 +62,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxBodyBytes = maxBodyBytes
         self.connectionMemoryBytes = connectionMemoryBytes
+        self.wakeBatch = wakeBatch
         self.limits = limits
         self.keepaliveSeconds = keepaliveSeconds
         self.sseRetryMilliseconds = sseRetryMilliseconds

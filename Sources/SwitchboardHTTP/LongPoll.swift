@@ -24,7 +24,7 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
     static func start(room: String, parameters: PollParameters, wait: Int, user: String?,
                       exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
         let subscriber = PollSubscriber(transport: .longPoll, room: room, since: 0)
-        subscriber.onWake = { [unowned exchange] in exchange.resume() }
+        subscriber.onWake = { [unowned exchange] in exchange.resumeInTurn() }
         if let user { services.presence.poll(user: user, room: room, transport: .longPoll) }
         let connection = services.connections.open(.longPoll, user: user, rooms: [room]) { [bus = services.bus] in
             subscriber.kicked.store(true, ordering: .releasing)

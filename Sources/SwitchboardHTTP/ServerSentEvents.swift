@@ -45,7 +45,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         let user = try exchange.query("user").map { name throws(SwitchboardError) in try services.limits.validUser(name) }
         let stream = ServerSentEvents(bus: services.bus, filter: filter, resumeAfter: resumeAfter,
                                       retryMilliseconds: services.configuration.sseRetryMilliseconds,
-                                      onWake: { [unowned exchange] in exchange.resume() })
+                                      onWake: { [unowned exchange] in exchange.resumeInTurn() })
         var rooms: [String] = []
         if case .rooms(let names) = filter { rooms = names.sorted() }
         let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms) { stream.end() }

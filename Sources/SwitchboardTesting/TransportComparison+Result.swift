@@ -21,6 +21,9 @@ extension TransportComparison {
         public var latencyP50Milliseconds: Double
         public var latencyP99Milliseconds: Double
         public var latencyMaxMilliseconds: Double
+        /// How long a publish waited for its answer (the 201), from request sent to answer read.
+        public var publishAnswerP50Milliseconds: Double
+        public var publishAnswerP99Milliseconds: Double
         public var requests: Int
         public var emptyRequests: Int
         /// Bytes received by the clients (headers and framing included) per delivered message.

@@ -38,7 +38,7 @@ public enum TransportComparison {
 
         let before = configuration.serverPid.flatMap(ProcessSample.init(pid:))
         let baseline = records.map(\.costs)
-        let (sentAt, idByIndex, failures, start) = try publish(room: room, configuration)
+        let (sentAt, idByIndex, failures, start, acks) = try publish(room: room, configuration)
         let publishedIn = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         func receipts(_ record: StreamRecord) -> [(id: Int64, at: UInt64)] {
             transport == .tcp ? ClientTally.receiptsByID(record.receipts, idByIndex: idByIndex) : record.receipts
@@ -66,9 +66,10 @@ public enum TransportComparison {
             empty += costs.empty - base.empty
         }
         latencies.sort()
-        func percentile(_ p: Double) -> Double {
-            latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+        func percentile(_ p: Double, of values: [Double]) -> Double {
+            values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))]
         }
+        func percentile(_ p: Double) -> Double { percentile(p, of: latencies) }
         let cpu = before.flatMap { before in after.map { $0.cpuSeconds - before.cpuSeconds } }
         let busySeconds = before.flatMap { before in after.map { $0.at.timeIntervalSince(before.at) } }
         let idle = measureIdle(configuration)
@@ -79,7 +80,9 @@ public enum TransportComparison {
             publishedPerSecond: Double(sentAt.count) / publishedIn,
             deliveriesPerSecond: Double(delivered) / max(1e-9, Double(lastReceipt - start) / 1e9),
             latencyP50Milliseconds: percentile(0.5), latencyP99Milliseconds: percentile(0.99),
-            latencyMaxMilliseconds: latencies.last ?? 0, requests: requests, emptyRequests: empty,
+            latencyMaxMilliseconds: latencies.last ?? 0,
+            publishAnswerP50Milliseconds: percentile(0.5, of: acks), publishAnswerP99Milliseconds: percentile(0.99, of: acks),
+            requests: requests, emptyRequests: empty,
             bytesPerDelivery: delivered == 0 ? 0 : Double(bytes) / Double(delivered),
             serverCPUMillisecondsPer1000: cpu.map { delivered == 0 ? 0 : $0 * 1000 / Double(delivered) * 1000 },
             serverBusyCPUPercent: cpu.flatMap { cpu in busySeconds.map { cpu / $0 * 100 } }, serverRSSMiB: after?.rssMiB,
@@ -133,10 +136,11 @@ public enum TransportComparison {
     }
 
     /// Publishes every message on schedule (open loop: a slow answer does not
-    /// delay the next one); returns when each id was sent, each index's id,
-    /// the failures and the monotonic start.
+    /// delay the next one) or each after the last is answered (closed loop);
+    /// returns when each id was sent, each index's id, the failures, the
+    /// monotonic start and every publish's answer time, sorted.
     private static func publish(room: String, _ configuration: Configuration) throws
-        -> (sentAt: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, start: UInt64)
+        -> (sentAt: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, start: UInt64, ackMilliseconds: [Double])
     {
         let port = UInt16(configuration.httpPort)
         let publishers: [@Sendable (Int) throws -> Int64] = try (0..<configuration.publishers).map { _ in
@@ -149,7 +153,7 @@ public enum TransportComparison {
                 return { index in try publisher.publish(room: room, id: Int64(index) + 1, user: "bench", text: "m\(index)") }
             }
         }
-        let sent = Mutex<(byID: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int)>(([:], [:], 0))
+        let sent = Mutex<(byID: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, acks: [Double])>(([:], [:], 0, []))
         let start = DispatchTime.now().uptimeNanoseconds
         let done = DispatchGroup()
         for (slot, publisher) in publishers.enumerated() {
@@ -162,7 +166,8 @@ public enum TransportComparison {
                     if due > now, !configuration.closedLoop { usleep(UInt32((due - now) / 1000)) }
                     let at = DispatchTime.now().uptimeNanoseconds
                     if let id = try? publisher(index) {
-                        sent.withLock { $0.byID[id] = at; $0.idByIndex[Int64(index)] = id }
+                        let ack = Double(DispatchTime.now().uptimeNanoseconds - at) / 1e6
+                        sent.withLock { $0.byID[id] = at; $0.idByIndex[Int64(index)] = id; $0.acks.append(ack) }
                     } else {
                         sent.withLock { $0.failures += 1 }
                     }
@@ -170,7 +175,7 @@ public enum TransportComparison {
             }.start()
         }
         done.wait()
-        return sent.withLock { ($0.byID, $0.idByIndex, $0.failures, start) }
+        return sent.withLock { ($0.byID, $0.idByIndex, $0.failures, start, $0.acks.sorted()) }
     }
 
     /// Server CPU and memory with every client connected and nothing published.
