@@ -50,7 +50,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         if case .rooms(let names) = filter { rooms = names.sorted() }
         let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms) { stream.end() }
         exchange.onCompletion { [connections = services.connections] _ in connections.close(connection) }
-        return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 1024))
+        return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 256))
     }
 
     /// Wakes every parked stream on `bus` to write a keepalive comment; a
