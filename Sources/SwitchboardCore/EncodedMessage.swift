@@ -8,8 +8,11 @@ public final class EncodedMessage: Sendable {
     public let message: Message
     /// Its JSON object, e.g. `{"id":42,"room":"lobby",...}`.
     public let json: [UInt8]
-    /// Frames built so far, by format. A handful at most: a linear scan.
-    private let frames = Mutex<[(format: ObjectIdentifier, bytes: [UInt8])]>([])
+    /// Frames built so far, newest first: a handful at most, a linear scan.
+    /// Read without a lock (every subscriber of a fan-out reads it, from
+    /// every event loop and worker at once); a frame is added with a
+    /// compare-and-swap and never removed while the message lives.
+    private let frames = Atomic<Unmanaged<FrameNode>?>(nil)
 
     public init(_ message: Message) {
         self.message = message
@@ -20,14 +23,62 @@ public final class EncodedMessage: Sendable {
     public var id: Int64 { message.id }
 
     /// The message as `Format` frames it, built on first use and shared.
-    public func frame<Format: MessageFrameFormat>(_ format: Format.Type) -> [UInt8] {
+    public func frame(_ format: any MessageFrameFormat.Type) -> [UInt8] {
         let key = ObjectIdentifier(format)
-        if let cached = frames.withLock({ $0.first { $0.format == key }?.bytes }) { return cached }
-        let bytes = Format.frame(for: self)  // outside the lock; a racing twin builds the same bytes
-        return frames.withLock { frames in
-            if let cached = frames.first(where: { $0.format == key }) { return cached.bytes }
-            frames.append((key, bytes))
-            return bytes
+        var head = frames.load(ordering: .acquiring)
+        if let cached = Self.withBytes(of: key, from: head, { Array($0) }) { return cached }
+        let bytes = format.frame(for: self)  // a racing twin builds the same bytes; one is kept
+        while true {
+            let node = Unmanaged.passRetained(FrameNode(format: key, bytes: bytes, next: head))
+            let (exchanged, current) = frames.compareExchange(expected: head, desired: node, ordering: .acquiringAndReleasing)
+            if exchanged { return bytes }
+            node.release()
+            if let cached = Self.withBytes(of: key, from: current, { Array($0) }) { return cached }
+            head = current
         }
+    }
+
+    /// Calls `body` with the message as `format` frames it, without copying
+    /// the bytes or touching their reference count: a fan-out reads the same
+    /// frame from every thread at once, and a shared count is a cache line
+    /// that every core would fight over. (Not generic, so that callers in
+    /// other modules need no type metadata per call.)
+    public func withFrame(_ format: any MessageFrameFormat.Type, _ body: (UnsafeRawBufferPointer) -> Void) {
+        if Self.withBytes(of: ObjectIdentifier(format), from: frames.load(ordering: .acquiring), body) != nil { return }
+        frame(format).withUnsafeBytes(body)
+    }
+
+    private static func withBytes<Result>(
+        of key: ObjectIdentifier, from head: Unmanaged<FrameNode>?, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result? {
+        var current = head
+        while let node = current {
+            let (matches, next) = node._withUnsafeGuaranteedRef { ($0.format == key, $0.next) }
+            if matches { return try node._withUnsafeGuaranteedRef { try $0.bytes.withUnsafeBytes(body) } }
+            current = next
+        }
+        return nil
+    }
+
+    deinit {
+        var current = frames.load(ordering: .acquiring)
+        while let node = current {
+            current = node._withUnsafeGuaranteedRef { $0.next }
+            node.release()
+        }
+    }
+}
+
+/// One built frame of an ``EncodedMessage``; immutable, linked newest first.
+/// The message holds one count on each node (released by its `deinit`).
+private final class FrameNode: @unchecked Sendable {
+    let format: ObjectIdentifier
+    let bytes: [UInt8]
+    let next: Unmanaged<FrameNode>?
+
+    init(format: ObjectIdentifier, bytes: [UInt8], next: Unmanaged<FrameNode>?) {
+        self.format = format
+        self.bytes = bytes
+        self.next = next
     }
 }

@@ -51,10 +51,12 @@ struct RecentMessages {
             if element(mid).id <= cursor { low = mid + 1 } else { high = mid }
         }
         var found: [EncodedMessage] = []
+        found.reserveCapacity(min(limit, count - low))
+        let anyDeleted = !deleted.isEmpty
         var index = low
         while index < count {
             let candidate = element(index)
-            if filter.contains(candidate.message.room), !deleted.contains(candidate.id) {
+            if filter.contains(candidate.message.room), !anyDeleted || !deleted.contains(candidate.id) {
                 found.append(candidate)
                 if found.count == limit { return (found, candidate.id) }
             }

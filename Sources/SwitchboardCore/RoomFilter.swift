@@ -12,7 +12,10 @@ public enum RoomFilter: Sendable, Equatable {
     public func contains(_ room: String) -> Bool {
         switch self {
         case .all: return true
-        case .rooms(let rooms): return rooms.contains(room)
+        case .rooms(let rooms):
+            // Most readers follow one room: compare, rather than hash per message.
+            if rooms.count == 1, let only = rooms.first { return only == room }
+            return rooms.contains(room)
         }
     }
 }

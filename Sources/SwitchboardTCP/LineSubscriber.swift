@@ -37,9 +37,10 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
             }
             return channel.isWritable
         }
-        let lines = batch.map { $0.frame(LineFormat.self) }
-        var buffer = channel.allocator.buffer(capacity: lines.reduce(0) { $0 + $1.count })
-        for line in lines { buffer.writeBytes(line) }  // a deletion has no line
+        var buffer = channel.allocator.buffer(capacity: batch.count * 64)
+        for message in batch {
+            message.withFrame(LineFormat.self) { line in _ = buffer.writeBytes(line) }  // a deletion has no line
+        }
         if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
         return channel.isWritable
     }

@@ -192,7 +192,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
     /// parks. A client whose queue passes the limit is dropped.
     private func deliver() {
         guard let context, context.channel.isActive, let subscriber else { return }
-        _ = bus.unpark(subscriber)
+        // No unpark first (a lock per delivery): a wake-up took it out of the
+        // bus already, and one still parked is parked again, not twice.
         let outcome: PumpOutcome
         do {
             outcome = try bus.pump(subscriber, limit: 64, park: {})

@@ -22,6 +22,7 @@ public final class TCPChatServer: Sendable {
         let storeWork = self.storeWork
         serverChannel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.maxMessagesPerRead, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             // A small kernel send buffer and a bounded user-space queue: a
