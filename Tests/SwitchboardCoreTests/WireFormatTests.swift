@@ -12,6 +12,26 @@ struct WireFormatTests {
         #expect(try JSONDecoder().decode(Message.self, from: Data(json.utf8)) == message)
     }
 
+    @Test func stringsAreEscapedByteForByteAsFoundationEscapesThem() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var corpus = ["", "plain", "quote \" and backslash \\", "/slash/", "tab\tnew\nline\rcr", "é 😀 \u{2028}\u{2029} \u{FEFF} \u{7F}",
+                      String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Unicode.Scalar] = (0..<0x80).compactMap(Unicode.Scalar.init) + ["é", "ß", "😀", "\u{2028}", "\u{FFFD}", "中"]
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<length { scalars.append(alphabet.randomElement(using: &generator)!) }
+            corpus.append(String(scalars))
+        }
+        for string in corpus {
+            var ours: [UInt8] = []
+            MessageJSON.appendString(string, to: &ours)
+            #expect(ours == Array(try encoder.encode(string)), "\(string.debugDescription)")
+        }
+    }
+
     @Test func pageJoinsPreEncodedMessages() throws {
         let a = EncodedMessage(message)
         var other = message

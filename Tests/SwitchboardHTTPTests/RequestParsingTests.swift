@@ -37,4 +37,13 @@ struct RequestParsingTests {
             try PublishRequest.draft(room: "lobby", contentType: "multipart/form-data", body: [], limits: limits)
         }
     }
+
+    @Test func theMediaTypeIsTheTrimmedLowerCasedPartBeforeAnySemicolon() {
+        #expect(PublishRequest.mediaType(of: "application/json") == "application/json")
+        #expect(PublishRequest.mediaType(of: " \tApplication/JSON \t; charset=utf-8") == "application/json")
+        #expect(PublishRequest.mediaType(of: "application/x-www-form-urlencoded;charset=UTF-8") == "application/x-www-form-urlencoded")
+        #expect(PublishRequest.mediaType(of: "") == "")
+        #expect(PublishRequest.mediaType(of: "  ; charset=utf-8") == "")
+        #expect(PublishRequest.mediaType(of: ";") == "")
+    }
 }
