@@ -17,9 +17,6 @@ public final class SQLiteMessageStore: MessageStore {
     public init(path: String) throws {
         self.path = path
         var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         configuration.busyMode = .timeout(5)
         do {
             if path == ":memory:" {
@@ -27,6 +24,10 @@ public final class SQLiteMessageStore: MessageStore {
             } else {
                 writer = try DatabasePool(path: path, configuration: configuration)
             }
+            // Set on the writing connection once it is open: a pool turns WAL on
+            // after `prepareDatabase` runs, and with it `synchronous = NORMAL`
+            // (commits not synced: a power loss could take acknowledged messages).
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(writer)
         } catch {
             throw StoreOpenError(path: path, underlying: error)
@@ -115,6 +116,11 @@ public final class SQLiteMessageStore: MessageStore {
                 GROUP BY room ORDER BY room
                 """).map { RoomSummary(name: $0["room"], messageCount: $0["count"], lastID: $0["last"]) }
         }
+    }
+
+    /// The writing connection's `PRAGMA synchronous` (2 is `FULL`: every commit synced).
+    func synchronousSetting() throws -> Int {
+        try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     public func checkWritable() throws {
