@@ -20,14 +20,18 @@ extension MessageBus {
     /// present on another node too (see ``MessageStore/commit(_:timestamp:)``).
     @discardableResult
     public func announce(_ draft: MessageDraft) throws(SwitchboardError) -> EncodedMessage? {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<EncodedMessage?, SwitchboardError>?>(nil)
-        groupCommit.submit(draft) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
+        try queueAnnouncement(draft).wait().get()
+    }
+
+    /// ``announce(_:)`` in two steps, for a caller that queues changes in
+    /// order under a lock of its own but must not wait for the disk while
+    /// holding it: `draft` is queued now, so it is stored after everything
+    /// queued before it, and the answer waits for its commit. Many callers
+    /// then share one commit (one sync) instead of taking one each.
+    public func queueAnnouncement(_ draft: MessageDraft) -> PendingAnnouncement {
+        let pending = PendingAnnouncement()
+        groupCommit.submit(draft) { result in pending.complete(result) }
+        return pending
     }
 
     /// Queues `draft` for the next group commit: everything waiting is stored

@@ -117,15 +117,15 @@ public final class Presence: Sendable {
 
     @discardableResult
     private func change(_ body: (inout PresenceRegistry) -> [PresenceChange]) -> Int {
-        registry.withLock { registry in
-            let changes = body(&registry)
-            var announced = 0
-            for change in changes {
-                // After shutdown has begun the bus refuses: nothing to announce then.
-                // On a shared store, a user present on another node is not announced again.
-                if case .some(.some) = try? bus.announce(change.draft) { announced += 1 }
-            }
-            return announced
-        }
+        // Queued under the lock, so the store takes them in the registry's
+        // order; waited for outside it, so that the joins and leaves of many
+        // connections share one group commit instead of one sync each.
+        let pending = registry.withLock { registry in body(&registry).map { bus.queueAnnouncement($0.draft) } }
+        return pending.filter { announcement in
+            // After shutdown has begun the bus refuses: nothing to announce then.
+            // On a shared store, a user present on another node is not announced again.
+            if case .success(.some) = announcement.wait() { return true }
+            return false
+        }.count
     }
 }
