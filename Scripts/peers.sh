@@ -13,12 +13,12 @@
 #   Scripts/peers.sh            # everything (about 5 minutes)
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
 #
-# Workloads: sse1000 sse5000 longpoll1000 idle5000 publish shortpoll.
+# Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish shortpoll.
 # Nchan keeps messages in memory; Switchboard's publishes are durable (each
 # 201 after its commit is on disk): the publish rows compare those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORKLOADS=${WORKLOADS:-"idle5000 sse1000 sse5000 longpoll1000 publish shortpoll"}
+WORKLOADS=${WORKLOADS:-"idle5000 sse1000 sse5000 sse5000rate longpoll1000 publish shortpoll"}
 SECONDS_PER_WRK=${SECONDS_PER_WRK:-5}
 
 Scripts/install-deps.sh
@@ -139,6 +139,11 @@ for workload in $ordered; do
     for server in switchboard nchan; do bench sse1000 $server sse --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
   sse5000)
     for server in switchboard nchan; do bench sse5000 $server sse --clients 5000 --messages 200 --closed-loop --publishers 1 --idle-seconds 0; done ;;
+  sse5000rate)
+    # The same 5,000 subscribers at one publish rate for both (open loop):
+    # latency at equal load, which the closed loop cannot show (there each
+    # server sets the rate by how fast it answers its publisher).
+    for server in switchboard nchan; do bench sse5000rate $server sse --clients 5000 --messages 200 --rate 15 --idle-seconds 0; done ;;
   longpoll1000)
     for server in switchboard nchan; do bench longpoll1000 $server long-poll --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
   idle5000)
@@ -195,6 +200,9 @@ def ms(text):
 add("SSE, 1,000 subscribers, 200 msgs @ 50/s: p99", "sse1000", r("latencyP99Milliseconds"), "ms", "lower")
 add("SSE, 5,000 subscribers, closed-loop publisher: deliveries/s", "sse5000", r("deliveriesPerSecond"), "/s", "higher")
 add("same: p99", "sse5000", r("latencyP99Milliseconds"), "ms", "lower")
+add("same: publish answered (201), p99", "sse5000", r("publishAnswerP99Milliseconds"), "ms", "lower")
+add("same: publishes/s (set by the server's answers)", "sse5000", r("publishedPerSecond"), "/s", "higher")
+add("SSE, 5,000 subscribers, 200 msgs @ 15/s: p99", "sse5000rate", r("latencyP99Milliseconds"), "ms", "lower")
 add("long-poll, 1,000 subscribers @ 50/s: p99", "longpoll1000", r("latencyP99Milliseconds"), "ms", "lower")
 add("long-poll: server CPU per 1,000 deliveries", "longpoll1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
 def per_connection(row):
