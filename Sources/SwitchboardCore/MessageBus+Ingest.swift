@@ -9,7 +9,7 @@ extension MessageBus {
     /// latency, never a message. Returns how many messages came in.
     @discardableResult
     public func ingest() throws -> Int {
-        var woken: [ObjectIdentifier: any Subscriber] = [:]
+        var woken: [any Subscriber] = []
         let count = try publishing.withLock { _ -> Int in
             if state.withLock({ $0.closed }) { return 0 }
             var count = 0
@@ -23,7 +23,10 @@ extension MessageBus {
                 if batch.messages.count < Self.ingestBatch { return count }
             }
         }
-        for subscriber in woken.values { subscriber.wake() }
+        // Taken under several holds of the lock: one woken by an earlier batch
+        // may have parked again (pumped for its own reasons) and been taken twice.
+        var seen = Set<ObjectIdentifier>()
+        for subscriber in woken where seen.insert(ObjectIdentifier(subscriber)).inserted { subscriber.wake() }
         return count
     }
 

@@ -77,7 +77,8 @@ extension MessageBus {
     struct Published {
         /// One per draft: nil where the store kept no message.
         var messages: [EncodedMessage?]
-        var woken: [ObjectIdentifier: any Subscriber]
+        /// Each once: a subscriber leaves the parked set when it is taken.
+        var woken: [any Subscriber]
         var storeNanoseconds: UInt64
     }
 
@@ -100,7 +101,7 @@ extension MessageBus {
         let storeNanoseconds = DeadlineScheduler.now() - started
         let messages = stored.map { $0.map(EncodedMessage.init) }
         let own = messages.compactMap { $0 }
-        var woken: [ObjectIdentifier: any Subscriber] = [:]
+        var woken: [any Subscriber] = []
         if let first = own.first, let earlier = try? committedElsewhere(before: first.id) {
             state.withLock { state in
                 for message in earlier + own { appendToRing(message, in: &state, waking: &woken) }
@@ -111,23 +112,21 @@ extension MessageBus {
 
     /// Appends one message to the ring (a tombstone also hides the message it
     /// deletes) and takes its room's parked subscribers.
-    func appendToRing(_ message: EncodedMessage, in state: inout State, waking woken: inout [ObjectIdentifier: any Subscriber]) {
+    func appendToRing(_ message: EncodedMessage, in state: inout State, waking woken: inout [any Subscriber]) {
         guard message.id > state.recent.lastID else { return }
         if message.message.kind == .delete, let deleted = Int64(message.message.text) {
             state.recent.markDeleted(deleted)
             catchUp.remove(deleted)
         }
         state.recent.append(message)
-        for subscriber in state.parked.removeAll(interestedIn: message.message.room) {
-            woken[ObjectIdentifier(subscriber)] = subscriber
-        }
+        state.parked.removeAll(interestedIn: message.message.room, into: &woken)
     }
 
     /// Counts the publishes and wakes their subscribers, outside every lock.
     private func deliver(_ published: Published) -> [EncodedMessage?] {
         let storeSeconds = Double(published.storeNanoseconds) / 1e9
         for _ in published.messages.compactMap({ $0 }) { stats.published(storeSeconds: storeSeconds) }
-        for subscriber in published.woken.values { subscriber.wake() }
+        for subscriber in published.woken { subscriber.wake() }
         return published.messages
     }
 }

@@ -23,10 +23,24 @@ struct ParkedSubscribers {
         remove(key: ObjectIdentifier(subscriber))
     }
 
-    /// Removes and returns every subscriber interested in `room`.
-    mutating func removeAll(interestedIn room: String) -> [any Subscriber] {
-        let keys = anyRoom.union(byRoom[room] ?? [])
-        return keys.compactMap { remove(key: $0) }
+    /// Removes every subscriber interested in `room` and appends it to `woken`.
+    /// The room's index is taken whole (a publish to a busy room wakes
+    /// thousands: one hash removal each, not three, and no set copied); only a
+    /// subscriber waiting for several rooms is looked up in its others.
+    mutating func removeAll(interestedIn room: String, into woken: inout [any Subscriber]) {
+        let inRoom = byRoom.removeValue(forKey: room) ?? []
+        woken.reserveCapacity(woken.count + inRoom.count + anyRoom.count)
+        for key in anyRoom {
+            if let entry = entries.removeValue(forKey: key) { woken.append(entry.subscriber) }
+        }
+        anyRoom.removeAll()
+        for key in inRoom {
+            guard let entry = entries.removeValue(forKey: key) else { continue }
+            if case .rooms(let rooms) = entry.filter, rooms.count > 1 {
+                for other in rooms where other != room { removeIndex(key, room: other) }
+            }
+            woken.append(entry.subscriber)
+        }
     }
 
     /// Removes and returns every subscriber passing `predicate`.
@@ -40,11 +54,14 @@ struct ParkedSubscribers {
         switch entry.filter {
         case .all: anyRoom.remove(key)
         case .rooms(let rooms):
-            for room in rooms {
-                byRoom[room]?.remove(key)
-                if byRoom[room]?.isEmpty == true { byRoom[room] = nil }
-            }
+            for room in rooms { removeIndex(key, room: room) }
         }
         return entry.subscriber
+    }
+
+    private mutating func removeIndex(_ key: ObjectIdentifier, room: String) {
+        guard let index = byRoom.index(forKey: room) else { return }
+        byRoom.values[index].remove(key)
+        if byRoom.values[index].isEmpty { byRoom.remove(at: index) }
     }
 }
