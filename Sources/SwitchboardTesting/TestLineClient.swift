@@ -123,12 +123,22 @@ public final class TestLineClient: @unchecked Sendable {
     }
 
     /// Whether the server closed the connection (reading what is left first).
+    /// When a read times out, one byte is written: a connection the server's
+    /// kernel no longer holds answers it with a reset. (A server that closes a
+    /// client which stopped reading leaves its unsent bytes to the kernel,
+    /// which may give up on them without a word after a while.)
     public func isClosedByServer() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
+        var probed = false
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 { continue }
             if count == 0 { return true }
-            if count < 0 { return errno == ECONNRESET }
+            if errno == ECONNRESET || errno == EPIPE { return true }
+            guard errno == EAGAIN || errno == EWOULDBLOCK, !probed else { return false }
+            probed = true
+            var probe: UInt8 = 10
+            if send(fd, &probe, 1, Int32(MSG_NOSIGNAL)) < 0 { return errno == ECONNRESET || errno == EPIPE }
         }
     }
 }

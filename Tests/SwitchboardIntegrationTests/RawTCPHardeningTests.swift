@@ -12,6 +12,9 @@ import Glibc
 /// Raw TCP against hostile, vanishing and newline-less clients.
 @Suite("Raw TCP hardening")
 struct RawTCPHardeningTests {
+    /// Lines of 95 bytes the flood test writes at least (see there).
+    static let floodLines = 60_000
+
     @Test func pingIsAnsweredAndTheIdleTimeoutSparesClientsThatPing() throws {
         let server = try TestServer(tcpIdleTimeoutSeconds: 1)
         let pinger = try TestLineClient(port: server.tcpPort)
@@ -112,7 +115,7 @@ struct RawTCPHardeningTests {
         // The flooder reads its own lines back on a thread of its own; on a
         // loaded 2-core machine that thread can stall for a moment while the
         // store, now fast, echoes 4 MB/s. A 4 MiB queue limit gives it that
-        // moment; the never-reader still passes it within the 3 s flood.
+        // moment; the flood goes on until the never-reader was sent well past it.
         let server = try TestServer(tcpMaxQueuedBytes: 4 * 1024 * 1024)
         let stuck = try TestLineClient(port: server.tcpPort)
         stuck.setReceiveBuffer(4096)
@@ -139,12 +142,17 @@ struct RawTCPHardeningTests {
         let sentAt = Mutex<[String: Date]>([:])
         let latencies = Mutex<[Double]>([])
         let readers = DispatchGroup()
-        for client in ordinary {
+        for (index, client) in ordinary.enumerated() {
             readers.enter()
             Thread {
                 defer { readers.leave() }
                 var got = 0
-                while got < 10, let line = try? client.readLine() {
+                while got < 10 {
+                    let line: String
+                    do { line = try client.readLine() } catch {
+                        Issue.record("c\(index) stopped reading after \(got) of 10 messages: \(error)")
+                        return
+                    }
                     guard line.hasPrefix("ordinary:") else { continue }
                     got += 1
                     let key = String(line.dropFirst("ordinary:".count))
@@ -155,7 +163,18 @@ struct RawTCPHardeningTests {
         let floodLine = Array("msg:\(String(repeating: "f", count: 90))\n".utf8)
         var written = 0, refused = 0, published = 0
         let start = Date()
-        while Date().timeIntervalSince(start) < 3 {
+        // At least 3 s, and until all 10 ordinary messages are published (each
+        // publish waits for its commit, behind the flood's) and the flood has
+        // written 60,000 lines (5.7 MB: the never-reader's 4 MiB limit plus its
+        // socket buffers, with room to spare). A slow machine floods longer;
+        // it used to stop at 3 s with 7 or 9 messages published and the
+        // never-reader under its limit, and the test failed on the machine.
+        let floodDeadline = start.addingTimeInterval(60)
+        while Date().timeIntervalSince(start) < 3 || published < 10 || written < Self.floodLines {
+            guard Date() < floodDeadline else {
+                Issue.record("the flood did not finish in 60 s: \(written) lines written, \(published) of 10 messages published")
+                return
+            }
             do {
                 if try flooder.tryWrite(floodLine) { written += 1 } else { refused += 1; usleep(500) }
             } catch {
@@ -171,13 +190,13 @@ struct RawTCPHardeningTests {
             }
         }
         #expect(readers.wait(timeout: .now() + 60) == .success)
+        let floodSeconds = Date().timeIntervalSince(start)
         let sorted = latencies.withLock { $0 }.sorted()
         #expect(sorted.count == 100 * 10)
-        print(String(format: "flood: %d lines written in 3 s, %d writes refused; ordinary clients' latency p50 %.1f ms, max %.1f ms",
-                     written, refused, sorted.isEmpty ? 0 : sorted[sorted.count / 2], sorted.last ?? 0))
+        print(String(format: "flood: %d lines written in %.1f s, %d writes refused; ordinary clients' latency p50 %.1f ms, max %.1f ms",
+                     written, floodSeconds, refused, sorted.isEmpty ? 0 : sorted[sorted.count / 2], sorted.last ?? 0))
         // (Whether the socket pushed back depends on how fast this machine's
         // store is; the hold-back itself is pinned by TCPBackPressureTests.)
-        #expect(stuck.isClosedByServer())
         // Nothing the flood sent is dropped: every line it wrote is stored
         // (with the two joins and the stuck client's leave).
         let expected = 2 + written + 1
@@ -188,6 +207,10 @@ struct RawTCPHardeningTests {
             if stored >= expected { break }
             usleep(100_000)
         }
+        // Only now, with every flood line stored (the never-reader's leave
+        // too), is it sure to have been dropped: reading it earlier would
+        // drain it below its limit while the backlog was still being stored.
+        #expect(stuck.isClosedByServer())
         let stayedConnected = flooderConnected.load(ordering: .acquiring)
         #expect(stayedConnected, "the flooder kept reading and stayed connected")
         #expect(stored == expected, "\(written) flood lines written, \(refused) writes refused")
