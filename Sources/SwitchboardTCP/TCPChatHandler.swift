@@ -162,8 +162,13 @@ final class TCPChatHandler: ChannelDuplexHandler {
                 }
             }
         case .who(let room):
-            let names = presence.online(in: room).map(\.user).joined(separator: ",")
-            send(LineFormat.line("who:\(names)"))
+            // Answered from the connection's queue, after the commands before
+            // it: `iam:luke` then `who:` in one write lists luke.
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            storing.async(group: storeWork) { [presence] in
+                let names = presence.online(in: room).map(\.user).joined(separator: ",")
+                channel.eventLoop.execute { handler.value.send(LineFormat.line("who:\(names)")) }
+            }
         case .replay(let room, let after):
             // Up to what live delivery has reached, so nothing comes twice.
             let upTo = subscriber?.cursor ?? 0

@@ -122,6 +122,20 @@ struct RawTCPTests {
         #expect(try server.client.get("/api/rooms/lobby/messages?user=bad:name").status == 422)
     }
 
+    /// Commands piped in one write (`printf 'iam:luke\nwho:\n' | nc`): `who:`
+    /// is answered after the client's own join is stored, and lists it; a
+    /// `join:` before it moves the answer to the new room.
+    @Test func whoAnswersAfterTheCommandsBeforeIt() throws {
+        let server = try TestServer()
+        let nc = try TestLineClient(port: server.tcpPort)
+        try nc.write("iam:luke\nwho:\n")
+        #expect(try nc.readLines(2) == ["luke has joined", "who:luke"])
+        let other = try TestLineClient(port: server.tcpPort)
+        try other.write("iam:leia\njoin:hoth\nwho:\njoin:lobby\nwho:\n")
+        let lines = try other.readLines(5)
+        #expect(lines.filter { $0.hasPrefix("who:") } == ["who:leia", "who:leia,luke"])
+    }
+
     @Test func extensionsJoinWhoAndSince() throws {
         let server = try TestServer()
         let first = try server.client.publish("cantina", user: "greedo", text: "old news")
