@@ -29,7 +29,6 @@ struct ParkedSubscribers {
     /// subscriber waiting for several rooms is looked up in its others.
     mutating func removeAll(interestedIn room: String, into woken: inout [any Subscriber]) {
         let inRoom = byRoom.removeValue(forKey: room) ?? []
-        woken.reserveCapacity(woken.count + inRoom.count + anyRoom.count)
         for key in anyRoom {
             if let entry = entries.removeValue(forKey: key) { woken.append(entry.subscriber) }
         }

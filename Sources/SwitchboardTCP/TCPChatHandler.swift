@@ -127,13 +127,13 @@ final class TCPChatHandler: ChannelDuplexHandler {
             subscriber.appFraming = !framer.newlineTerminated
             self.subscriber = subscriber
             logger.info("\(user) has joined", metadata: ["transport": "tcp", "room": "\(room)"])
-            let ownJoin = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let reply = replyFromQueue(context)
             storing.async(group: storeWork) { [connections] in
                 let alreadyPresent = connections.identify(connection, user: user, rooms: [room]) { channel.close(promise: nil) }
                 // Present on another connection already: no join is published,
                 // but this client, like the tutorial's app, expects to see its own.
                 if !alreadyPresent.isEmpty {
-                    channel.eventLoop.execute { ownJoin.value.send(LineFormat.line("\(user) has joined")) }
+                    reply(LineFormat.line("\(user) has joined"))
                 }
             }
             deliver()
@@ -164,10 +164,9 @@ final class TCPChatHandler: ChannelDuplexHandler {
         case .who(let room):
             // Answered from the connection's queue, after the commands before
             // it: `iam:luke` then `who:` in one write lists luke.
-            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let reply = replyFromQueue(context)
             storing.async(group: storeWork) { [presence] in
-                let names = presence.online(in: room).map(\.user).joined(separator: ",")
-                channel.eventLoop.execute { handler.value.send(LineFormat.line("who:\(names)")) }
+                reply(LineFormat.line("who:\(presence.online(in: room).map(\.user).joined(separator: ","))"))
             }
         case .replay(let room, let after):
             // Up to what live delivery has reached, so nothing comes twice.
@@ -183,6 +182,14 @@ final class TCPChatHandler: ChannelDuplexHandler {
                 }
             }
         }
+    }
+
+    /// ``send(_:)`` for work on the connection's store queue: the line is
+    /// sent from the event loop, after whatever the queue did before it.
+    private func replyFromQueue(_ context: ChannelHandlerContext) -> @Sendable ([UInt8]) -> Void {
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loop = context.eventLoop
+        return { line in loop.execute { handler.value.send(line) } }
     }
 
     /// Writes a reply line: as it is for a line client, as the app can show
