@@ -33,11 +33,16 @@ public final class ChatServer: @unchecked Sendable {
     private var stopped = false
 
     /// Opens the store and starts serving.
-    public init(configuration: ChatServerConfiguration, logger: Logger) throws {
+    /// - Parameter store: a store to use instead of the configuration's
+    ///   database (a test's, e.g. one whose commits stall); it is closed at shutdown.
+    public init(configuration: ChatServerConfiguration, store given: (any MessageStore)? = nil, logger: Logger) throws {
         self.logger = logger
         let store: any MessageStore
         let cluster: PostgresCluster?
-        if PostgresURL.isPostgres(configuration.databasePath) {
+        if let given {
+            store = given
+            cluster = nil
+        } else if PostgresURL.isPostgres(configuration.databasePath) {
             let shared = try PostgresMessageStore(url: PostgresURL(configuration.databasePath), nodeID: configuration.nodeID,
                                                   logger: logger)
             store = shared
@@ -96,7 +101,7 @@ public final class ChatServer: @unchecked Sendable {
             configuration: WebSocketConfiguration(keepaliveSeconds: configuration.http.keepaliveSeconds, limits: configuration.http.limits),
             bus: bus, connections: connections, group: eventLoops, scheduler: scheduler, logger: logger)
         do {
-            http = try HTTPServer(configuration: configuration.http, bus: bus, store: store,
+            http = try HTTPServer(configuration: configuration.http, bus: bus,
                                   presence: presence, connections: connections, metrics: metrics,
                                   webSockets: webSockets, cluster: cluster, scheduler: scheduler, logger: logger)
         } catch {

@@ -54,18 +54,23 @@ public final class ConnectionDirectory: Sendable {
     }
 
     /// An open, anonymous connection is now `user` in `rooms` (e.g. after
-    /// `iam:`). Returns the rooms where the user was present already (on
-    /// another connection), so no `join` was published there.
-    @discardableResult
-    public func identify(_ id: ID, user: String, rooms: [String], close: (@Sendable () -> Void)?) -> [String] {
+    /// `iam:`). `announced`, if given, is told for each room whether a `join`
+    /// was published there (false: the user was present already, on another
+    /// connection or node); see ``Presence/connect(user:room:transport:announced:)``.
+    public func identify(_ id: ID, user: String, rooms: [String], close: (@Sendable () -> Void)?,
+                         announced: (@Sendable (_ room: String, _ announced: Bool) -> Void)? = nil) {
         guard let transport = state.withLock({ state -> Transport? in
             guard state.entries[id.value] != nil else { return nil }
             state.entries[id.value]!.user = user
             state.entries[id.value]!.rooms = rooms
             state.entries[id.value]!.close = close
             return state.entries[id.value]!.transport
-        }) else { return [] }
-        return rooms.filter { !presence.connect(user: user, room: $0, transport: transport) }
+        }) else { return }
+        for room in rooms {
+            var told: (@Sendable (Bool) -> Void)?
+            if let announced { told = { announced(room, $0) } }
+            presence.connect(user: user, room: room, transport: transport, announced: told)
+        }
     }
 
     /// The connection's user moved to other rooms.

@@ -6,21 +6,28 @@ import Synchronization
 /// while a commit is running waits for the next one, which takes everything
 /// pending in one transaction (one sync to disk), ids in arrival order.
 ///
+/// This is the one way anything waits for the store: a draft is queued with
+/// a completion, and the completion runs on the commit thread once the
+/// draft's group is durable (or refused). Nobody else's thread waits. A
+/// barrier (``submitBarrier(_:)``) runs after everything queued before it,
+/// which is how a reply is ordered after the stores a client asked for first.
+///
 /// The commits run on a thread of their own, asleep on a semaphore while
-/// nothing is pending. Not a dispatch queue: callers that wait for their
-/// commit (``MessageBus/publish(_:)``, from thousands of per-connection
-/// queues at once) can take every worker thread of the dispatch pool, and a
-/// committer needing one of those would never run. No caller's thread waits
-/// on the disk unless it asks to.
+/// nothing is pending.
 final class GroupCommit: Sendable {
     /// Called with the stored message, or nil for a presence change the
     /// store did not announce (another node had announced it).
     typealias Completion = @Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void
     typealias Commit = @Sendable ([MessageDraft]) -> Result<[EncodedMessage?], SwitchboardError>
 
+    /// One thing waiting: a draft with its completion, or a barrier.
+    private enum Entry {
+        case draft(MessageDraft, Completion)
+        case barrier(@Sendable () -> Void)
+    }
+
     private struct Pending {
-        var drafts: [MessageDraft] = []
-        var completions: [Completion] = []
+        var entries: [Entry] = []
         var commit: Commit?
         var draining = false
         var stopped = false
@@ -46,19 +53,31 @@ final class GroupCommit: Sendable {
         work.signal()
     }
 
+    /// Whether anything is queued or being committed.
+    var isBusy: Bool { pending.withLock { $0.draining || !$0.entries.isEmpty } }
+
     /// Sleeps until there is something to commit; false once stopped and drained.
     private func waitForWork() -> Bool {
-        if pending.withLock({ $0.stopped && $0.drafts.isEmpty }) { return false }
+        if pending.withLock({ $0.stopped && $0.entries.isEmpty }) { return false }
         work.wait()
-        return pending.withLock { !($0.stopped && $0.drafts.isEmpty) }
+        return pending.withLock { !($0.stopped && $0.entries.isEmpty) }
     }
 
     /// Queues `draft`; `completion` runs on the commit thread once the
     /// draft's group is durable (or refused).
     func submit(_ draft: MessageDraft, completion: @escaping Completion) {
+        enqueue(.draft(draft, completion))
+    }
+
+    /// Runs `body` on the commit thread once everything queued before it is
+    /// committed (or refused) and its completions have run.
+    func submitBarrier(_ body: @escaping @Sendable () -> Void) {
+        enqueue(.barrier(body))
+    }
+
+    private func enqueue(_ entry: Entry) {
         let start = pending.withLock { pending -> Bool in
-            pending.drafts.append(draft)
-            pending.completions.append(completion)
+            pending.entries.append(entry)
             defer { pending.draining = true }
             return !pending.draining
         }
@@ -67,20 +86,25 @@ final class GroupCommit: Sendable {
 
     private func drain() {
         while true {
-            let (drafts, completions, commit) = pending.withLock { pending in
-                defer {
-                    pending.drafts.removeAll(keepingCapacity: true)
-                    pending.completions.removeAll(keepingCapacity: true)
-                }
-                if pending.drafts.isEmpty { pending.draining = false }
-                return (pending.drafts, pending.completions, pending.commit)
+            let (entries, commit) = pending.withLock { pending in
+                defer { pending.entries.removeAll(keepingCapacity: true) }
+                if pending.entries.isEmpty { pending.draining = false }
+                return (pending.entries, pending.commit)
             }
-            guard !drafts.isEmpty, let commit else { return }
-            switch commit(drafts) {
-            case .success(let stored):
-                for (completion, message) in zip(completions, stored) { completion(.success(message)) }
-            case .failure(let error):
-                for completion in completions { completion(.failure(error)) }
+            guard !entries.isEmpty, let commit else { return }
+            var drafts: [MessageDraft] = []
+            drafts.reserveCapacity(entries.count)
+            for case .draft(let draft, _) in entries { drafts.append(draft) }
+            let outcome: Result<[EncodedMessage?], SwitchboardError> = drafts.isEmpty ? .success([]) : commit(drafts)
+            var next = 0
+            for entry in entries {
+                switch entry {
+                case .barrier(let body):
+                    body()
+                case .draft(_, let completion):
+                    completion(outcome.map { $0[next] })
+                    next += 1
+                }
             }
         }
     }

@@ -4,34 +4,36 @@ import Synchronization
 /// Publishing: the group commit's one function, deletions, and the ring
 /// writes that publishing and ``ingest()`` share.
 extension MessageBus {
-    /// Stores `draft` durably, then wakes every parked subscriber of its room.
-    /// Returns once the message is stored: it is then acknowledged. (The
-    /// calling thread waits for the group commit; see ``publish(_:completion:)``.)
-    /// - Throws: ``SwitchboardError/shuttingDown`` after ``close()``, or
-    ///   ``SwitchboardError/storeFailure(_:)`` when the store refuses it.
-    @discardableResult
-    public func publish(_ draft: MessageDraft) throws(SwitchboardError) -> EncodedMessage {
-        guard let message = try announce(draft) else { throw SwitchboardError.storeFailure(Self.notKept) }
-        return message
+    /// Queues a server-written message (a `join`, `leave` or `system`)
+    /// for the next group commit, after everything queued before it;
+    /// `completion`, if any, runs on the commit thread with the stored
+    /// message, or nil when the store did not announce it (on a store shared
+    /// by several nodes, a `join` of a user present on another node too:
+    /// see ``MessageStore/commit(_:timestamp:)``).
+    public func announce(_ draft: MessageDraft,
+                         completion: (@Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void)? = nil) {
+        groupCommit.submit(draft) { result in completion?(result) }
     }
 
-    /// ``publish(_:)`` for a `join` or `leave`: nil when the store did not
-    /// announce it, because on a store shared by several nodes the user is
-    /// present on another node too (see ``MessageStore/commit(_:timestamp:)``).
-    @discardableResult
-    public func announce(_ draft: MessageDraft) throws(SwitchboardError) -> EncodedMessage? {
-        try queueAnnouncement(draft).wait().get()
+    /// Runs `body` on the commit thread once everything queued before it
+    /// (publishes, joins, leaves, deletions) is committed or refused and
+    /// their rooms' subscribers are woken: how a reply is ordered after the
+    /// stores a client asked for before it, without anyone waiting.
+    public func afterQueuedCommits(_ body: @escaping @Sendable () -> Void) {
+        groupCommit.submitBarrier(body)
     }
 
-    /// ``announce(_:)`` in two steps, for a caller that queues changes in
-    /// order under a lock of its own but must not wait for the disk while
-    /// holding it: `draft` is queued now, so it is stored after everything
-    /// queued before it, and the answer waits for its commit. Many callers
-    /// then share one commit (one sync) instead of taking one each.
-    public func queueAnnouncement(_ draft: MessageDraft) -> PendingAnnouncement {
-        let pending = PendingAnnouncement()
-        groupCommit.submit(draft) { result in pending.complete(result) }
-        return pending
+    /// Whether anything is queued for the store or being committed.
+    public var hasQueuedCommits: Bool { groupCommit.isBusy }
+
+    /// Waits, at most `seconds`, until everything queued so far is committed
+    /// or refused and its completions have run. For shutdown (so that no
+    /// completion reaches an event loop after it stopped) and tests; never
+    /// call it on a thread that serves connections.
+    public func waitForQueuedCommits(seconds: Double) {
+        let done = DispatchSemaphore(value: 0)
+        afterQueuedCommits { done.signal() }
+        _ = done.wait(timeout: .now() + seconds)
     }
 
     /// Queues `draft` for the next group commit: everything waiting is stored
@@ -56,11 +58,19 @@ extension MessageBus {
         return result.map(deliver)
     }
 
-    /// Deletes a stored message: it disappears from every later read, and a
-    /// `delete` tombstone (its `text` the deleted id) is published in its room
-    /// so live clients can remove it.
-    /// - Returns: the tombstone, or nil when there is no such message.
-    public func delete(id: Int64) throws(SwitchboardError) -> EncodedMessage? {
+    /// Deletes a stored message, on the commit thread after everything
+    /// queued before it: it disappears from every later read, and a `delete`
+    /// tombstone (its `text` the deleted id) is published in its room so
+    /// live clients can remove it. `completion` gets the tombstone, or nil
+    /// when there is no such message.
+    public func delete(id: Int64, completion: @escaping @Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void) {
+        groupCommit.submitBarrier { [weak self] in
+            guard let self else { return completion(.failure(.shuttingDown)) }
+            completion(self.deleteNow(id: id))
+        }
+    }
+
+    private func deleteNow(id: Int64) -> Result<EncodedMessage?, SwitchboardError> {
         let result: Result<Published, SwitchboardError>? = publishing.withLock { _ in
             if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
             let removed: Message?
@@ -70,8 +80,8 @@ extension MessageBus {
             catchUp.remove(id)
             return appendLocked([MessageDraft(room: removed.room, user: MessageLimits.systemUser, text: String(id), kind: .delete)])
         }
-        guard let result else { return nil }
-        return try deliver(result.get())[0].map { $0 }
+        guard let result else { return .success(nil) }
+        return result.map { deliver($0)[0] }
     }
 
     struct Published {

@@ -1,16 +1,20 @@
 extension MessageBus {
+    /// Most messages handed to a subscriber at once: the default batch of
+    /// every push transport.
+    public static let deliveryBatch = 64
+
     /// The delivery loop of every transport: reads the subscriber's rooms
     /// after its cursor, hands each batch to ``Subscriber/deliver(_:)``,
     /// counts it, advances the cursor, and when nothing is left parks the
     /// subscriber (calling `park` under the bus's lock, so the wake-up can
     /// never come before the park). Run it on the subscriber's own thread.
-    public func pump(_ subscriber: any Subscriber, limit: Int, park: () -> Void) throws -> PumpOutcome {
+    public func pump(_ subscriber: any Subscriber, limit: Int = deliveryBatch, park: () -> Void) throws -> PumpOutcome {
         try withoutActuallyEscaping(park) { park in try pump(subscriber, limit: limit, parkingWith: park) }
     }
 
     /// ``pump(_:limit:park:)`` for a subscriber that never parks (a short
     /// poll, a long poll past its deadline): nothing new is ``PumpOutcome/empty``.
-    public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int) throws -> PumpOutcome {
+    public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int = deliveryBatch) throws -> PumpOutcome {
         try pump(subscriber, limit: limit, parkingWith: nil)
     }
 

@@ -16,9 +16,6 @@ public struct StoreBatch: Sendable {
 /// Durable storage of messages. Appends are serialised by the caller
 /// (``MessageBus``), so ids become visible in increasing order.
 public protocol MessageStore: Sendable {
-    /// Stores a message durably and returns it with its new id. Returns only
-    /// once the message would survive a crash.
-    func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message
     /// Stores several messages in one transaction (one sync to disk), ids in
     /// order; all or none. Returns only once they would survive a crash.
     func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message]
@@ -48,11 +45,6 @@ public protocol MessageStore: Sendable {
 }
 
 extension MessageStore {
-    /// One append after another, for stores with no cheaper way.
-    public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
-        try drafts.map { try append($0, timestamp: timestamp) }
-    }
-
     /// A store of one node: every draft is stored.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         try append(drafts, timestamp: timestamp)

@@ -1,9 +1,11 @@
+import Dispatch
 import Synchronization
 
 /// Presence for the whole server: the ``PresenceRegistry`` behind a lock, and
 /// every join and leave published on the bus as it happens. Changes are made
-/// and published in one critical section, so a user's join and leave reach
-/// the bus in the order they happened. Poll leases are ended by one sweep on
+/// and queued for the store in one critical section, so a user's join and
+/// leave reach the bus in the order they happened; nobody waits for their
+/// commit (many connections' changes share one group commit). Poll leases are ended by one sweep on
 /// the server's ``DeadlineScheduler``, scheduled only while leases exist.
 public final class Presence: Sendable {
     /// How long a poll keeps its user present.
@@ -28,12 +30,20 @@ public final class Presence: Sendable {
         self.cluster = cluster
     }
 
-    /// A connection of `user` opened in `room`.
-    /// Returns whether this made the user appear (a `join` was published),
-    /// false when they were already present (here, or on another node).
-    @discardableResult
-    public func connect(user: String, room: String, transport: Transport) -> Bool {
-        change { $0.connect(user: user, room: room, transport: transport).map { [$0] } ?? [] } > 0
+    /// A connection of `user` opened in `room`. `announced`, if given, is
+    /// told (on the commit thread, or at once when the user was present here
+    /// already) whether this made the user appear: false when they were
+    /// already present, here or on another node, and no `join` was published.
+    public func connect(user: String, room: String, transport: Transport,
+                        announced: (@Sendable (Bool) -> Void)? = nil) {
+        let queued = registry.withLock { registry -> Bool in
+            guard let change = registry.connect(user: user, room: room, transport: transport) else { return false }
+            bus.announce(change.draft) { result in
+                if case .success(.some) = result { announced?(true) } else { announced?(false) }
+            }
+            return true
+        }
+        if !queued { announced?(false) }
     }
 
     /// A connection of `user` in `room` closed.
@@ -41,11 +51,21 @@ public final class Presence: Sendable {
         change { $0.disconnect(user: user, room: room, transport: transport).map { [$0] } ?? [] }
     }
 
-    /// A poll by `user`: present for ``pollLeaseSeconds`` from `now` (monotonic ns).
-    public func poll(user: String, room: String, transport: Transport, now: UInt64 = DeadlineScheduler.now()) {
+    /// A poll by `user`: present for ``pollLeaseSeconds`` from `now`
+    /// (monotonic ns). Returns whether this queued a `join` (the user was
+    /// not present): a poll that wants to see its own join answers after
+    /// ``MessageBus/afterQueuedCommits(_:)``.
+    @discardableResult
+    public func poll(user: String, room: String, transport: Transport, now: UInt64 = DeadlineScheduler.now()) -> Bool {
         let expiry = now + UInt64(Self.pollLeaseSeconds * 1e9)
-        change { $0.renewLease(user: user, room: room, transport: transport, until: expiry).map { [$0] } ?? [] }
+        var joined = false
+        change { registry in
+            let change = registry.renewLease(user: user, room: room, transport: transport, until: expiry)
+            joined = change != nil
+            return change.map { [$0] } ?? []
+        }
         scheduleSweep(at: expiry)
+        return joined
     }
 
     private func scheduleSweep(at deadline: UInt64) {
@@ -104,6 +124,17 @@ public final class Presence: Sendable {
         onlineEverywhere()[room] ?? []
     }
 
+    /// Who is online in `room`, by name: this node's users as they are now,
+    /// merged with the other nodes' (read off the caller's thread when
+    /// there are other nodes), handed to `completion`.
+    public func names(in room: String, completion: @escaping @Sendable ([String]) -> Void) {
+        let here = Set(registry.withLock { $0.everyone() }.filter { $0.room == room }.map(\.user))
+        guard cluster != nil else { return completion(here.sorted()) }
+        DispatchQueue.global().async { [self] in
+            completion(here.union(elsewhere().filter { $0.room == room }.map(\.user)).sorted())
+        }
+    }
+
     /// Who is online, by room, on every node.
     public func onlineByRoom() -> [String: [String]] {
         onlineEverywhere().mapValues { $0.map(\.user) }
@@ -115,17 +146,11 @@ public final class Presence: Sendable {
         (try? cluster?.presenceElsewhere()) ?? []
     }
 
-    @discardableResult
-    private func change(_ body: (inout PresenceRegistry) -> [PresenceChange]) -> Int {
+    private func change(_ body: (inout PresenceRegistry) -> [PresenceChange]) {
         // Queued under the lock, so the store takes them in the registry's
-        // order; waited for outside it, so that the joins and leaves of many
-        // connections share one group commit instead of one sync each.
-        let pending = registry.withLock { registry in body(&registry).map { bus.queueAnnouncement($0.draft) } }
-        return pending.filter { announcement in
-            // After shutdown has begun the bus refuses: nothing to announce then.
-            // On a shared store, a user present on another node is not announced again.
-            if case .success(.some) = announcement.wait() { return true }
-            return false
-        }.count
+        // order; after shutdown has begun the bus refuses them.
+        registry.withLock { registry in
+            for change in body(&registry) { bus.announce(change.draft) }
+        }
     }
 }

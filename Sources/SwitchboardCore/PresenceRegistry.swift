@@ -83,18 +83,4 @@ public struct PresenceRegistry: Sendable {
     public func everyone() -> [(room: String, user: String, transports: Set<Transport>)] {
         entries.map { ($0.key.room, $0.key.user, $0.value.transports) }
     }
-
-    /// Users online in `room`, by name, with their transports.
-    public func online(in room: String) -> [(user: String, transports: [Transport])] {
-        entries.filter { $0.key.room == room }
-            .map { ($0.key.user, $0.value.transports.sorted()) }
-            .sorted { $0.user < $1.user }
-    }
-
-    /// Every room with someone online, and who.
-    public func onlineByRoom() -> [String: [String]] {
-        var rooms: [String: [String]] = [:]
-        for key in entries.keys { rooms[key.room, default: []].append(key.user) }
-        return rooms.mapValues { $0.sorted() }
-    }
 }

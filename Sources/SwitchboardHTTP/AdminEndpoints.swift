@@ -51,11 +51,11 @@ final class AdminEndpoints: Sendable {
         let online = services.presence.onlineEverywhere()
         let bus = services.bus
         let stats = Stats(
-            uptimeSeconds: services.uptimeSeconds, storeBytes: services.store.sizeInBytes(), published: bus.stats.publishedCount,
+            uptimeSeconds: services.uptimeSeconds, storeBytes: services.bus.storeSizeInBytes, published: bus.stats.publishedCount,
             lastID: bus.lastID,
             connections: connectionCounts(services),
             transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),
-            rooms: try services.store.rooms().map {
+            rooms: try services.bus.rooms().map {
                 Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0)
             },
             users: onlineUsers(online),
@@ -101,12 +101,17 @@ final class AdminEndpoints: Sendable {
 
     /// `DELETE /api/admin/messages/{id}`: gone from every later read; a
     /// `delete` tombstone tells live clients.
-    func delete(id: String) throws -> HTTPResponse {
+    func delete(id: String, exchange: HTTPExchange) throws -> HTTPHandlerResult {
         let id = try Cursor.parse(id, name: "id")
-        guard let tombstone = try services.bus.delete(id: id) else {
-            throw SwitchboardError(status: 404, code: "no_such_message", message: "There is no message \(id).")
+        return PendingAnswer.suspend(exchange) { [bus = services.bus] answer in
+            bus.delete(id: id) { result in
+                switch result {
+                case .success(let tombstone?): answer(.json(200, tombstone.json))
+                case .success(nil): answer(.error(SwitchboardError(status: 404, code: "no_such_message", message: "There is no message \(id).")))
+                case .failure(let error): answer(.error(error))
+                }
+            }
         }
-        return .json(200, tombstone.json)
     }
 
     private struct OnlineUser: Encodable { var user: String; var room: String; var transports: [Transport] }

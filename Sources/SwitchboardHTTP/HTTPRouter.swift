@@ -75,9 +75,9 @@ final class HTTPRouter: HTTPRequestHandler {
         case .route(.adminConnections): return .respond(admin.connections())
         case .route(.adminStatsEvents): return .respond(try admin.statsEvents(exchange))
         case .route(.adminSystemMessage(let room)):
-            return .respond(try Publish.systemMessage(room: limits.validRoom(room), exchange: exchange, services: services))
+            return try Publish.systemMessage(room: limits.validRoom(room), exchange: exchange, services: services)
         case .route(.adminKick(let user)): return .respond(try admin.kick(user: user))
-        case .route(.adminDelete(let id)): return .respond(try admin.delete(id: id))
+        case .route(.adminDelete(let id)): return try admin.delete(id: id, exchange: exchange)
         }
     }
 }

@@ -7,7 +7,6 @@ import SwitchboardCore
 final class HTTPServices: Sendable {
     let configuration: HTTPServerConfiguration
     let bus: MessageBus
-    let store: any MessageStore
     let presence: Presence
     let connections: ConnectionDirectory
     let metrics: PrometheusExporter?
@@ -20,12 +19,11 @@ final class HTTPServices: Sendable {
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
 
-    init(configuration: HTTPServerConfiguration, bus: MessageBus, store: any MessageStore, presence: Presence,
+    init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence,
          connections: ConnectionDirectory, metrics: PrometheusExporter?, webSockets: (any WebSocketAcceptor)?,
          cluster: (any Cluster)?, scheduler: DeadlineScheduler, logger: Logger) {
         self.configuration = configuration
         self.bus = bus
-        self.store = store
         self.presence = presence
         self.connections = connections
         self.metrics = metrics

@@ -14,14 +14,23 @@ enum Polling {
                                       exchange: exchange, services: services)
         }
         services.connections.polled(client: user.map { "user:\($0)" } ?? exchange.clientAddress ?? "unknown")
-        // A poller is present for 30 s after each poll.
-        if let user { services.presence.poll(user: user, room: room, transport: .shortPoll) }
+        // A poller is present for 30 s after each poll. A poll that made its
+        // user join answers once the join is stored, so it sees it.
+        if let user, services.presence.poll(user: user, room: room, transport: .shortPoll) {
+            return PendingAnswer.suspend(exchange, until: { resume in services.bus.afterQueuedCommits(resume) },
+                                         thenAnswer: { try shortPoll(room: room, parameters: parameters, services: services) })
+        }
+        return .respond(try shortPoll(room: room, parameters: parameters, services: services))
+    }
+
+    /// What is newer than `since`, or without it the latest, as a page.
+    private static func shortPoll(room: String, parameters: PollParameters, services: HTTPServices) throws -> HTTPResponse {
         guard let since = parameters.since else {
-            return .respond(try latest(room: room, limit: parameters.limit, services: services).page)
+            return try latest(room: room, limit: parameters.limit, services: services).page
         }
         let poll = PollSubscriber(transport: .shortPoll, room: room, since: since)
         _ = try services.bus.pumpWithoutParking(poll, limit: parameters.limit)
-        return .respond(poll.page)
+        return poll.page
     }
 
     /// No cursor: the latest `limit` messages of the room, oldest first, as
@@ -31,8 +40,7 @@ enum Polling {
         -> (page: HTTPResponse, isEmpty: Bool, lastID: Int64)
     {
         let now = services.bus.lastID
-        let latest = try services.store.latest(in: room, limit: limit).map(EncodedMessage.init)
-        services.bus.stats.delivered(latest, transport: .shortPoll)
+        let latest = try services.bus.latest(in: room, limit: limit, for: .shortPoll)
         return (.json(200, MessageJSON.page(latest, next: latest.last?.id ?? now)), latest.isEmpty, now)
     }
 }

@@ -9,15 +9,15 @@ enum Publish {
     static func message(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
         let draft = try PublishRequest.draft(room: room, contentType: exchange.header("Content-Type"),
                                              body: exchange.body, limits: services.limits)
-        return PendingPublish.start(draft, exchange: exchange, bus: services.bus)
+        return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
     }
 
     /// A message from the server, as user `system`, to every transport in the room.
-    static func systemMessage(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPResponse {
+    static func systemMessage(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
         let request = try PublishRequest.draft(room: room, contentType: exchange.header("Content-Type"),
                                                body: exchange.body, limits: services.limits, requireUser: false)
         let draft = MessageDraft(room: room, user: MessageLimits.systemUser, text: request.text, kind: .system)
-        return created(try services.bus.publish(draft))
+        return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
     }
 
     static func created(_ stored: EncodedMessage) -> HTTPResponse {

@@ -18,7 +18,7 @@ enum RoomEndpoints {
         }
         struct Rooms: Encodable { var rooms: [Room] }
         let online = services.presence.onlineByRoom()
-        var rooms = try services.store.rooms().map {
+        var rooms = try services.bus.rooms().map {
             Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name] ?? [])
         }
         let listed = Set(rooms.map(\.name))
@@ -39,12 +39,10 @@ enum RoomEndpoints {
     /// `GET /api/rooms/{room}/messages/{id}`.
     static func message(room: String, id: String, services: HTTPServices) throws -> HTTPResponse {
         let id = try Cursor.parse(id, name: "id")
-        guard id > 0, let found = try services.store.messages(after: id - 1, in: .room(room), limit: 1).messages.first,
-              found.id == id
-        else {
+        guard let found = try services.bus.message(id: id, in: room) else {
             throw SwitchboardError(status: 404, code: "no_such_message", message: "Room \(room) has no message \(id).")
         }
-        return .json(200, EncodedMessage(found).json)
+        return .json(200, found.json)
     }
 
     /// `GET /healthz`: 200 while serving with a writable store.
@@ -55,7 +53,7 @@ enum RoomEndpoints {
             enum CodingKeys: String, CodingKey { case status; case lastID = "last_id" }
         }
         do {
-            try services.store.checkWritable()
+            try services.bus.checkWritable()
             return .json(200, MessageJSON.encode(Health(status: "ok", lastID: services.bus.lastID)))
         } catch {
             return .error(SwitchboardError(status: 503, code: "store_unavailable", message: "The store is not writable: \(error)."))
@@ -65,7 +63,7 @@ enum RoomEndpoints {
     /// `GET /metrics`: Prometheus text.
     static func metrics(_ services: HTTPServices) -> HTTPResponse {
         guard let metrics = services.metrics else { return .error(.notFound) }
-        let text = metrics.exposition(connections: services.connections.counts(), storeBytes: services.store.sizeInBytes(),
+        let text = metrics.exposition(connections: services.connections.counts(), storeBytes: services.bus.storeSizeInBytes,
                                       uptimeSeconds: services.uptimeSeconds)
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(text))
     }

@@ -18,9 +18,6 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     private let bus: MessageBus
     private let onWake: @Sendable () -> Void
 
-    /// Most messages read from the bus at once.
-    static let batchSize = 64
-
     /// - Parameter onWake: un-parks the stream (resumes its connection).
     init(bus: MessageBus, filter: RoomFilter, resumeAfter: Int64?, retryMilliseconds: Int = 2000,
          onWake: @escaping @Sendable () -> Void) {
@@ -88,7 +85,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
                 continue
             }
             do {
-                switch try bus.pump(self, limit: Self.batchSize, park: park) {
+                switch try bus.pump(self, park: park) {
                 case .delivered, .empty: continue
                 case .parked: return .suspended
                 case .closed, .cancelled: return .end

@@ -33,10 +33,6 @@ public final class PostgresMessageStore: MessageStore {
         }
     }
 
-    public func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
-        try append([draft], timestamp: timestamp)[0]
-    }
-
     public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
         try commit(drafts, timestamp: timestamp).compactMap { $0 }
     }

@@ -52,10 +52,6 @@ public final class SQLiteMessageStore: MessageStore {
         return migrator
     }
 
-    public func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
-        try append([draft], timestamp: timestamp)[0]
-    }
-
     /// One transaction, so one sync to disk, for the whole group.
     public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
         try writer.write { db in

@@ -1,7 +1,7 @@
 import NIOCore
 import Synchronization
 
-/// The open client channels, for shutdown and counting.
+/// The open client channels, for shutdown.
 final class ClientRegistry: Sendable {
     private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
 
@@ -13,6 +13,5 @@ final class ClientRegistry: Sendable {
         }
     }
 
-    var count: Int { channels.withLock { $0.count } }
     var all: [any Channel] { channels.withLock { Array($0.values) } }
 }

@@ -3,8 +3,13 @@ import SwitchboardCore
 
 /// A raw TCP client as a bus subscriber: each batch is written to its
 /// channel as protocol lines (one frame per message, shared by every
-/// client); a wake-up hops to the channel's event loop and pumps again.
-/// Used on the channel's event loop only, except ``wake()``.
+/// client) while the channel is writable; a wake-up hops to the channel's
+/// event loop and pumps again. Used on the channel's event loop only, except
+/// ``wake()``.
+///
+/// The same type replays a `since:` request: a subscriber that stops at
+/// `until` (where live delivery had got to), never parks, and so sends
+/// nothing twice.
 final class LineSubscriber: Subscriber, @unchecked Sendable {
     let transport = Transport.tcp
     private(set) var filter: RoomFilter
@@ -12,16 +17,24 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     /// True for a newline-less client (the DogeChat app): one write per
     /// message, as ``AppLineFormat`` frames it.
     var appFraming = false
+    /// For a replay: the last id it sends.
+    let until: Int64?
     private let channel: any Channel
     private let pump: NIOLoopBound<() -> Void>
 
-    /// - Parameter pump: runs the bus's pump for this subscriber (on the event loop).
-    init(room: String, after cursor: Int64, channel: any Channel, pump: @escaping () -> Void) {
+    /// - Parameters:
+    ///   - until: for a replay, the last id to send; nil for live delivery.
+    ///   - pump: runs the bus's pump for this subscriber (on the event loop).
+    init(room: String, after cursor: Int64, until: Int64? = nil, channel: any Channel, pump: @escaping () -> Void) {
         filter = .room(room)
         self.cursor = cursor
+        self.until = until
         self.channel = channel
         self.pump = NIOLoopBound(pump, eventLoop: channel.eventLoop)
     }
+
+    /// Whether a replay has sent everything up to `until`.
+    var isFinished: Bool { until.map { cursor >= $0 } ?? false }
 
     /// Follows another room from `cursor` on (take it out of the bus first).
     func move(to room: String, after cursor: Int64) {
@@ -30,18 +43,20 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     }
 
     func deliver(_ batch: [EncodedMessage]) -> Bool {
+        let batch = until.map { until in batch.prefix { $0.id <= until } } ?? batch[...]
         if appFraming {
             for message in batch {
                 let bytes = message.frame(AppLineFormat.self)
                 if !bytes.isEmpty { channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil) }
             }
-            return channel.isWritable
+        } else {
+            var buffer = channel.allocator.buffer(capacity: batch.count * 64)
+            for message in batch {
+                message.withFrame(LineFormat.self) { line in _ = buffer.writeBytes(line) }  // a deletion has no line
+            }
+            if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
         }
-        var buffer = channel.allocator.buffer(capacity: batch.count * 64)
-        for message in batch {
-            message.withFrame(LineFormat.self) { line in _ = buffer.writeBytes(line) }  // a deletion has no line
-        }
-        if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
+        if let until, let last = batch.last, last.id >= until { return false }
         return channel.isWritable
     }
 

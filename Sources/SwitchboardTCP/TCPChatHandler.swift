@@ -1,17 +1,22 @@
-import Dispatch
 import Logging
 import NIOCore
 import SwitchboardCore
 
 /// One raw TCP client: frames its bytes into commands, runs them through a
 /// ``LineSession`` and carries out the actions; its ``LineSubscriber`` gets
-/// the room's messages. Everything here runs on the channel's event loop,
-/// except stores (publishes, presence changes, replays), which go through
-/// the connection's own serial queue so the event loop never waits for the
-/// disk and one client's commands keep their order. While more than
-/// `maxPendingStores` publishes wait on that queue, the handler holds back
-/// the channel's reads: a client that sends faster than its messages can be
-/// stored is read more slowly, and its memory stays bounded.
+/// the room's messages. Everything here runs on the channel's event loop.
+///
+/// Nothing here waits for the store. A publish, a join or a leave is queued
+/// on the bus's group commit with a completion that hops back to the loop;
+/// the group commit keeps the order they were queued in, so one client's
+/// commands are stored in the order it sent them, and a reply that must
+/// follow them (`who:`) is queued as a barrier behind them.
+///
+/// Back-pressure both ways, with nothing dropped: while more than
+/// `maxPendingStores` publishes wait for the store, or while the socket's
+/// queue is over its high-water mark, the client's bytes are read no
+/// further; and delivery produces lines from the cursor only while the
+/// socket can take them, so a slow reader falls behind and catches up.
 final class TCPChatHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -22,21 +27,20 @@ final class TCPChatHandler: ChannelDuplexHandler {
     private let connections: ConnectionDirectory
     private let configuration: TCPServerConfiguration
     private let logger: Logger
-    private let storing = DispatchQueue(label: "switchboard.tcp.connection")
-    /// Every connection's store work, so that shutdown can wait for it.
-    private let storeWork: DispatchGroup
     private var framer: LineFramer
     private var session: LineSession
     private var flushTask: Scheduled<Void>?
     private var subscriber: LineSubscriber?
+    private var replays: [LineSubscriber] = []
     private var connection: ConnectionDirectory.ID?
     private var context: ChannelHandlerContext?
     /// Publishes waiting for the store; reads are held while too many do.
     private var pending: PendingStores
+    /// A read asked for while the socket's queue was full.
+    private var readHeldForWrites = false
 
     init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory,
-         configuration: TCPServerConfiguration, storeWork: DispatchGroup = DispatchGroup(), logger: Logger) {
-        self.storeWork = storeWork
+         configuration: TCPServerConfiguration, logger: Logger) {
         self.bus = bus
         self.presence = presence
         self.connections = connections
@@ -78,11 +82,27 @@ final class TCPChatHandler: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
+        guard context.channel.isWritable else {
+            readHeldForWrites = true
+            return
+        }
         if pending.mayRead() { context.read() }
     }
 
     private func storeFinished() {
-        if pending.finished() { context?.read() }
+        guard pending.finished(), let context else { return }
+        if context.channel.isWritable { context.read() } else { readHeldForWrites = true }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            deliver()
+            if readHeldForWrites {
+                readHeldForWrites = false
+                read(context: context)
+            }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -98,8 +118,9 @@ final class TCPChatHandler: ChannelDuplexHandler {
         flushTask?.cancel()
         if let subscriber { _ = bus.unpark(subscriber) }
         subscriber = nil
+        replays = []
         if let user = session.user { logger.info("\(user) has left", metadata: ["transport": "tcp"]) }
-        if let connection { storing.async(group: storeWork) { [connections] in connections.close(connection) } }
+        if let connection { connections.close(connection) }
         self.context = nil
         context.fireChannelInactive()
     }
@@ -127,66 +148,53 @@ final class TCPChatHandler: ChannelDuplexHandler {
             subscriber.appFraming = !framer.newlineTerminated
             self.subscriber = subscriber
             logger.info("\(user) has joined", metadata: ["transport": "tcp", "room": "\(room)"])
-            let reply = replyFromQueue(context)
-            storing.async(group: storeWork) { [connections] in
-                let alreadyPresent = connections.identify(connection, user: user, rooms: [room]) { channel.close(promise: nil) }
+            let reply = replyOnLoop(context)
+            connections.identify(connection, user: user, rooms: [room], close: { channel.close(promise: nil) }) { _, announced in
                 // Present on another connection already: no join is published,
                 // but this client, like the tutorial's app, expects to see its own.
-                if !alreadyPresent.isEmpty {
-                    reply(LineFormat.line("\(user) has joined"))
-                }
+                if !announced { reply(LineFormat.line("\(user) has joined")) }
             }
             deliver()
         case .move(_, _, let to):
             guard let subscriber else { return }
             _ = bus.unpark(subscriber)
             subscriber.move(to: to, after: bus.lastID)
-            storing.async(group: storeWork) { [connections] in connections.move(connection, to: [to]) }
+            connections.move(connection, to: [to])
             deliver()
         case .publish(let draft):
             pending.submitted()
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            // Submitted in order from the connection's queue (after its join);
-            // the group commit keeps that order. The sender gets its message
-            // back once stored: that is the ack.
-            storing.async(group: storeWork) { [bus, storeWork] in
-                storeWork.enter()
-                bus.publish(draft) { result in
-                    let refusal: [UInt8]?
-                    if case .failure(let error) = result { refusal = LineFormat.error(error.message) } else { refusal = nil }
-                    channel.eventLoop.execute {
-                        if let refusal { handler.value.send(refusal) }
-                        handler.value.storeFinished()
-                    }
-                    storeWork.leave()
+            // The sender gets its message back once stored: that is the ack.
+            bus.publish(draft) { result in
+                let refusal: [UInt8]?
+                if case .failure(let error) = result { refusal = LineFormat.error(error.message) } else { refusal = nil }
+                channel.eventLoop.execute {
+                    if let refusal { handler.value.send(refusal) }
+                    handler.value.storeFinished()
                 }
             }
         case .who(let room):
-            // Answered from the connection's queue, after the commands before
-            // it: `iam:luke` then `who:` in one write lists luke.
-            let reply = replyFromQueue(context)
-            storing.async(group: storeWork) { [presence] in
-                reply(LineFormat.line("who:\(presence.online(in: room).map(\.user).joined(separator: ","))"))
+            // Presence as the commands before it left it, answered once they
+            // are stored: `iam:luke` then `who:` in one write lists luke,
+            // after `luke has joined`. Other nodes' presence is read off the loop.
+            let reply = replyOnLoop(context)
+            presence.names(in: room) { [bus] names in
+                bus.afterQueuedCommits { reply(LineFormat.line("who:\(names.joined(separator: ","))")) }
             }
         case .replay(let room, let after):
             // Up to what live delivery has reached, so nothing comes twice.
-            let upTo = subscriber?.cursor ?? 0
-            storing.async(group: storeWork) { [bus] in
-                var from = after
-                while from < upTo, let read = try? bus.read(after: from, in: .room(room), limit: 256) {
-                    var buffer = channel.allocator.buffer(capacity: 4096)
-                    for message in read.messages where message.id <= upTo { buffer.writeBytes(message.frame(LineFormat.self)) }
-                    if buffer.readableBytes > 0 { channel.writeAndFlush(buffer, promise: nil) }
-                    if read.messages.isEmpty || read.scannedThrough <= from { break }
-                    from = read.scannedThrough
-                }
-            }
+            let upTo = subscriber?.cursor ?? bus.lastID
+            guard after < upTo else { return }
+            let replay = LineSubscriber(room: room, after: after, until: upTo, channel: channel) {}
+            replay.appFraming = !framer.newlineTerminated
+            replays.append(replay)
+            deliver()
         }
     }
 
-    /// ``send(_:)`` for work on the connection's store queue: the line is
-    /// sent from the event loop, after whatever the queue did before it.
-    private func replyFromQueue(_ context: ChannelHandlerContext) -> @Sendable ([UInt8]) -> Void {
+    /// ``send(_:)`` from any thread: the line is sent from the event loop,
+    /// after whatever the loop was asked to do before.
+    private func replyOnLoop(_ context: ChannelHandlerContext) -> @Sendable ([UInt8]) -> Void {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loop = context.eventLoop
         return { line in loop.execute { handler.value.send(line) } }
@@ -200,25 +208,27 @@ final class TCPChatHandler: ChannelDuplexHandler {
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
 
-    /// Pumps the room's messages after the cursor until there are none, then
-    /// parks. A client whose queue passes the limit is dropped.
+    /// Pumps replays first, then the room's messages after the cursor, while
+    /// the socket takes them; parks when nothing is new. When the socket is
+    /// full it stops at its cursor, and ``channelWritabilityChanged(context:)``
+    /// pumps again: a slow reader is never dropped and never queued without bound.
     private func deliver() {
-        guard let context, context.channel.isActive, let subscriber else { return }
-        // No unpark first (a lock per delivery): a wake-up took it out of the
-        // bus already, and one still parked is parked again, not twice.
-        let outcome: PumpOutcome
+        guard let context, context.channel.isActive else { return }
         do {
-            outcome = try bus.pump(subscriber, limit: 64, park: {})
+            while let replay = replays.first, context.channel.isWritable {
+                let outcome = try bus.pumpWithoutParking(replay)
+                if outcome == .empty || replay.isFinished { replays.removeFirst() }
+            }
+            // No unpark first (a lock per delivery): a wake-up took it out of
+            // the bus already, and one still parked is parked again, not twice.
+            if let subscriber, context.channel.isWritable {
+                _ = try bus.pump(subscriber, park: {})
+            }
         } catch {
             logger.error("TCP delivery read failed: \(error)")
             context.close(promise: nil)
             return
         }
         context.flush()
-        if outcome == .delivered {  // it stopped because the channel is not writable
-            logger.info("disconnecting TCP client \(session.user ?? "?"): it is not reading (over \(configuration.maxQueuedBytes) bytes queued)")
-            _ = bus.unpark(subscriber)
-            context.close(promise: nil)
-        }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import NIOCore
 import NIOPosix
@@ -12,21 +11,20 @@ public final class TCPChatServer: Sendable {
     public let port: Int
     private let serverChannel: any Channel
     private let registry: ClientRegistry
-    /// Stores (publishes, joins, leaves) still running for any client.
-    private let storeWork = DispatchGroup()
+    private let bus: MessageBus
 
     /// Binds and starts accepting on `group`.
     public init(configuration: TCPServerConfiguration, bus: MessageBus, presence: Presence,
                 connections: ConnectionDirectory, group: any EventLoopGroup, logger: Logger) throws {
         let registry = ClientRegistry()
-        let storeWork = self.storeWork
+        self.bus = bus
         serverChannel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.maxMessagesPerRead, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            // A small kernel send buffer and a bounded user-space queue: a
-            // client that stops reading is noticed, and dropped, early.
+            // A small kernel send buffer and a bounded user-space queue: past
+            // it, delivery to a client that reads slowly pauses at its cursor.
             .childChannelOption(.socketOption(.so_sndbuf), value: 64 * 1024)
             .childChannelOption(.writeBufferWaterMark,
                                 value: .init(low: configuration.maxQueuedBytes / 2, high: configuration.maxQueuedBytes))
@@ -45,7 +43,7 @@ public final class TCPChatServer: Sendable {
                     }
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(bus: bus, presence: presence, connections: connections,
-                                       configuration: configuration, storeWork: storeWork, logger: logger))
+                                       configuration: configuration, logger: logger))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)
@@ -58,11 +56,12 @@ public final class TCPChatServer: Sendable {
         ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
     }
 
-    /// Whether any client's store work (a publish, a join, a leave) is still queued or running.
-    public var hasPendingStores: Bool { storeWork.wait(timeout: .now()) == .timedOut }
-
-    /// Connected clients.
-    public var clientCount: Int { registry.count }
+    /// The most bytes queued in user space for any one client (beyond what
+    /// its socket holds): bounded by `maxQueuedBytes` plus one delivery batch,
+    /// however slowly a client reads.
+    public func largestQueuedBytes() -> Int {
+        registry.all.map { (try? $0.getOption(.bufferedWritableBytes).wait()) ?? 0 }.max() ?? 0
+    }
 
     /// Stops accepting new clients.
     public func stopAccepting() {
@@ -70,12 +69,12 @@ public final class TCPChatServer: Sendable {
     }
 
     /// Closes every client connection, waits for them to close, then for
-    /// their pending stores (the bus should be closed: they finish at once),
-    /// so that nothing hops back to an event loop after it has stopped.
+    /// the bus's queued commits (the bus should be closed: they finish at
+    /// once), so that no completion hops back to an event loop after it has stopped.
     public func closeAll() {
         stopAccepting()
         for channel in registry.all { try? channel.close().wait() }
-        _ = storeWork.wait(timeout: .now() + 10)
+        bus.waitForQueuedCommits(seconds: 10)
     }
 }
 

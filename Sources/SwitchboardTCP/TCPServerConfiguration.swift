@@ -12,7 +12,8 @@ public struct TCPServerConfiguration: Sendable {
     /// Longest command line accepted.
     public var maxLineBytes: Int
     /// Most bytes queued for one client beyond what its socket holds; past
-    /// that the client is disconnected rather than allowed to grow memory.
+    /// that, delivery to it pauses at its cursor (it catches up from the
+    /// store once it reads) and its commands are read no further.
     public var maxQueuedBytes: Int
     /// Most of one client's commands waiting to be stored; past that the
     /// server stops reading from it until they drain (back-pressure).

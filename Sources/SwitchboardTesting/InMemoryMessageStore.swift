@@ -14,19 +14,21 @@ public final class InMemoryMessageStore: MessageStore {
         state.withLock { $0 = (messages, messages.last?.id ?? 0) }
     }
 
-    public func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
+    public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
         state.withLock { state in
-            state.lastID += 1
-            let message = Message(id: state.lastID, room: draft.room, user: draft.user, text: draft.text,
-                                  kind: draft.kind, ts: timestamp)
-            state.messages.append(message)
-            return message
+            drafts.map { draft in
+                state.lastID += 1
+                let message = Message(id: state.lastID, room: draft.room, user: draft.user, text: draft.text,
+                                      kind: draft.kind, ts: timestamp)
+                state.messages.append(message)
+                return message
+            }
         }
     }
 
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         let keeps = self.keeps.withLock { $0 } ?? { _ in true }
-        return try drafts.map { keeps($0) ? try append($0, timestamp: timestamp) : nil }
+        return try drafts.map { keeps($0) ? try append([$0], timestamp: timestamp)[0] : nil }
     }
 
     public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {

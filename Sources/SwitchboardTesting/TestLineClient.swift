@@ -11,8 +11,15 @@ public final class TestLineClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var closed = false
 
-    public init(port: Int, readTimeoutSeconds: Int = 10) throws {
+    /// - Parameter receiveBuffer: a small kernel receive buffer, for a client
+    ///   meant to read slowly. Set before connecting: set after, Linux reopens
+    ///   the shrunken window only on its persist timer, and a later catch-up
+    ///   crawls at tens of KB/s.
+    public init(port: Int, readTimeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var noDelay: Int32 = 1
@@ -33,12 +40,6 @@ public final class TestLineClient: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         Glibc.close(fd)
-    }
-
-    /// Shrinks the receive buffer, for a client that is meant to stop reading.
-    public func setReceiveBuffer(_ bytes: Int32) {
-        var size = bytes
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// One write of exactly these bytes.

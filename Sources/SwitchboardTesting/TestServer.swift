@@ -19,7 +19,7 @@ public final class TestServer {
          maxBodyBytes: Int = 64 * 1024, recentMessages: Int = 4096, maxTextBytes: Int = 4096,
          tcpFlushMilliseconds: Int = 50, tcpMaxQueuedBytes: Int = 256 * 1024,
                 tcpKeepaliveSeconds: Int = 60, tcpIdleTimeoutSeconds: Int? = nil, tcpPort: Int = 0,
-                maxWebSockets: Int = 10_000) throws {
+                maxWebSockets: Int = 10_000, store: (any MessageStore)? = nil) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -37,7 +37,7 @@ public final class TestServer {
                                         maxQueuedBytes: tcpMaxQueuedBytes, keepaliveIdleSeconds: tcpKeepaliveSeconds,
                                         idleTimeoutSeconds: tcpIdleTimeoutSeconds, limits: MessageLimits(maxTextBytes: maxTextBytes)),
             recentMessages: recentMessages)
-        server = try ChatServer(configuration: configuration, logger: logger)
+        server = try ChatServer(configuration: configuration, store: store, logger: logger)
     }
 
     /// Stops this server and starts a new one on the same database.

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import NIOCore
 import NIOWebSocket
@@ -10,10 +9,11 @@ import SwitchboardHTTP
 /// a slow reader is paused at its cursor and catches up later, so it costs
 /// no memory — and takes the client's frames: publishes (acknowledged once
 /// stored), `{"ping":..}`, ping/pong and close frames. Runs on the channel's
-/// event loop, except stores (its join and leave, its publishes), which go
-/// through the connection's serial queue so the loop never waits for the
-/// disk and the join is stored before any of the client's messages. Reads
-/// are held while too many publishes wait (``PendingStores``), as on raw TCP.
+/// event loop. Stores (its join and leave, its publishes) are queued on the
+/// bus's group commit with completions that hop back to the loop, so the
+/// loop never waits for the disk, and the join, queued first, is stored
+/// before any of the client's messages. Reads are held while too many
+/// publishes wait (``PendingStores``), as on raw TCP.
 final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
@@ -24,7 +24,6 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     var cursor: Int64
     private let request: WebSocketRequest
     private let services: WebSocketServices
-    private let storing = DispatchQueue(label: "switchboard.websocket.connection")
     private var context: ChannelHandlerContext?
     /// Set once when added to the channel, before it can ever be parked (so before any wake).
     private var eventLoop: (any EventLoop)?
@@ -50,16 +49,13 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         if request.echo { return context.fireChannelActive() }
         let connection = services.connections.open(.websocket)
         self.connection = connection
-        // A named user in named rooms is present: announced from the
-        // connection's queue (a stored join), never on the event loop.
+        // A named user in named rooms is present (a join, queued for the store).
         if let user = request.user, case .rooms(let names) = filter {
             let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
             let eventLoop = context.eventLoop
-            storing.async(group: services.storeWork) { [connections = services.connections] in
-                connections.identify(connection, user: user, rooms: names.sorted()) {
-                    eventLoop.execute { loop.value.close(code: 1008, reason: "kicked by an administrator") }
-                }
-            }
+            services.connections.identify(connection, user: user, rooms: names.sorted(), close: {
+                eventLoop.execute { loop.value.close(code: 1008, reason: "kicked by an administrator") }
+            })
         }
         context.fireChannelActive()
         pump()
@@ -67,7 +63,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
 
     func channelInactive(context: ChannelHandlerContext) {
         _ = services.bus.unpark(self)
-        if let connection { storing.async(group: services.storeWork) { [connections = services.connections] in connections.close(connection) } }
+        if let connection { services.connections.close(connection) }
         self.context = nil
         context.fireChannelInactive()
     }
@@ -93,10 +89,11 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     /// Writes what is new after the cursor while the socket takes it; parks when nothing is.
     private func pump() {
         guard let context, !closing else { return }
-        _ = services.bus.unpark(self)
+        // No unpark first, as on raw TCP: a wake-up took it out of the bus
+        // already, and one still parked is parked again, not twice.
         let outcome: PumpOutcome
         do {
-            outcome = try services.bus.pump(self, limit: 64, park: {})
+            outcome = try services.bus.pump(self, park: {})
         } catch {
             services.logger.error("WebSocket delivery read failed: \(error)")
             return close(code: 1011, reason: "the store failed", hangUp: true)
@@ -159,16 +156,12 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
             pending.submitted()
             let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
             let eventLoop = context.eventLoop
-            storing.async(group: services.storeWork) { [bus = services.bus, storeWork = services.storeWork] in
-                storeWork.enter()
-                bus.publish(draft) { result in
-                    let reply = switch result {
-                    case .success(let stored): WebSocketClientMessage.ack(ref: ref, id: stored.id)
-                    case .failure(let error): WebSocketClientMessage.error(error, ref: ref)
-                    }
-                    eventLoop.execute { loop.value.stored(reply) }
-                    storeWork.leave()
+            services.bus.publish(draft) { result in
+                let reply = switch result {
+                case .success(let stored): WebSocketClientMessage.ack(ref: ref, id: stored.id)
+                case .failure(let error): WebSocketClientMessage.error(error, ref: ref)
                 }
+                eventLoop.execute { loop.value.stored(reply) }
             }
         }
     }

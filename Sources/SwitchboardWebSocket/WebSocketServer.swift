@@ -20,8 +20,7 @@ public final class WebSocketServer: WebSocketAcceptor, Sendable {
     public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory,
                 group: any EventLoopGroup, scheduler: DeadlineScheduler, logger: Logger) {
         self.group = group
-        services = WebSocketServices(configuration: configuration, bus: bus, connections: connections,
-                                     storeWork: DispatchGroup(), logger: logger)
+        services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, logger: logger)
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 
@@ -66,13 +65,13 @@ public final class WebSocketServer: WebSocketAcceptor, Sendable {
     }
 
     /// Closes every connection with 1001 (going away), waits for them to
-    /// close (at most a few seconds) and for their pending stores.
+    /// close (at most a few seconds) and for the bus's queued commits.
     public func closeAll() {
         let all = open.withLock { Array($0.values) }
         for (channel, connection) in all {
             channel.eventLoop.execute { connection.close(code: 1001, reason: "server going away") }
         }
         for (channel, _) in all { _ = try? channel.closeFuture.wait() }
-        _ = services.storeWork.wait(timeout: .now() + 10)
+        services.bus.waitForQueuedCommits(seconds: 10)
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import SwitchboardCore
 
@@ -7,7 +6,5 @@ struct WebSocketServices: Sendable {
     let configuration: WebSocketConfiguration
     let bus: MessageBus
     let connections: ConnectionDirectory
-    /// Every connection's store work, so that shutdown can wait for it.
-    let storeWork: DispatchGroup
     let logger: Logger
 }

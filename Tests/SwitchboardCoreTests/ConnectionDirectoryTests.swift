@@ -11,8 +11,10 @@ struct ConnectionDirectoryTests {
         return (bus, presence, ConnectionDirectory(presence: presence))
     }
 
+    /// What was stored, once every queued join and leave is committed.
     func kinds(_ bus: MessageBus) throws -> [String] {
-        try bus.read(after: 0, in: .all, limit: 100).messages.map { "\($0.message.user) \($0.message.kind.rawValue)" }
+        bus.waitForQueuedCommits(seconds: 10)
+        return try bus.read(after: 0, in: .all, limit: 100).messages.map { "\($0.message.user) \($0.message.kind.rawValue)" }
     }
 
     @Test func openedOnceClosedOnceCountedAndPresent() throws {

@@ -13,12 +13,11 @@ final class CountingStore: MessageStore, @unchecked Sendable {
     let failing = Atomic<Bool>(false)
     struct DiskFull: Error {}
 
-    func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message { try append([draft], timestamp: timestamp)[0] }
     func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
         usleep(UInt32(delay.load(ordering: .relaxed)))
         if failing.load(ordering: .relaxed) { throw DiskFull() }
         groups.withLock { $0.append(drafts.count) }
-        return try drafts.map { try inner.append($0, timestamp: timestamp) }
+        return try inner.append(drafts, timestamp: timestamp)
     }
     func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
         try inner.messages(after: cursor, in: filter, limit: limit)
@@ -61,11 +60,11 @@ struct GroupCommitTests {
         let store = CountingStore()
         let bus = try MessageBus(store: store)
         store.failing.store(true, ordering: .relaxed)
-        #expect(throws: SwitchboardError.self) { try bus.publish(MessageDraft(room: "r", user: "u", text: "lost", kind: .message)) }
+        #expect(throws: SwitchboardError.self) { try bus.publishAndWait(MessageDraft(room: "r", user: "u", text: "lost", kind: .message)) }
         store.failing.store(false, ordering: .relaxed)
-        #expect(try bus.publish(MessageDraft(room: "r", user: "u", text: "kept", kind: .message)).id == 1)
+        #expect(try bus.publishAndWait(MessageDraft(room: "r", user: "u", text: "kept", kind: .message)).id == 1)
         bus.close()
-        #expect(throws: SwitchboardError.shuttingDown) { try bus.publish(MessageDraft(room: "r", user: "u", text: "late", kind: .message)) }
+        #expect(throws: SwitchboardError.shuttingDown) { try bus.publishAndWait(MessageDraft(room: "r", user: "u", text: "late", kind: .message)) }
     }
 
     /// Joins as raw TCP clients make them: a thousand connections' serial
@@ -87,12 +86,13 @@ struct GroupCommitTests {
             }
         }
         #expect(done.wait(timeout: .now() + 60) == .success)
+        bus.waitForQueuedCommits(seconds: 60)
         let joins = try bus.read(after: 0, in: .all, limit: 1000).messages.filter { $0.message.kind == .join }
         #expect(joins.count == 1000 && Set(joins.map(\.message.user)).count == 1000)
     }
 
-    /// Presence queues its joins and leaves under its lock but waits for them
-    /// outside it: joins from many connections at once share commits (with
+    /// Presence queues its joins and leaves under its lock and never waits
+    /// for them: joins from many connections at once share commits (with
     /// the lock held across each commit, 40 joins took 40 commits, and 5,000
     /// raw TCP clients took 7 s to join once every commit was synced), and
     /// one user's join and leave are still stored in that order.
@@ -111,6 +111,7 @@ struct GroupCommitTests {
             }
         }
         #expect(done.wait(timeout: .now() + 60) == .success)
+        bus.waitForQueuedCommits(seconds: 60)
         let stored = try bus.read(after: 0, in: .all, limit: 1000).messages.map(\.message)
         #expect(stored.count == 80)
         for index in 0..<40 {

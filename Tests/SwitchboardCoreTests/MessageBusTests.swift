@@ -32,19 +32,19 @@ struct MessageBusTests {
             }
         }
         #expect(parks == 3)
-        let published = try bus.publish(draft("hi"))
+        let published = try bus.publishAndWait(draft("hi"))
         #expect(published.message == Message(id: 1, room: "lobby", user: "u", text: "hi", kind: .message, ts: 1000))
         #expect(lobby.count == 1 && everywhere.count == 1 && other.count == 0)
         #expect(bus.parkedCount == 1)
         // A waiter is woken once per park, not once per message.
-        try bus.publish(draft("again"))
+        try bus.publishAndWait(draft("again"))
         #expect(lobby.count == 1)
     }
 
     @Test func readAfterCursorComesFromTheRingOrTheStoreSeamlessly() throws {
         let store = InMemoryMessageStore()
         let bus = try MessageBus(store: store, recentCapacity: 3)
-        for index in 1...10 { try bus.publish(draft("m\(index)", room: index % 2 == 0 ? "lobby" : "other")) }
+        for index in 1...10 { try bus.publishAndWait(draft("m\(index)", room: index % 2 == 0 ? "lobby" : "other")) }
         // Cursor 0 is behind the ring (which holds 8...10): first the store, then the ring.
         var cursor: Int64 = 0
         var seen: [Int64] = []
@@ -60,12 +60,12 @@ struct MessageBusTests {
     @Test func aMessagePublishedDuringACatchUpReadIsDeliveredExactlyOnce() throws {
         let store = InMemoryMessageStore()
         let bus = try MessageBus(store: store, recentCapacity: 2)
-        for index in 1...5 { try bus.publish(draft("old \(index)")) }
+        for index in 1...5 { try bus.publishAndWait(draft("old \(index)")) }
         // While the reader is in the store, another message is published.
         store.onRead.withLock { hook in
             hook = { [bus] in
                 store.onRead.withLock { $0 = nil }
-                _ = try? bus.publish(MessageDraft(room: "lobby", user: "u", text: "racing", kind: .message))
+                _ = try? bus.publishAndWait(MessageDraft(room: "lobby", user: "u", text: "racing", kind: .message))
             }
         }
         let waiter = CountingSubscriber()
@@ -89,7 +89,7 @@ struct MessageBusTests {
         let results = Mutex<[[Int64]]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             if worker < 4 {
-                for index in 0..<(total / 4) { _ = try? bus.publish(MessageDraft(room: "lobby", user: "u", text: "\(index)", kind: .message)) }
+                for index in 0..<(total / 4) { _ = try? bus.publishAndWait(MessageDraft(room: "lobby", user: "u", text: "\(index)", kind: .message)) }
                 return
             }
             var cursor: Int64 = 0
@@ -110,7 +110,7 @@ struct MessageBusTests {
         let store = InMemoryMessageStore(messages: [Message(id: 41, room: "lobby", user: "u", text: "x", kind: .message, ts: 0)])
         let bus = try MessageBus(store: store)
         #expect(bus.lastID == 41)
-        #expect(try bus.publish(draft("next")).id == 42)
+        #expect(try bus.publishAndWait(draft("next")).id == 42)
         #expect(try bus.read(after: 0, in: .all, limit: 10).messages.map(\.id) == [41, 42])
     }
 
@@ -120,7 +120,7 @@ struct MessageBusTests {
         _ = try bus.readOrPark(after: 0, in: .all, limit: 1, for: waiter, park: {})
         bus.close()
         #expect(waiter.count == 1)
-        #expect(throws: SwitchboardError.shuttingDown) { try bus.publish(draft("late")) }
+        #expect(throws: SwitchboardError.shuttingDown) { try bus.publishAndWait(draft("late")) }
         guard case .closed = try bus.readOrPark(after: 0, in: .all, limit: 1, for: waiter, park: {}) else {
             Issue.record("parked after close"); return
         }
@@ -132,7 +132,7 @@ struct MessageBusTests {
         _ = try bus.readOrPark(after: 0, in: .rooms(["a", "b"]), limit: 1, for: waiter, park: {})
         #expect(bus.unpark(waiter))
         #expect(!bus.unpark(waiter))
-        try bus.publish(draft("x", room: "a"))
+        try bus.publishAndWait(draft("x", room: "a"))
         #expect(waiter.count == 0)
     }
 }

@@ -34,7 +34,7 @@ struct PumpTests {
 
     @Test func readsDeliversCountsAdvancesThenParks() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        for index in 0..<5 { try bus.publish(draft("m\(index)", room: index == 2 ? "other" : "lobby")) }
+        for index in 0..<5 { try bus.publishAndWait(draft("m\(index)", room: index == 2 ? "other" : "lobby")) }
         let subscriber = RecordingSubscriber(filter: .room("lobby"))
         var parks = 0
         #expect(try bus.pump(subscriber, limit: 2, park: { parks += 1 }) == .parked)
@@ -43,7 +43,7 @@ struct PumpTests {
         #expect(parks == 1 && bus.parkedCount == 1)
         #expect(bus.stats.figures()[.tcp]?.delivered == 4)
         // A publish in the room wakes it once; the next pump delivers only the new message.
-        try bus.publish(draft("live"))
+        try bus.publishAndWait(draft("live"))
         #expect(subscriber.wakes.load(ordering: .relaxed) == 1)
         #expect(try bus.pump(subscriber, limit: 2, park: { parks += 1 }) == .parked)
         #expect(subscriber.batches.last == [6])
@@ -51,7 +51,7 @@ struct PumpTests {
 
     @Test func stopsWhereTheSubscriberAsksAndResumesFromItsCursor() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        for index in 0..<4 { try bus.publish(draft("m\(index)")) }
+        for index in 0..<4 { try bus.publishAndWait(draft("m\(index)")) }
         let subscriber = RecordingSubscriber(filter: .all)
         subscriber.acceptMore = false
         #expect(try bus.pump(subscriber, limit: 3, park: {}) == .delivered)
@@ -71,7 +71,7 @@ struct PumpTests {
 
     @Test func catchesUpFromTheStoreWhenTheCursorIsOlderThanTheRing() throws {
         let bus = try MessageBus(store: InMemoryMessageStore(), recentCapacity: 2)
-        for index in 0..<6 { try bus.publish(draft("m\(index)")) }
+        for index in 0..<6 { try bus.publishAndWait(draft("m\(index)")) }
         let subscriber = RecordingSubscriber(filter: .all)
         #expect(try bus.pump(subscriber, limit: 4, park: {}) == .parked)
         #expect(subscriber.batches.flatMap { $0 } == [1, 2, 3, 4, 5, 6])
@@ -79,7 +79,7 @@ struct PumpTests {
 
     @Test func readersCatchingUpFromTheStoreShareOneEncodingOfEachMessage() throws {
         let bus = try MessageBus(store: InMemoryMessageStore(), recentCapacity: 2)
-        for index in 0..<6 { try bus.publish(draft("m\(index)")) }
+        for index in 0..<6 { try bus.publishAndWait(draft("m\(index)")) }
         let first = try bus.read(after: 0, in: .all, limit: 3).messages
         let second = try bus.read(after: 0, in: .all, limit: 3).messages
         #expect(first.map(\.id) == [1, 2, 3])

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Testing
 import SwitchboardTesting
@@ -30,8 +31,8 @@ struct SharedStoreBusTests {
         guard case .parked = try b.readOrPark(after: 0, in: .room("lobby"), limit: 10, for: waiter, park: {}) else {
             Issue.record("expected to park"); return
         }
-        try a.publish(draft("one"))
-        try a.publish(draft("two"))
+        try a.publishAndWait(draft("one"))
+        try a.publishAndWait(draft("two"))
         #expect(waiter.count == 0, "nothing reaches B until it reads")
         #expect(try b.ingest() == 2)
         #expect(waiter.count == 1)
@@ -43,12 +44,12 @@ struct SharedStoreBusTests {
     @Test func aCommitAfterTheOtherNodesFillsTheRingInOrderFirst() throws {
         let store = InMemoryMessageStore()
         let a = try MessageBus(store: store), b = try MessageBus(store: store)
-        try a.publish(draft("from A, 1"))
-        try a.publish(draft("from A, 2"))
+        try a.publishAndWait(draft("from A, 1"))
+        try a.publishAndWait(draft("from A, 2"))
         // B commits without having heard of A's messages: its own gets id 3,
         // and its ring must hold 1 and 2 before it, or a subscriber reading
         // B's ring after 0 would jump to 3 and skip them for ever.
-        let own = try b.publish(draft("from B"))
+        let own = try b.publishAndWait(draft("from B"))
         #expect(own.id == 3)
         #expect(try readAll(b, after: 0) == [1, 2, 3])
         #expect(b.lastID == 3)
@@ -57,10 +58,10 @@ struct SharedStoreBusTests {
     @Test func aTombstoneFromTheOtherNodeHidesTheMessageHere() throws {
         let store = InMemoryMessageStore()
         let a = try MessageBus(store: store), b = try MessageBus(store: store)
-        let doomed = try a.publish(draft("doomed"))
+        let doomed = try a.publishAndWait(draft("doomed"))
         try b.ingest()
         #expect(try readAll(b, after: 0) == [doomed.id])
-        _ = try a.delete(id: doomed.id)
+        try a.deleteAndWait(id: doomed.id)
         try b.ingest()
         let texts = try b.read(after: 0, in: .all, limit: 10).messages.map(\.message.kind)
         #expect(texts == [.delete], "B's ring no longer serves the deleted message")
@@ -71,10 +72,12 @@ struct SharedStoreBusTests {
         store.keeps.withLock { $0 = { $0.kind != .join } }  // the user is present on another node
         let bus = try MessageBus(store: store)
         let join = PresenceChange(room: "lobby", user: "ann", kind: .join, transport: .tcp).draft
-        #expect(try bus.announce(join) == nil)
-        #expect(throws: SwitchboardError.self) { try bus.publish(join) }
+        #expect(try bus.announceAndWait(join) == nil)
+        #expect(throws: SwitchboardError.self) { try bus.publishAndWait(join) }
         let presence = Presence(bus: bus)
-        #expect(presence.connect(user: "ann", room: "lobby", transport: .tcp) == false,
-                "present on another node: no join was published here")
+        let announced = Mutex<Bool?>(nil)
+        presence.connect(user: "ann", room: "lobby", transport: .tcp) { result in announced.withLock { $0 = result } }
+        bus.waitForQueuedCommits(seconds: 5)
+        #expect(announced.withLock { $0 } == false, "present on another node: no join was published here")
     }
 }

@@ -16,7 +16,7 @@ struct ServerSentEventsTests {
 
     @Test func opensWithRetryReplaysThenParksThenGoesLive() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        try bus.publish(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
+        try bus.publishAndWait(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
         let wakes = Atomic<Int>(0)
         let subscription = ServerSentEvents(bus: bus, filter: .room("lobby"), resumeAfter: 0, onWake: { wakes.add(1, ordering: .relaxed) })
         var parks = 0
@@ -24,14 +24,14 @@ struct ServerSentEventsTests {
         #expect(next(subscription, parks: &parks).1.hasPrefix("id: 1\nevent: message\n"))
         #expect(next(subscription, parks: &parks).0 == .suspended)
         #expect(parks == 1)
-        let live = try bus.publish(MessageDraft(room: "lobby", user: "u", text: "live", kind: .message))
+        let live = try bus.publishAndWait(MessageDraft(room: "lobby", user: "u", text: "live", kind: .message))
         #expect(wakes.load(ordering: .relaxed) == 1)
         #expect(next(subscription, parks: &parks).1 == String(decoding: live.frame(SSEEvent.self), as: UTF8.self))
     }
 
     @Test func liveOnlySubscriptionSkipsHistoryAndSendsKeepalives() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        try bus.publish(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
+        try bus.publishAndWait(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
         let subscription = ServerSentEvents(bus: bus, filter: .all, resumeAfter: nil, onWake: {})
         var parks = 0
         _ = next(subscription, parks: &parks)

@@ -21,7 +21,7 @@ struct StoreDurabilityTests {
         do {
             let store = try SQLiteMessageStore(path: path)
             #expect(try store.synchronousSetting() == 2)
-            _ = try store.append(MessageDraft(room: "lobby", user: "luke", text: "kept", kind: .message), timestamp: 1)
+            _ = try store.append([MessageDraft(room: "lobby", user: "luke", text: "kept", kind: .message)], timestamp: 1)
         }
         let reopened = try SQLiteMessageStore(path: path)
         #expect(try reopened.synchronousSetting() == 2)

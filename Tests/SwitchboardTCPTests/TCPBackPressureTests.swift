@@ -9,28 +9,6 @@ import SwitchboardCore
 import SwitchboardTesting
 @testable import SwitchboardTCP
 
-/// A store whose appends wait while the gate is closed: a disk that cannot keep up.
-final class GatedStore: MessageStore, @unchecked Sendable {
-    let inner = InMemoryMessageStore()
-    let open = DispatchSemaphore(value: 0)
-    let gated = Atomic<Bool>(true)
-    func append(_ draft: MessageDraft, timestamp: Int64) throws -> Message {
-        if gated.load(ordering: .acquiring) { open.wait(); open.signal() }
-        return try inner.append(draft, timestamp: timestamp)
-    }
-    func release() { gated.store(false, ordering: .releasing); open.signal() }
-    func messages(after id: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
-        try inner.messages(after: id, in: filter, limit: limit)
-    }
-    func latest(in room: String, limit: Int) throws -> [Message] { try inner.latest(in: room, limit: limit) }
-    func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
-    func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
-    func rooms() throws -> [RoomSummary] { try inner.rooms() }
-    func sizeInBytes() -> Int64 { 0 }
-    func checkWritable() throws {}
-    func close() throws {}
-}
-
 /// Counts the reads the handler lets through to the socket.
 final class ReadCounter: ChannelOutboundHandler, @unchecked Sendable {
     typealias OutboundIn = ByteBuffer
@@ -44,7 +22,7 @@ final class ReadCounter: ChannelOutboundHandler, @unchecked Sendable {
 @Suite("Raw TCP back-pressure")
 struct TCPBackPressureTests {
     @Test func readsAreHeldWhileTooManyStoresWaitAndResumeWhenTheyDrain() async throws {
-        let store = GatedStore()
+        let store = GatedMessageStore()
         let bus = try MessageBus(store: store)
         let presence = Presence(bus: bus)
         let connections = ConnectionDirectory(presence: presence)
@@ -65,7 +43,7 @@ struct TCPBackPressureTests {
         await loop.run()
         #expect(try await loop.executeInContext { counter.reads } == 0, "20 stores pending, more than 8: the read is held")
 
-        store.release()
+        store.openGate()
         let drainedBy = DispatchTime.now() + 10
         while try await loop.executeInContext({ counter.reads }) == 0, DispatchTime.now() < drainedBy {
             await loop.run()  // the stores' completions hop back to the loop

@@ -1,0 +1,30 @@
+extension MessageBus {
+    /// The latest `limit` messages of `room`, oldest first, as a delivery to
+    /// `transport` (counted in the stats): a poll with no cursor.
+    public func latest(in room: String, limit: Int, for transport: Transport) throws -> [EncodedMessage] {
+        let latest = try store.latest(in: room, limit: limit).map(EncodedMessage.init)
+        stats.delivered(latest, transport: transport)
+        return latest
+    }
+
+    /// The message `id` of `room`, if it is stored.
+    public func message(id: Int64, in room: String) throws -> EncodedMessage? {
+        guard id > 0, let found = try store.messages(after: id - 1, in: .room(room), limit: 1).messages.first,
+              found.id == id
+        else { return nil }
+        return EncodedMessage(found)
+    }
+
+    /// Every stored room with its message count and last id.
+    public func rooms() throws -> [RoomSummary] {
+        try store.rooms()
+    }
+
+    /// Throws unless the store can take writes.
+    public func checkWritable() throws {
+        try store.checkWritable()
+    }
+
+    /// The store's size on disk in bytes (0 in memory).
+    public var storeSizeInBytes: Int64 { store.sizeInBytes() }
+}

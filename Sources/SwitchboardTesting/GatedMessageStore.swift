@@ -1,0 +1,51 @@
+import Dispatch
+import Synchronization
+import SwitchboardCore
+
+/// A store whose writes wait while its gate is closed: a disk that cannot
+/// keep up, or has stalled. Reads go through at once.
+public final class GatedMessageStore: MessageStore, @unchecked Sendable {
+    public let inner = InMemoryMessageStore()
+    private let opened = DispatchSemaphore(value: 0)
+    private let gated: Atomic<Bool>
+
+    /// - Parameter closed: whether writes wait from the start.
+    public init(closed: Bool = true) {
+        gated = Atomic(closed)
+    }
+
+    /// Makes every later write wait until ``openGate()``.
+    public func closeGate() { gated.store(true, ordering: .releasing) }
+
+    /// Lets every waiting and later write through.
+    public func openGate() {
+        gated.store(false, ordering: .releasing)
+        opened.signal()
+    }
+
+    private func passGate() {
+        if gated.load(ordering: .acquiring) {
+            opened.wait()
+            opened.signal()
+        }
+    }
+
+    public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
+        passGate()
+        return try inner.append(drafts, timestamp: timestamp)
+    }
+    public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
+        passGate()
+        return try inner.commit(drafts, timestamp: timestamp)
+    }
+    public func messages(after id: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
+        try inner.messages(after: id, in: filter, limit: limit)
+    }
+    public func latest(in room: String, limit: Int) throws -> [Message] { try inner.latest(in: room, limit: limit) }
+    public func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
+    public func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
+    public func rooms() throws -> [RoomSummary] { try inner.rooms() }
+    public func sizeInBytes() -> Int64 { 0 }
+    public func checkWritable() throws {}
+    public func close() throws {}
+}
