@@ -65,11 +65,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The WebSocket way in: sockets upgraded by libmicrohttpd, framed by NIOWebSocket.
+        // The WebSocket way in, all of it: its paths and handshake (behind the
+        // HTTP side's upgrade hook), sockets upgraded by libmicrohttpd, framed by NIOWebSocket.
         .target(
             name: "SwitchboardWebSocket",
             dependencies: [
-                "SwitchboardCore", "SwitchboardHTTP",
+                "SwitchboardCore", "SwitchboardHTTP", "MicroHTTPD",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -91,7 +92,7 @@ let package = Package(
         .target(
             name: "SwitchboardTesting",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardTCP",
+                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -101,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "SwitchboardCLI",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardTesting",
+                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

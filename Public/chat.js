@@ -42,6 +42,14 @@
   });
   if (params.get("user") && params.get("room")) $("join").requestSubmit();
 
+  // The join hint names the raw TCP port this server really listens on.
+  getJSON("/healthz").then((health) => {
+    const nc = $("nc-hint");
+    if (!nc) return;
+    if (health.tcp_port) nc.textContent = `nc ${location.hostname} ${health.tcp_port}`;
+    else nc.parentElement.hidden = true;
+  }).catch(() => {});
+
   async function start() {
     $("join").hidden = true;
     $("chat").hidden = false;
@@ -72,6 +80,9 @@
 
   function useTransport(kind) {
     state.stop();
+    // What the server knows, once the new transport has connected (a switch
+    // publishes no join: the user is present already).
+    setTimeout(refreshPresence, 1000);
     state.generation += 1;
     resetStats();
     state.stats.transport = kind;

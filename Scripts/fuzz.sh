@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the raw TCP line protocol (LineFramer + LineSession + formats) with
 # libFuzzer for a bounded time, SECONDS (default 60). A crash leaves its input
-# in Fuzz/crashes/; each such input becomes a regression test in
-# Tests/SwitchboardTCPTests (see LineProtocolFuzzRegressionTests).
+# in Fuzz/crashes/; make each such input a regression test in
+# Tests/SwitchboardTCPTests (LineFramerTests or LineSessionTests).
 #   SECONDS_TO_RUN=300 Scripts/fuzz.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -98,12 +98,14 @@ public final class ChatServer: @unchecked Sendable {
             throw TCPListenError(host: configuration.tcp?.host ?? "", port: configuration.tcp?.port ?? 0, underlying: error)
         }
         webSockets = WebSocketServer(
-            configuration: WebSocketConfiguration(keepaliveSeconds: configuration.http.keepaliveSeconds, limits: configuration.http.limits),
+            configuration: configuration.webSocket,
             bus: bus, connections: connections, group: eventLoops, scheduler: scheduler, logger: logger)
         do {
-            http = try HTTPServer(configuration: configuration.http, bus: bus,
+            var httpConfiguration = configuration.http
+            httpConfiguration.lineProtocolPort = tcp?.port
+            http = try HTTPServer(configuration: httpConfiguration, bus: bus,
                                   presence: presence, connections: connections, metrics: metrics,
-                                  webSockets: webSockets, cluster: cluster, scheduler: scheduler, logger: logger)
+                                  upgrades: webSockets, cluster: cluster, scheduler: scheduler, logger: logger)
         } catch {
             tcp?.closeAll()
             abandon()

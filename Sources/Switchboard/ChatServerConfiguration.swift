@@ -1,6 +1,7 @@
 import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardTCP
+import SwitchboardWebSocket
 import Foundation
 import SwitchboardPostgres
 
@@ -15,6 +16,8 @@ public struct ChatServerConfiguration: Sendable {
     public var http: HTTPServerConfiguration
     /// The raw TCP side; nil to leave it off.
     public var tcp: TCPServerConfiguration?
+    /// WebSocket connections (on the HTTP port).
+    public var webSocket: WebSocketConfiguration
     /// Event-loop threads for the TCP side.
     public var tcpThreads: Int
     /// Recent messages kept in memory for live delivery and short replays.
@@ -23,6 +26,7 @@ public struct ChatServerConfiguration: Sendable {
     public init(databasePath: String = "switchboard.sqlite",
                 http: HTTPServerConfiguration = HTTPServerConfiguration(),
                 tcp: TCPServerConfiguration? = TCPServerConfiguration(),
+                webSocket: WebSocketConfiguration = WebSocketConfiguration(),
                 tcpThreads: Int = HTTPServerConfiguration.coreCount,
                 recentMessages: Int = 4096,
                 nodeID: String = ChatServerConfiguration.freshNodeID()) {
@@ -30,6 +34,7 @@ public struct ChatServerConfiguration: Sendable {
         self.nodeID = nodeID
         self.http = http
         self.tcp = tcp
+        self.webSocket = webSocket
         self.tcpThreads = tcpThreads
         self.recentMessages = recentMessages
     }

@@ -6,6 +6,7 @@ import Switchboard
 import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardTCP
+import SwitchboardWebSocket
 
 #if canImport(Glibc)
 import Glibc
@@ -106,9 +107,10 @@ struct ServeCommand: ParsableCommand {
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepalive,
                 publicFiles: try publicFiles(),
-                adminToken: token,
-                webSocketEcho: webSocketEcho),
-            tcp: try tcpConfiguration())
+                adminToken: token),
+            tcp: try tcpConfiguration(),
+            webSocket: WebSocketConfiguration(keepaliveSeconds: keepalive, echo: webSocketEcho,
+                                              limits: MessageLimits(maxTextBytes: maxTextBytes)))
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.
         signal(SIGINT, SIG_IGN)

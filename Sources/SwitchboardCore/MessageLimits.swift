@@ -22,7 +22,7 @@ public struct MessageLimits: Sendable, Equatable {
         guard !bytes.isEmpty, bytes.count <= maxRoomLength,
               bytes.allSatisfy({ Self.isRoomByte($0) })
         else {
-            throw SwitchboardError(status: 400, code: "invalid_room",
+            throw SwitchboardError(.malformed, code: "invalid_room",
                                    message: "A room name is 1-\(maxRoomLength) characters of A-Z a-z 0-9 _ . -")
         }
         return room
@@ -45,18 +45,18 @@ public struct MessageLimits: Sendable, Equatable {
         let trimmed = Self.trimWhitespace(user)
         let scalars = trimmed.unicodeScalars
         guard !scalars.isEmpty else {
-            throw SwitchboardError(status: 422, code: "invalid_user", message: "A user name is required.")
+            throw SwitchboardError(.invalid, code: "invalid_user", message: "A user name is required.")
         }
         guard scalars.count <= maxUserLength else {
-            throw SwitchboardError(status: 422, code: "invalid_user",
+            throw SwitchboardError(.invalid, code: "invalid_user",
                                    message: "A user name is at most \(maxUserLength) characters.")
         }
         for scalar in scalars where scalar == ":" || !Self.isPrintable(scalar) {
-            throw SwitchboardError(status: 422, code: "invalid_user",
+            throw SwitchboardError(.invalid, code: "invalid_user",
                                    message: "A user name cannot contain ':' or control characters.")
         }
         guard trimmed.lowercased() != Self.systemUser else {
-            throw SwitchboardError(status: 422, code: "reserved_user", message: "The name 'system' is reserved for the server.")
+            throw SwitchboardError(.invalid, code: "reserved_user", message: "The name 'system' is reserved for the server.")
         }
         return trimmed
     }
@@ -70,14 +70,14 @@ public struct MessageLimits: Sendable, Equatable {
         }
         let count = trimmed.utf8.count
         guard count > 0 else {
-            throw SwitchboardError(status: 422, code: "empty_text", message: "The text is empty.")
+            throw SwitchboardError(.invalid, code: "empty_text", message: "The text is empty.")
         }
         guard count <= maxTextBytes else {
-            throw SwitchboardError(status: 422, code: "too_long",
+            throw SwitchboardError(.invalid, code: "too_long",
                                    message: "The text is \(count) bytes; at most \(maxTextBytes) are allowed.")
         }
         guard !trimmed.utf8.contains(0) else {
-            throw SwitchboardError(status: 422, code: "invalid_text", message: "The text cannot contain NUL characters.")
+            throw SwitchboardError(.invalid, code: "invalid_text", message: "The text cannot contain NUL characters.")
         }
         return String(trimmed)
     }

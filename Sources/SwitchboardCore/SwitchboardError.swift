@@ -1,15 +1,35 @@
-/// A client-facing error: an HTTP status, a stable machine-readable code and a
-/// human sentence. Rendered as `{"error":{"code":..,"message":..}}`.
+/// A client-facing error: what kind of refusal it is, a stable
+/// machine-readable code and a sentence for a person. Each transport renders
+/// it its own way (an HTTP status and `{"error":{...}}`, a WebSocket error
+/// object, a TCP `error:` line); the domain knows nothing of those.
 public struct SwitchboardError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The HTTP status that fits.
-    public var status: Int
+    /// What kind of refusal: each transport maps it (HTTP to a status).
+    public enum Kind: Sendable, Equatable {
+        /// The input cannot be read (bad JSON, a bad parameter).
+        case malformed
+        /// The input was read but is not allowed (a name or text out of bounds).
+        case invalid
+        /// The client may not do this.
+        case forbidden
+        /// No such thing.
+        case notFound
+        /// The input is larger than allowed.
+        case tooLarge
+        /// The input comes in a form that is not spoken.
+        case unsupported
+        /// The server cannot do it now (shutting down, the store failing).
+        case unavailable
+    }
+
+    /// What kind of refusal it is.
+    public var kind: Kind
     /// Stable identifier, e.g. `too_long`.
     public var code: String
     /// What went wrong, for a person.
     public var message: String
 
-    public init(status: Int, code: String, message: String) {
-        self.status = status
+    public init(_ kind: Kind, code: String, message: String) {
+        self.kind = kind
         self.code = code
         self.message = message
     }
@@ -17,28 +37,14 @@ public struct SwitchboardError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String { "\(code): \(message)" }
 
     public static func badParameter(_ name: String, _ detail: String) -> SwitchboardError {
-        SwitchboardError(status: 400, code: "bad_parameter", message: "Parameter '\(name)' \(detail).")
+        SwitchboardError(.malformed, code: "bad_parameter", message: "Parameter '\(name)' \(detail).")
     }
-    public static let invalidUTF8 = SwitchboardError(status: 400, code: "invalid_utf8", message: "The request body is not valid UTF-8.")
+    public static let invalidUTF8 = SwitchboardError(.malformed, code: "invalid_utf8", message: "The request body is not valid UTF-8.")
     public static func malformedJSON(_ detail: String) -> SwitchboardError {
-        SwitchboardError(status: 400, code: "malformed_json", message: "The JSON body could not be read: \(detail).")
+        SwitchboardError(.malformed, code: "malformed_json", message: "The JSON body could not be read: \(detail).")
     }
-    public static func malformedForm(_ detail: String) -> SwitchboardError {
-        SwitchboardError(status: 400, code: "malformed_form", message: "The form body could not be read: \(detail).")
-    }
-    public static func bodyTooLarge(limit: Int) -> SwitchboardError {
-        SwitchboardError(status: 413, code: "body_too_large", message: "The request body is larger than \(limit) bytes.")
-    }
-    public static let unsupportedMediaType = SwitchboardError(
-        status: 415, code: "unsupported_media_type",
-        message: "Send application/json or application/x-www-form-urlencoded.")
-    public static let notFound = SwitchboardError(status: 404, code: "not_found", message: "No such endpoint.")
-    public static func methodNotAllowed(allowed: [String]) -> SwitchboardError {
-        SwitchboardError(status: 405, code: "method_not_allowed",
-                         message: "Use \(allowed.joined(separator: " or ")) here.")
-    }
-    public static let shuttingDown = SwitchboardError(status: 503, code: "shutting_down", message: "The server is shutting down.")
+    public static let shuttingDown = SwitchboardError(.unavailable, code: "shutting_down", message: "The server is shutting down.")
     public static func storeFailure(_ detail: String) -> SwitchboardError {
-        SwitchboardError(status: 503, code: "store_unavailable", message: "The message could not be stored: \(detail).")
+        SwitchboardError(.unavailable, code: "store_unavailable", message: "The message could not be stored: \(detail).")
     }
 }

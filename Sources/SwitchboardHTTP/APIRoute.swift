@@ -1,6 +1,7 @@
 import SwitchboardCore
 
 /// The HTTP API's endpoints, matched from a method and a path with no I/O.
+/// (WebSocket's paths are its own module's: see ``HTTPUpgradeEndpoint``.)
 public enum APIRoute: Equatable, Sendable {
     /// `POST /api/rooms/{room}/messages`
     case publish(room: String)
@@ -12,12 +13,6 @@ public enum APIRoute: Equatable, Sendable {
     case roomEvents(room: String)
     /// `GET /api/events?rooms=a,b`
     case events
-    /// `GET /api/rooms/{room}/ws` (WebSocket)
-    case roomWebSocket(room: String)
-    /// `GET /api/ws?rooms=a,b` (WebSocket)
-    case webSocket
-    /// `GET /api/test/ws-echo`: WebSocket echo, only with `--websocket-echo` (conformance tests)
-    case webSocketEcho
     /// `GET /api/rooms/{room}/presence`
     case presence(room: String)
     /// `GET /api/rooms`
@@ -90,12 +85,6 @@ public enum APIRoute: Equatable, Sendable {
             candidate = (.rooms, ["GET"])
         case 2 where `is`("api", "events"):
             candidate = (.events, ["GET"])
-        case 2 where `is`("api", "ws"):
-            candidate = (.webSocket, ["GET"])
-        case 3 where `is`("api", "test", "ws-echo"):
-            candidate = (.webSocketEcho, ["GET"])
-        case 4 where room != nil && at(3, "ws"):
-            candidate = (.roomWebSocket(room: room!), ["GET"])
         case 4 where room != nil && at(3, "messages"):
             if method == "POST" { return .route(.publish(room: room!)) }
             candidate = (.poll(room: room!), ["GET", "POST"])

@@ -107,7 +107,7 @@ final class AdminEndpoints: Sendable {
             bus.delete(id: id) { result in
                 switch result {
                 case .success(let tombstone?): answer(.json(200, tombstone.json))
-                case .success(nil): answer(.error(SwitchboardError(status: 404, code: "no_such_message", message: "There is no message \(id).")))
+                case .success(nil): answer(.error(SwitchboardError(.notFound, code: "no_such_message", message: "There is no message \(id).")))
                 case .failure(let error): answer(.error(error))
                 }
             }

@@ -36,13 +36,14 @@ final class HTTPRouter: HTTPRequestHandler {
         }
         if exchange.path.hasPrefix("/api/admin/") || exchange.path == "/api/admin",
            !AdminToken.matches(exchange.header("Authorization"), token: services.configuration.adminToken) {
-            return .respond(.json(401, MessageJSON.error(SwitchboardError(
-                status: 401, code: "unauthorized", message: "The admin API needs 'Authorization: Bearer TOKEN'.")),
+            return .respond(.json(401, HTTPJSON.error(SwitchboardError(
+                .forbidden, code: "unauthorized", message: "The admin API needs 'Authorization: Bearer TOKEN'.")),
                 headers: [("WWW-Authenticate", "Bearer")]))
         }
         let limits = services.limits
         switch APIRoute.match(method: exchange.method, path: exchange.path) {
         case .notFound:
+            if let upgrades = services.upgrades, let answer = try upgrades.answer(exchange) { return .respond(answer) }
             if exchange.method == "GET" || exchange.method == "HEAD",
                let file = services.configuration.publicFiles?.file(for: exchange.path) {
                 return .respond(HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
@@ -50,7 +51,7 @@ final class HTTPRouter: HTTPRequestHandler {
             }
             return .respond(.error(.notFound))
         case .methodNotAllowed(let allowed):
-            return .respond(.json(405, MessageJSON.error(.methodNotAllowed(allowed: allowed)),
+            return .respond(.json(405, HTTPJSON.error(.methodNotAllowed(allowed: allowed)),
                                   headers: [("Allow", allowed.joined(separator: ", "))]))
         case .route(.publish(let room)): return try Publish.message(room: room, exchange: exchange, services: services)
         case .route(.poll(let room)): return try Polling.answer(room: limits.validRoom(room), exchange: exchange, services: services)
@@ -60,13 +61,6 @@ final class HTTPRouter: HTTPRequestHandler {
             return .respond(try ServerSentEvents.open(.room(limits.validRoom(room)), exchange: exchange, services: services))
         case .route(.events):
             return .respond(try ServerSentEvents.open(try limits.validRooms(exchange.query("rooms")), exchange: exchange, services: services))
-        case .route(.roomWebSocket(let room)):
-            return .respond(try WebSocketHandshake.answer(.room(limits.validRoom(room)), exchange: exchange, services: services))
-        case .route(.webSocket):
-            return .respond(try WebSocketHandshake.answer(try limits.validRooms(exchange.query("rooms")), exchange: exchange, services: services))
-        case .route(.webSocketEcho):
-            guard services.configuration.webSocketEcho else { return .respond(.error(.notFound)) }
-            return .respond(try WebSocketHandshake.answer(.all, echo: true, exchange: exchange, services: services))
         case .route(.rooms): return .respond(try RoomEndpoints.rooms(services))
         case .route(.presence(let room)): return .respond(RoomEndpoints.presence(room: try limits.validRoom(room), services: services))
         case .route(.health): return .respond(RoomEndpoints.health(services))

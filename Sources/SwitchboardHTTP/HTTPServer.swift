@@ -25,10 +25,10 @@ public final class HTTPServer: Sendable {
     ///   - cluster: the other nodes on a shared store (kicks reach them; the
     ///     admin's stats list them); nil for a server on its own.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence, connections: ConnectionDirectory, metrics: PrometheusExporter? = nil,
-                webSockets: (any WebSocketAcceptor)? = nil, cluster: (any Cluster)? = nil,
+                upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
                 scheduler: DeadlineScheduler, logger: Logger) throws {
         let services = HTTPServices(configuration: configuration, bus: bus, presence: presence,
-                                    connections: connections, metrics: metrics, webSockets: webSockets,
+                                    connections: connections, metrics: metrics, upgrades: upgrades,
                                     cluster: cluster, scheduler: scheduler, logger: logger)
         self.services = services
         admin = AdminEndpoints(services: services)

@@ -16,7 +16,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// libmicrohttpd's memory pool per connection: the request line and
     /// headers (cookies included) must fit in about half of it, and it is
-    /// most of an idle stream's memory (see the README's "Lean connections").
+    /// most of an idle stream's memory (see docs/BENCHMARKS.md).
     public var connectionMemoryBytes: Int
     /// Most streams and long polls resumed at once when a message wakes them
     /// (libmicrohttpd's `ResumeQueue` batch): a worker serves what else came
@@ -34,11 +34,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var publicFiles: StaticFiles?
     /// The Bearer token of `/api/admin/`.
     public var adminToken: String
-    /// Most WebSocket connections at once (libmicrohttpd no longer counts
-    /// upgraded sockets, so the server caps them itself).
-    public var maxWebSockets: Int
-    /// Serve the test-only WebSocket echo endpoint `/api/test/ws-echo`.
-    public var webSocketEcho: Bool
+    /// The raw TCP listener's bound port, shown by `/healthz` (set by the
+    /// server that runs both); nil when there is none.
+    public var lineProtocolPort: Int?
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080,
                 threads: Int = HTTPServerConfiguration.coreCount,
@@ -52,9 +50,7 @@ public struct HTTPServerConfiguration: Sendable {
                 sseRetryMilliseconds: Int = 2000,
                 shutdownGraceSeconds: Double = 5,
                 publicFiles: StaticFiles? = nil,
-                adminToken: String = AdminToken.generate(),
-                maxWebSockets: Int = 10_000,
-                webSocketEcho: Bool = false) {
+                adminToken: String = AdminToken.generate()) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -69,8 +65,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.publicFiles = publicFiles
         self.adminToken = adminToken
-        self.maxWebSockets = maxWebSockets
-        self.webSocketEcho = webSocketEcho
     }
 
     /// Number of online processors, at least 1.

@@ -10,8 +10,8 @@ final class HTTPServices: Sendable {
     let presence: Presence
     let connections: ConnectionDirectory
     let metrics: PrometheusExporter?
-    /// Takes over upgraded WebSocket connections; nil answers 404.
-    let webSockets: (any WebSocketAcceptor)?
+    /// Requests that take their connection over (WebSocket); nil: none.
+    let upgrades: (any HTTPUpgradeEndpoint)?
     /// The other nodes on a shared store; nil for a server on its own.
     let cluster: (any Cluster)?
     let scheduler: DeadlineScheduler
@@ -20,14 +20,14 @@ final class HTTPServices: Sendable {
     let started = DeadlineScheduler.now()
 
     init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence,
-         connections: ConnectionDirectory, metrics: PrometheusExporter?, webSockets: (any WebSocketAcceptor)?,
+         connections: ConnectionDirectory, metrics: PrometheusExporter?, upgrades: (any HTTPUpgradeEndpoint)?,
          cluster: (any Cluster)?, scheduler: DeadlineScheduler, logger: Logger) {
         self.configuration = configuration
         self.bus = bus
         self.presence = presence
         self.connections = connections
         self.metrics = metrics
-        self.webSockets = webSockets
+        self.upgrades = upgrades
         self.cluster = cluster
         self.scheduler = scheduler
         self.logger = logger
@@ -37,5 +37,5 @@ final class HTTPServices: Sendable {
     var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }
 
     /// The error a kicked user's open request gets.
-    static let kicked = SwitchboardError(status: 403, code: "kicked", message: "An administrator closed this user's connections.")
+    static let kicked = SwitchboardError(.forbidden, code: "kicked", message: "An administrator closed this user's connections.")
 }

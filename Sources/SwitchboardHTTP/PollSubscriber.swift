@@ -39,6 +39,6 @@ final class PollSubscriber: Subscriber, @unchecked Sendable {
 
     /// `{"messages":[...],"next":M}`, M the id to poll after next time.
     var page: HTTPResponse {
-        .json(200, MessageJSON.page(messages, next: messages.last?.id ?? since))
+        .json(200, HTTPJSON.page(messages, next: messages.last?.id ?? since))
     }
 }

@@ -41,6 +41,6 @@ enum Polling {
     {
         let now = services.bus.lastID
         let latest = try services.bus.latest(in: room, limit: limit, for: .shortPoll)
-        return (.json(200, MessageJSON.page(latest, next: latest.last?.id ?? now)), latest.isEmpty, now)
+        return (.json(200, HTTPJSON.page(latest, next: latest.last?.id ?? now)), latest.isEmpty, now)
     }
 }

@@ -27,10 +27,10 @@ enum PublishRequest {
             throw .unsupportedMediaType
         }
         guard let user = fields.user ?? (requireUser ? nil : MessageLimits.systemUser) else {
-            throw SwitchboardError(status: 422, code: "invalid_user", message: "Field 'user' is required.")
+            throw SwitchboardError(.invalid, code: "invalid_user", message: "Field 'user' is required.")
         }
         guard let text = fields.text else {
-            throw SwitchboardError(status: 422, code: "empty_text", message: "Field 'text' is required.")
+            throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
         }
         guard requireUser else {
             return MessageDraft(room: room, user: user, text: try limits.validText(text), kind: .system)
@@ -53,7 +53,7 @@ enum PublishRequest {
     private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {
         guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
         do {
-            return try PublishJSON.fields(of: body)
+            return try ClientMessageJSON.publishFields(of: body)
         } catch {
             throw .malformedJSON(error.reason)
         }

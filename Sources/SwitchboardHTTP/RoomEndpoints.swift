@@ -40,7 +40,7 @@ enum RoomEndpoints {
     static func message(room: String, id: String, services: HTTPServices) throws -> HTTPResponse {
         let id = try Cursor.parse(id, name: "id")
         guard let found = try services.bus.message(id: id, in: room) else {
-            throw SwitchboardError(status: 404, code: "no_such_message", message: "Room \(room) has no message \(id).")
+            throw SwitchboardError(.notFound, code: "no_such_message", message: "Room \(room) has no message \(id).")
         }
         return .json(200, found.json)
     }
@@ -50,13 +50,15 @@ enum RoomEndpoints {
         struct Health: Encodable {
             var status: String
             var lastID: Int64
-            enum CodingKeys: String, CodingKey { case status; case lastID = "last_id" }
+            /// The raw TCP listener's port, when there is one (the chat page names it).
+            var tcpPort: Int?
+            enum CodingKeys: String, CodingKey { case status; case lastID = "last_id"; case tcpPort = "tcp_port" }
         }
         do {
             try services.bus.checkWritable()
-            return .json(200, MessageJSON.encode(Health(status: "ok", lastID: services.bus.lastID)))
+            return .json(200, MessageJSON.encode(Health(status: "ok", lastID: services.bus.lastID, tcpPort: services.configuration.lineProtocolPort)))
         } catch {
-            return .error(SwitchboardError(status: 503, code: "store_unavailable", message: "The store is not writable: \(error)."))
+            return .error(SwitchboardError(.unavailable, code: "store_unavailable", message: "The store is not writable: \(error)."))
         }
     }
 

@@ -72,7 +72,7 @@ public struct LineSession: Sendable {
                 return [.enter(user: user, room: room)]
             case "msg":
                 guard let user else { return [.send(LineFormat.error("send iam:NAME first"))] }
-                return [.publish(MessageDraft(room: room, user: user, text: try limits.validText(argument), kind: .message))]
+                return [.publish(try MessageDraft(room: room, user: user, text: argument, limits: limits))]
             case "join":
                 let target = try limits.validRoom(argument)
                 guard target != room else { return [] }

@@ -4,6 +4,7 @@ import Switchboard
 import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardTCP
+import SwitchboardWebSocket
 
 /// A real Switchboard server on a free loopback port with its own temporary
 /// SQLite file, started the way `switchboard serve` starts it.
@@ -31,11 +32,12 @@ public final class TestServer {
                 host: "127.0.0.1", port: 0, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepaliveSeconds,
-                adminToken: TestServer.adminToken,
-                maxWebSockets: maxWebSockets),
+                adminToken: TestServer.adminToken),
             tcp: TCPServerConfiguration(host: "127.0.0.1", port: tcpPort, flushMilliseconds: tcpFlushMilliseconds,
                                         maxQueuedBytes: tcpMaxQueuedBytes, keepaliveIdleSeconds: tcpKeepaliveSeconds,
                                         idleTimeoutSeconds: tcpIdleTimeoutSeconds, limits: MessageLimits(maxTextBytes: maxTextBytes)),
+            webSocket: WebSocketConfiguration(keepaliveSeconds: keepaliveSeconds, maxConnections: maxWebSockets,
+                                              limits: MessageLimits(maxTextBytes: maxTextBytes)),
             recentMessages: recentMessages)
         server = try ChatServer(configuration: configuration, store: store, logger: logger)
     }

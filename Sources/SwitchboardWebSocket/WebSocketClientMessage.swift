@@ -1,90 +1,73 @@
-import Foundation
 import SwitchboardCore
 
-/// A client's text frame, parsed: a publish, a script-level ping, or
-/// something refused (with the `ref` to answer, when there was one).
+/// A client's text frame, parsed (by the same JSON reader as an HTTP
+/// publish) and validated (by ``MessageDraft``, as on every transport): a
+/// publish, a script-level ping, or something refused (with the `ref` to
+/// answer, when there was one).
 enum WebSocketClientMessage: Equatable {
-    case publish(MessageDraft, ref: JSONValue?)
-    case ping(JSONValue)
-    case refused(SwitchboardError, ref: JSONValue?)
+    case publish(MessageDraft, ref: JSONScalar?)
+    case ping(JSONScalar)
+    case refused(SwitchboardError, ref: JSONScalar?)
 
-    /// A JSON scalar echoed back as it came (`ref`, `ping`).
-    enum JSONValue: Equatable, Sendable {
-        case number(Double), string(String), bool(Bool), null
-        init?(_ any: Any) {
-            switch any {
-            case let value as String: self = .string(value)
-            case is NSNull: self = .null
-            case let value as NSNumber:
-                // JSONSerialization gives booleans as NSNumber too; they say which they are.
-                self = String(cString: value.objCType) == "c" || type(of: any) == Bool.self ? .bool(value.boolValue) : .number(value.doubleValue)
-            case let value as Bool: self = .bool(value)
-            default: return nil
-            }
-        }
-        var object: Any {
-            switch self {
-            case .number(let value): return value.rounded() == value && abs(value) < 1e15 ? Int64(value) as Any : value
-            case .string(let value): return value
-            case .bool(let value): return value
-            case .null: return NSNull()
-            }
-        }
-    }
+    private static let names: Set<String> = ["text", "user", "room", "ref", "ping"]
 
     /// Parses `{"text":..,"ref":..}`, `{"user":..,"text":..,"room":..}` or
     /// `{"ping":X}` for a socket of `user` following `filter`.
     static func parse(_ text: String, user: String?, filter: RoomFilter, limits: MessageLimits) -> WebSocketClientMessage {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
-            return .refused(SwitchboardError(status: 400, code: "malformed_json", message: "Send a JSON object, e.g. {\"text\":\"hi\"}."), ref: nil)
+        let members: [String: JSONScalar]
+        do {
+            members = try ClientMessageJSON.members(of: Array(text.utf8), named: names)
+        } catch {
+            return .refused(SwitchboardError(.malformed, code: "malformed_json",
+                                             message: "Send a JSON object, e.g. {\"text\":\"hi\"}: \(error.reason)."), ref: nil)
         }
-        let ref = object["ref"].flatMap(JSONValue.init)
-        if let ping = object["ping"] {
-            return .ping(JSONValue(ping) ?? .null)
-        }
+        let ref = members["ref"]
+        if let ping = members["ping"] { return .ping(ping) }
         do throws(SwitchboardError) {
-            guard let rawText = object["text"] as? String else {
-                throw SwitchboardError(status: 400, code: "malformed_json", message: "'text' must be a string.")
+            guard case .string(let rawText) = members["text"] else {
+                throw SwitchboardError(.malformed, code: "malformed_json", message: "'text' must be a string.")
             }
-            let sender = try (object["user"] as? String ?? user).map { name throws(SwitchboardError) in try limits.validUser(name) }
+            var sender = user
+            if case .string(let named) = members["user"] { sender = named }
             guard let sender else {
-                throw SwitchboardError(status: 422, code: "user_required", message: "Give 'user', or open the socket with ?user=NAME.")
+                throw SwitchboardError(.invalid, code: "user_required", message: "Give 'user', or open the socket with ?user=NAME.")
             }
             let room: String
-            if let named = object["room"] as? String {
+            if case .string(let named) = members["room"] {
                 room = try limits.validRoom(named)
                 guard filter.contains(room) else {
-                    throw SwitchboardError(status: 422, code: "not_subscribed", message: "This socket does not follow room \(room).")
+                    throw SwitchboardError(.invalid, code: "not_subscribed", message: "This socket does not follow room \(room).")
                 }
             } else if case .rooms(let rooms) = filter, rooms.count == 1, let only = rooms.first {
                 room = only
             } else {
-                throw SwitchboardError(status: 422, code: "room_required", message: "This socket follows several rooms: give 'room'.")
+                throw SwitchboardError(.invalid, code: "room_required", message: "This socket follows several rooms: give 'room'.")
             }
-            return .publish(MessageDraft(room: room, user: sender, text: try limits.validText(rawText), kind: .message), ref: ref)
+            return .publish(try MessageDraft(room: room, user: sender, text: rawText, limits: limits), ref: ref)
         } catch {
             return .refused(error, ref: ref)
         }
     }
 
     /// `{"ack":REF,"id":ID}`.
-    static func ack(ref: JSONValue?, id: Int64) -> [UInt8] {
-        encode(["ack": ref?.object ?? NSNull(), "id": id])
+    static func ack(ref: JSONScalar?, id: Int64) -> [UInt8] {
+        Array(#"{"ack":"#.utf8) + (ref ?? .null).json + Array(#","id":\#(id)}"#.utf8)
     }
 
     /// `{"pong":X}`.
-    static func pong(_ value: JSONValue) -> [UInt8] {
-        encode(["pong": value.object])
+    static func pong(_ value: JSONScalar) -> [UInt8] {
+        Array(#"{"pong":"#.utf8) + value.json + [UInt8(ascii: "}")]
     }
 
     /// `{"error":{"code":..,"message":..},"ref":REF}`.
-    static func error(_ error: SwitchboardError, ref: JSONValue?) -> [UInt8] {
-        var object: [String: Any] = ["error": ["code": error.code, "message": error.message]]
-        if let ref { object["ref"] = ref.object }
-        return encode(object)
-    }
-
-    private static func encode(_ object: [String: Any]) -> [UInt8] {
-        Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
+    static func error(_ error: SwitchboardError, ref: JSONScalar?) -> [UInt8] {
+        var out = Array(#"{"error":{"code":"#.utf8)
+        MessageJSON.appendString(error.code, to: &out)
+        out += Array(#","message":"#.utf8)
+        MessageJSON.appendString(error.message, to: &out)
+        out.append(UInt8(ascii: "}"))
+        if let ref { out += Array(#","ref":"#.utf8) + ref.json }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 }

@@ -12,9 +12,9 @@ import SwitchboardHTTP
 /// encoder and aggregator, then a ``WebSocketConnection``). One keepalive
 /// tick on the server's ``DeadlineScheduler`` pings them all; no timer per
 /// connection.
-public final class WebSocketServer: WebSocketAcceptor, Sendable {
+public final class WebSocketServer: Sendable {
     private let group: any EventLoopGroup
-    private let services: WebSocketServices
+    let services: WebSocketServices
     private let open = Mutex<[ObjectIdentifier: (channel: any Channel, connection: WebSocketConnection)]>([:])
 
     public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory,
@@ -24,7 +24,9 @@ public final class WebSocketServer: WebSocketAcceptor, Sendable {
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 
-    public func accept(descriptor: Int32, bytesAlreadyRead: [UInt8], request: WebSocketRequest) {
+    /// Adopts a socket libmicrohttpd has upgraded: `descriptor` is ours to
+    /// close; `bytesAlreadyRead` are the first bytes of the frame stream.
+    func adopt(descriptor: Int32, bytesAlreadyRead: [UInt8], request: WebSocketRequest) {
         let services = self.services
         let connection = WebSocketConnection(request: request, services: services)
         ClientBootstrap(group: group)

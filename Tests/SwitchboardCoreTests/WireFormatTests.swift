@@ -32,17 +32,6 @@ struct WireFormatTests {
         }
     }
 
-    @Test func pageJoinsPreEncodedMessages() throws {
-        let a = EncodedMessage(message)
-        var other = message
-        other.id = 43
-        let page = MessageJSON.page([a, EncodedMessage(other)], next: 43)
-        let object = try JSONSerialization.jsonObject(with: Data(page)) as? [String: Any]
-        #expect((object?["messages"] as? [Any])?.count == 2)
-        #expect(object?["next"] as? Int == 43)
-        #expect(String(decoding: MessageJSON.page([], next: 7), as: UTF8.self) == #"{"messages":[],"next":7}"#)
-    }
-
     @Test func outboxWritesFramesAcrossSmallBuffers() {
         var outbox = FrameOutbox()
         outbox.append(Array("hello ".utf8))

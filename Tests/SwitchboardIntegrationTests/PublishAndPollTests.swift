@@ -80,6 +80,8 @@ struct PublishAndPollTests {
         let response = try server.client.get("/healthz")
         #expect(response.status == 200)
         #expect(try response.json()["status"] as? String == "ok")
+        // The chat page names the raw TCP port from here, whatever --tcp says.
+        #expect(try response.json()["tcp_port"] as? Int == server.tcpPort)
     }
 
     @Test func keepAliveConnectionServesSeveralRequests() throws {

@@ -12,12 +12,12 @@ struct WebSocketClientMessageTests {
 
     @Test func publishesAsTheSocketsUserInItsRoomAndKeepsTheRefAsSent() {
         let draft = MessageDraft(room: "lobby", user: "luke", text: "hi", kind: .message)
-        #expect(parse(#"{"text":"hi","ref":7}"#) == .publish(draft, ref: .number(7)))
+        #expect(parse(#"{"text":"hi","ref":7}"#) == .publish(draft, ref: .number("7")))
         #expect(parse(#"{"text":"hi","ref":"a"}"#) == .publish(draft, ref: .string("a")))
         #expect(parse(#"{"text":"hi"}"#) == .publish(draft, ref: nil))
         #expect(parse(#"{"user":"leia","text":"hi","room":"b"}"#, filter: .rooms(["a", "b"]))
                 == .publish(MessageDraft(room: "b", user: "leia", text: "hi", kind: .message), ref: nil))
-        #expect(String(decoding: WebSocketClientMessage.ack(ref: .number(7), id: 42), as: UTF8.self) == #"{"ack":7,"id":42}"#)
+        #expect(String(decoding: WebSocketClientMessage.ack(ref: .number("7"), id: 42), as: UTF8.self) == #"{"ack":7,"id":42}"#)
     }
 
     @Test func refusalsNameWhatIsWrongAndCarryTheRef() {
@@ -30,8 +30,11 @@ struct WebSocketClientMessageTests {
         #expect(code(parse(#"{"text":"hi"}"#, filter: .all)) == "room_required")
         #expect(code(parse(#"{"text":"hi","room":"other"}"#)) == "not_subscribed")
         #expect(code(parse(#"{"text":"","ref":1}"#)) == "empty_text")
-        #expect(parse(#"{"text":"","ref":1}"#) == .refused(SwitchboardError(status: 422, code: "empty_text", message: messageOfEmptyText), ref: .number(1)))
+        #expect(parse(#"{"text":"","ref":1}"#) == .refused(SwitchboardError(.invalid, code: "empty_text", message: messageOfEmptyText), ref: .number("1")))
         #expect(parse(#"{"ping":"x"}"#) == .ping(.string("x")))
+        #expect(String(decoding: WebSocketClientMessage.error(SwitchboardError(.invalid, code: "c", message: "m\"q"), ref: .string("r")),
+                       as: UTF8.self) == #"{"error":{"code":"c","message":"m\"q"},"ref":"r"}"#)
+        #expect(code(parse(#"{"text":"hi","user":"system"}"#)) == "reserved_user", "one validation on every transport")
     }
 
     var messageOfEmptyText: String {

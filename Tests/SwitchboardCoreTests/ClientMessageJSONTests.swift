@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import SwitchboardHTTP
+@testable import SwitchboardCore
 
 /// The publish body's JSON reader, against Foundation's `JSONSerialization`
 /// as the reference: the same bodies accepted, the same fields read.
-@Suite("Publish JSON reader")
-struct PublishJSONTests {
+@Suite("Client message JSON reader")
+struct ClientMessageJSONTests {
     /// What Foundation makes of `text` under the publish rules (nil: refused).
     /// One deliberate difference: Foundation accepts a trailing comma
     /// (`{"a":1,}`), which RFC 8259 does not allow and this reader refuses.
@@ -25,7 +25,7 @@ struct PublishJSONTests {
     }
 
     func ours(_ text: String) -> (user: String?, text: String?)? {
-        try? PublishJSON.fields(of: Array(text.utf8))
+        try? ClientMessageJSON.publishFields(of: Array(text.utf8))
     }
 
     static let corpus = [
@@ -64,7 +64,7 @@ struct PublishJSONTests {
     }
 
     @Test func aFieldOfTheWrongTypeIsNamed() {
-        #expect(throws: PublishJSON.Refusal(reason: "'text' must be a string")) { try PublishJSON.fields(of: Array(#"{"text":5}"#.utf8)) }
+        #expect(throws: ClientMessageJSON.Refusal(reason: "'text' must be a string")) { try ClientMessageJSON.publishFields(of: Array(#"{"text":5}"#.utf8)) }
     }
 
     /// Random bodies built from JSON's pieces, some broken on purpose.
@@ -81,5 +81,13 @@ struct PublishJSONTests {
             #expect((got == nil) == (expected == nil), "accepted by one and not the other: \(body)")
             if (got == nil) != (expected == nil) { return }
         }
+    }
+
+    @Test func aWebSocketsMembersComeAsScalarsWithNumbersAsWritten() throws {
+        let found = try ClientMessageJSON.members(of: Array(#"{"text":"hi","ref":1.50,"ping":[1],"room":null,"x":true}"#.utf8),
+                                                  named: ["text", "ref", "ping", "room"])
+        #expect(found == ["text": .string("hi"), "ref": .number("1.50"), "ping": .composite, "room": .null])
+        #expect(String(decoding: JSONScalar.string("a\"b").json, as: UTF8.self) == #""a\"b""#)
+        #expect(String(decoding: JSONScalar.number("1.50").json, as: UTF8.self) == "1.50")
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import SwitchboardHTTP
+@testable import SwitchboardWebSocket
 
 @Suite("WebSocket handshake")
 struct WebSocketHandshakeTests {
@@ -10,6 +10,14 @@ struct WebSocketHandshakeTests {
         #expect(hex(SHA1.hash([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
         let twoBlocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
         #expect(hex(SHA1.hash(Array(twoBlocks.utf8))) == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+    }
+
+    @Test func itsPathsAreItsOwn() {
+        #expect(WebSocketHandshake.Path("/api/rooms/lobby/ws") == .room("lobby"))
+        #expect(WebSocketHandshake.Path("/api/ws") == .rooms)
+        #expect(WebSocketHandshake.Path("/api/test/ws-echo") == .echo)
+        #expect(WebSocketHandshake.Path("/api/rooms/lobby/events") == nil)
+        #expect(WebSocketHandshake.Path("/api/rooms/lobby/ws/x") == nil)
     }
 
     @Test func acceptValueIsRFC6455s() {

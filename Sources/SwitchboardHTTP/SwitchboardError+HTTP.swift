@@ -1,0 +1,30 @@
+import SwitchboardCore
+
+/// The HTTP side's own refusals, and the status each kind of refusal gets.
+extension SwitchboardError {
+    /// The HTTP status that fits.
+    public var httpStatus: Int {
+        switch kind {
+        case .malformed: return 400
+        case .invalid: return 422
+        case .forbidden: return 403
+        case .notFound: return 404
+        case .tooLarge: return 413
+        case .unsupported: return 415
+        case .unavailable: return 503
+        }
+    }
+
+    static func malformedForm(_ detail: String) -> SwitchboardError {
+        SwitchboardError(.malformed, code: "malformed_form", message: "The form body could not be read: \(detail).")
+    }
+    static func bodyTooLarge(limit: Int) -> SwitchboardError {
+        SwitchboardError(.tooLarge, code: "body_too_large", message: "The request body is larger than \(limit) bytes.")
+    }
+    static let unsupportedMediaType = SwitchboardError(
+        .unsupported, code: "unsupported_media_type", message: "Send application/json or application/x-www-form-urlencoded.")
+    static let notFound = SwitchboardError(.notFound, code: "not_found", message: "No such endpoint.")
+    static func methodNotAllowed(allowed: [String]) -> SwitchboardError {
+        SwitchboardError(.malformed, code: "method_not_allowed", message: "Use \(allowed.joined(separator: " or ")) here.")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import MicroHTTPD
+import SwitchboardCore
+import SwitchboardHTTP
+
+/// The WebSocket paths and the RFC 6455 handshake, with no I/O: a request
+/// is checked like any other (room, cursor, user: the same 4xx JSON errors
+/// as over HTTP) before anything is upgraded.
+enum WebSocketHandshake {
+    static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+    /// Which WebSocket endpoint a path is, if any: `/api/rooms/{room}/ws`,
+    /// `/api/ws` (`?rooms=a,b`), or the test-only `/api/test/ws-echo`.
+    enum Path: Equatable {
+        case room(String), rooms, echo
+
+        init?(_ path: String) {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+            switch parts.count {
+            case 2 where parts[0] == "api" && parts[1] == "ws": self = .rooms
+            case 3 where parts[0] == "api" && parts[1] == "test" && parts[2] == "ws-echo": self = .echo
+            case 4 where parts[0] == "api" && parts[1] == "rooms" && parts[3] == "ws": self = .room(String(parts[2]))
+            default: return nil
+            }
+        }
+    }
+
+    /// The 426 (or 400) when the request is not a version-13 upgrade; nil when it is.
+    static func refusal(_ exchange: HTTPExchange) throws -> HTTPResponse? {
+        let upgrade = exchange.header("Upgrade")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let connection = exchange.header("Connection")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard exchange.method == "GET", upgrade?.contains("websocket") == true, connection?.contains("upgrade") == true else {
+            return .json(426, Array(#"{"error":{"code":"upgrade_required","message":"This endpoint speaks WebSocket: send 'Upgrade: websocket'."}}"#.utf8),
+                         headers: [("Upgrade", "websocket"), ("Connection", "Upgrade")])
+        }
+        guard exchange.header("Sec-WebSocket-Version")?.trimmingCharacters(in: .whitespaces) == "13" else {
+            return .json(426, Array(#"{"error":{"code":"unsupported_websocket_version","message":"Only WebSocket version 13 is spoken."}}"#.utf8),
+                         headers: [("Sec-WebSocket-Version", "13")])
+        }
+        guard let key = key(exchange), Data(base64Encoded: key)?.count == 16 else {
+            throw SwitchboardError(.malformed, code: "bad_websocket_key", message: "Sec-WebSocket-Key must be 16 bytes in base64.")
+        }
+        return nil
+    }
+
+    static func key(_ exchange: HTTPExchange) -> String? {
+        exchange.header("Sec-WebSocket-Key")?.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `Sec-WebSocket-Accept` for a `Sec-WebSocket-Key` (RFC 6455, 4.2.2).
+    static func acceptValue(key: String) -> String {
+        Data(SHA1.hash(Array((key + guid).utf8))).base64EncodedString()
+    }
+}
