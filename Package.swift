@@ -86,13 +86,23 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // A test server and clients for every transport (blocking ones for
-        // tests, SwiftNIO ones for load), and the comparison engine behind
-        // `switchboard compare` and `switchboard bench`.
+        // Load clients for every transport (SwiftNIO), a blocking HTTP client,
+        // and the comparison engine behind `switchboard compare` and
+        // `switchboard bench`. Shipped in the binary; no test fixtures.
+        .target(
+            name: "SwitchboardLoad",
+            dependencies: [
+                "SwitchboardCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Test fixtures, linked by tests only: a real server in-process, fake
+        // and stalling stores, blocking line and WebSocket clients, PostgreSQL.
         .target(
             name: "SwitchboardTesting",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket",
+                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket", "SwitchboardLoad",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -102,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "SwitchboardCLI",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardTesting",
+                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -114,6 +124,8 @@ let package = Package(
             dependencies: ["SwitchboardTCP", "SwitchboardCore", "SwitchboardTesting",
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "SwitchboardLoad"]),
+        .testTarget(name: "SwitchboardLoadTests", dependencies: ["SwitchboardLoad"]),
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket", "SwitchboardCore"]),
         .testTarget(
             name: "SwitchboardScaleOutTests",
@@ -122,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardIntegrationTests",
             dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
-                           "SwitchboardTesting", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
+                           "SwitchboardTesting", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

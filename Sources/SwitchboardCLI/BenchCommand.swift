@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwitchboardCore
-import SwitchboardTesting
+import SwitchboardLoad
 
 #if canImport(Glibc)
 import Glibc

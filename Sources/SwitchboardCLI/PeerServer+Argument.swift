@@ -1,4 +1,4 @@
 import ArgumentParser
-import SwitchboardTesting
+import SwitchboardLoad
 
 extension PeerServer: ExpressibleByArgument {}

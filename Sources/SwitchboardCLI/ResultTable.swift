@@ -1,5 +1,5 @@
 import Foundation
-import SwitchboardTesting
+import SwitchboardLoad
 
 /// Figures as terminal tables.
 enum ResultTable {

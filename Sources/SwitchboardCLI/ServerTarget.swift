@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SwitchboardTesting
+import SwitchboardLoad
 
 /// The server `compare` and `bench` measure: a running one (`--url` and
 /// `--tcp`, loopback only), or one they start on free ports.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SwitchboardTesting
+import SwitchboardLoad
 
 #if canImport(Glibc)
 import Glibc

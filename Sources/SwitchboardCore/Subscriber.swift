@@ -1,7 +1,7 @@
 /// One reader of the bus, on any transport: it follows some rooms from a
 /// cursor, takes batches of messages, and is woken when news arrives.
 ///
-/// Every delivery method (short poll, long poll, SSE, raw TCP) is one of
+/// Every delivery method (short poll, long poll, SSE, WebSocket, raw TCP) is one of
 /// these, and ``MessageBus/pump(_:limit:park:)`` is the one loop that feeds
 /// them all: read after the cursor, deliver, count, advance, park.
 public protocol Subscriber: AnyObject, Sendable {

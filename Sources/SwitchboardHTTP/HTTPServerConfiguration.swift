@@ -19,7 +19,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// most of an idle stream's memory (see docs/BENCHMARKS.md).
     public var connectionMemoryBytes: Int
     /// Most streams and long polls resumed at once when a message wakes them
-    /// (libmicrohttpd's `ResumeQueue` batch): a worker serves what else came
+    /// (the MicroHTTPD module's `ResumeQueue` batch): a worker serves what else came
     /// in (a publish's 201) between batches.
     public var wakeBatch: Int
     /// Limits on names and text.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import SwitchboardTesting
+import SwitchboardTesting
+@testable import SwitchboardLoad
 
 /// A small `switchboard compare` run: correctness only, no timing assertions.
 @Suite("Transport comparison")

@@ -1,5 +1,5 @@
 import Testing
-import SwitchboardTesting
+@testable import SwitchboardLoad
 
 /// The load client's SSE parser, on Switchboard's stream and on a peer's.
 @Suite("SSE stream parser (load client)")

@@ -1,4 +1,4 @@
-import SwitchboardTesting
+import SwitchboardLoad
 import Foundation
 import Synchronization
 import Testing
