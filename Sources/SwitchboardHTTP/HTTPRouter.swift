@@ -31,21 +31,37 @@ final class HTTPRouter: HTTPRequestHandler {
     }
 
     private func route(_ exchange: HTTPExchange) throws -> HTTPHandlerResult {
-        if exchange.bodyTooLarge {
+        switch try decide(exchange.request) {
+        case .respond(let response): return .respond(response)
+        case .needsExchange(let route): return try carryOut(route, exchange: exchange)
+        }
+    }
+
+    /// What routing decided: an answer now, or a route that needs the
+    /// exchange itself (it suspends, streams, or waits for the store).
+    enum Decision {
+        case respond(HTTPResponse)
+        case needsExchange(APIRoute)
+    }
+
+    /// Routes `request` with no I/O beyond reading state: refusals, reads,
+    /// static files, the upgrade hook and admin reads are answered here.
+    func decide(_ request: HTTPRequest) throws -> Decision {
+        if request.bodyTooLarge {
             return .respond(.error(.bodyTooLarge(limit: services.configuration.maxBodyBytes)))
         }
-        if exchange.path.hasPrefix("/api/admin/") || exchange.path == "/api/admin",
-           !AdminToken.matches(exchange.header("Authorization"), token: services.configuration.adminToken) {
+        if request.path.hasPrefix("/api/admin/") || request.path == "/api/admin",
+           !AdminToken.matches(request.header("Authorization"), token: services.configuration.adminToken) {
             return .respond(.json(401, HTTPJSON.error(SwitchboardError(
                 .forbidden, code: "unauthorized", message: "The admin API needs 'Authorization: Bearer TOKEN'.")),
                 headers: [("WWW-Authenticate", "Bearer")]))
         }
         let limits = services.limits
-        switch APIRoute.match(method: exchange.method, path: exchange.path) {
+        switch APIRoute.match(method: request.method, path: request.path) {
         case .notFound:
-            if let upgrades = services.upgrades, let answer = try upgrades.answer(exchange) { return .respond(answer) }
-            if exchange.method == "GET" || exchange.method == "HEAD",
-               let file = services.configuration.publicFiles?.file(for: exchange.path) {
+            if let upgrades = services.upgrades, let answer = try upgrades.answer(request) { return .respond(answer) }
+            if request.method == "GET" || request.method == "HEAD",
+               let file = services.configuration.publicFiles?.file(for: request.path) {
                 return .respond(HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
                                              body: .bytes(file.bytes)))
             }
@@ -53,25 +69,35 @@ final class HTTPRouter: HTTPRequestHandler {
         case .methodNotAllowed(let allowed):
             return .respond(.json(405, HTTPJSON.error(.methodNotAllowed(allowed: allowed)),
                                   headers: [("Allow", allowed.joined(separator: ", "))]))
-        case .route(.publish(let room)): return try Publish.message(room: room, exchange: exchange, services: services)
-        case .route(.poll(let room)): return try Polling.answer(room: limits.validRoom(room), exchange: exchange, services: services)
         case .route(.message(let room, let id)):
             return .respond(try RoomEndpoints.message(room: limits.validRoom(room), id: id, services: services))
-        case .route(.roomEvents(let room)):
-            return .respond(try ServerSentEvents.open(.room(limits.validRoom(room)), exchange: exchange, services: services))
-        case .route(.events):
-            return .respond(try ServerSentEvents.open(try limits.validRooms(exchange.query("rooms")), exchange: exchange, services: services))
         case .route(.rooms): return .respond(try RoomEndpoints.rooms(services))
         case .route(.presence(let room)): return .respond(RoomEndpoints.presence(room: try limits.validRoom(room), services: services))
         case .route(.health): return .respond(RoomEndpoints.health(services))
         case .route(.metrics): return .respond(RoomEndpoints.metrics(services))
         case .route(.adminStats): return .respond(.json(200, try admin.statsJSON()))
         case .route(.adminConnections): return .respond(admin.connections())
-        case .route(.adminStatsEvents): return .respond(try admin.statsEvents(exchange))
-        case .route(.adminSystemMessage(let room)):
-            return try Publish.systemMessage(room: limits.validRoom(room), exchange: exchange, services: services)
         case .route(.adminKick(let user)): return .respond(try admin.kick(user: user))
-        case .route(.adminDelete(let id)): return try admin.delete(id: id, exchange: exchange)
+        case .route(let route): return .needsExchange(route)
+        }
+    }
+
+    /// The routes that suspend, stream or wait for the store.
+    private func carryOut(_ route: APIRoute, exchange: HTTPExchange) throws -> HTTPHandlerResult {
+        let limits = services.limits
+        switch route {
+        case .publish(let room): return try Publish.message(room: room, exchange: exchange, services: services)
+        case .poll(let room): return try Polling.answer(room: limits.validRoom(room), exchange: exchange, services: services)
+        case .roomEvents(let room):
+            return .respond(try ServerSentEvents.open(.room(limits.validRoom(room)), exchange: exchange, services: services))
+        case .events:
+            return .respond(try ServerSentEvents.open(try limits.validRooms(exchange.query("rooms")), exchange: exchange, services: services))
+        case .adminStatsEvents: return .respond(try admin.statsEvents(exchange))
+        case .adminSystemMessage(let room):
+            return try Publish.systemMessage(room: limits.validRoom(room), exchange: exchange, services: services)
+        case .adminDelete(let id): return try admin.delete(id: id, exchange: exchange)
+        case .message, .rooms, .presence, .health, .metrics, .adminStats, .adminConnections, .adminKick:
+            return .respond(.error(.notFound))  // decided without the exchange; never here
         }
     }
 }

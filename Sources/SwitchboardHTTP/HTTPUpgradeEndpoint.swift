@@ -4,8 +4,8 @@ import MicroHTTPD
 /// after a `101` (WebSocket, in its own module). The router asks it about
 /// every request no API route matched, before the static files.
 public protocol HTTPUpgradeEndpoint: Sendable {
-    /// The answer to `exchange` when its path is one of this endpoint's
+    /// The answer to `request` when its path is one of this endpoint's
     /// (a `101` whose body hands the socket over, or an error); nil when it
     /// is not, so routing goes on.
-    func answer(_ exchange: HTTPExchange) throws -> HTTPResponse?
+    func answer(_ request: HTTPRequest) throws -> HTTPResponse?
 }

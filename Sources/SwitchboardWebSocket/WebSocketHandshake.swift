@@ -26,25 +26,25 @@ enum WebSocketHandshake {
     }
 
     /// The 426 (or 400) when the request is not a version-13 upgrade; nil when it is.
-    static func refusal(_ exchange: HTTPExchange) throws -> HTTPResponse? {
-        let upgrade = exchange.header("Upgrade")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let connection = exchange.header("Connection")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard exchange.method == "GET", upgrade?.contains("websocket") == true, connection?.contains("upgrade") == true else {
+    static func refusal(_ request: HTTPRequest) throws -> HTTPResponse? {
+        let upgrade = request.header("Upgrade")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let connection = request.header("Connection")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard request.method == "GET", upgrade?.contains("websocket") == true, connection?.contains("upgrade") == true else {
             return .json(426, Array(#"{"error":{"code":"upgrade_required","message":"This endpoint speaks WebSocket: send 'Upgrade: websocket'."}}"#.utf8),
                          headers: [("Upgrade", "websocket"), ("Connection", "Upgrade")])
         }
-        guard exchange.header("Sec-WebSocket-Version")?.trimmingCharacters(in: .whitespaces) == "13" else {
+        guard request.header("Sec-WebSocket-Version")?.trimmingCharacters(in: .whitespaces) == "13" else {
             return .json(426, Array(#"{"error":{"code":"unsupported_websocket_version","message":"Only WebSocket version 13 is spoken."}}"#.utf8),
                          headers: [("Sec-WebSocket-Version", "13")])
         }
-        guard let key = key(exchange), Data(base64Encoded: key)?.count == 16 else {
+        guard let key = key(request), Data(base64Encoded: key)?.count == 16 else {
             throw SwitchboardError(.malformed, code: "bad_websocket_key", message: "Sec-WebSocket-Key must be 16 bytes in base64.")
         }
         return nil
     }
 
-    static func key(_ exchange: HTTPExchange) -> String? {
-        exchange.header("Sec-WebSocket-Key")?.trimmingCharacters(in: .whitespaces)
+    static func key(_ request: HTTPRequest) -> String? {
+        request.header("Sec-WebSocket-Key")?.trimmingCharacters(in: .whitespaces)
     }
 
     /// `Sec-WebSocket-Accept` for a `Sec-WebSocket-Key` (RFC 6455, 4.2.2).
