@@ -11,47 +11,64 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// True when the body was larger than allowed; ``body`` is then incomplete.
     public var bodyTooLarge: Bool
-    private let headerLookup: @Sendable (String) -> String?
-    private let queryLookup: @Sendable (String) -> String?
-    private let addressLookup: @Sendable () -> String?
+    /// Where headers, query and address are looked up: the live exchange
+    /// (no closure or copy per request), or tables made by hand.
+    private enum Source: Sendable {
+        case exchange(HTTPExchange)
+        case tables(headers: [String: String], query: [String: String], clientAddress: String?)
+    }
+    private let source: Source
 
     /// A request made by hand. Header names match case-insensitively.
     public init(method: String, path: String, headers: [String: String] = [:], query: [String: String] = [:],
                 body: [UInt8] = [], bodyTooLarge: Bool = false, clientAddress: String? = "127.0.0.1") {
         let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.init(method: method, path: path, body: body, bodyTooLarge: bodyTooLarge,
-                  header: { lowered[$0.lowercased()] }, query: { query[$0] }, clientAddress: { clientAddress })
+                  source: .tables(headers: lowered, query: query, clientAddress: clientAddress))
     }
 
-    init(method: String, path: String, body: [UInt8], bodyTooLarge: Bool,
-         header: @escaping @Sendable (String) -> String?, query: @escaping @Sendable (String) -> String?,
-         clientAddress: @escaping @Sendable () -> String?) {
+    private init(method: String, path: String, body: [UInt8], bodyTooLarge: Bool, source: Source) {
         self.method = method
         self.path = path
         self.body = body
         self.bodyTooLarge = bodyTooLarge
-        headerLookup = header
-        queryLookup = query
-        addressLookup = clientAddress
+        self.source = source
+    }
+
+    /// The request of a live exchange.
+    init(_ exchange: HTTPExchange) {
+        self.init(method: exchange.method, path: exchange.path, body: exchange.body, bodyTooLarge: exchange.bodyTooLarge,
+                  source: .exchange(exchange))
     }
 
     /// The value of a request header (case-insensitive name); nil when absent.
-    public func header(_ name: String) -> String? { headerLookup(name) }
+    public func header(_ name: String) -> String? {
+        switch source {
+        case .exchange(let exchange): return exchange.header(name)
+        case .tables(let headers, _, _): return headers[name.lowercased()]
+        }
+    }
 
     /// The value of a query-string argument, decoded; nil when absent, empty
     /// for an argument given without `=`.
-    public func query(_ name: String) -> String? { queryLookup(name) }
+    public func query(_ name: String) -> String? {
+        switch source {
+        case .exchange(let exchange): return exchange.query(name)
+        case .tables(_, let query, _): return query[name]
+        }
+    }
 
     /// The client's IP address, e.g. `127.0.0.1` or `::1`.
-    public var clientAddress: String? { addressLookup() }
+    public var clientAddress: String? {
+        switch source {
+        case .exchange(let exchange): return exchange.clientAddress
+        case .tables(_, _, let address): return address
+        }
+    }
 }
 
 extension HTTPExchange {
     /// This exchange's request as a value (its lookups go to libmicrohttpd,
     /// on the connection's worker thread, like the exchange's own).
-    public var request: HTTPRequest {
-        HTTPRequest(method: method, path: path, body: body, bodyTooLarge: bodyTooLarge,
-                    header: { [unowned self] in self.header($0) }, query: { [unowned self] in self.query($0) },
-                    clientAddress: { [unowned self] in self.clientAddress })
-    }
+    public var request: HTTPRequest { HTTPRequest(self) }
 }

@@ -41,16 +41,22 @@ final class PendingAnswer: HTTPContinuation, Sendable {
     }
 
     /// Suspends `exchange` until `draft` is stored: 201 with the stored
-    /// message, or the error.
+    /// message, or the error. The answer is made on the worker thread, so the
+    /// commit thread (which every publish waits on) only hands the result over.
     static func publish(_ draft: MessageDraft, exchange: HTTPExchange, bus: MessageBus) -> HTTPHandlerResult {
-        suspend(exchange) { answer in
+        let outcome = Mutex<Result<EncodedMessage, SwitchboardError>?>(nil)
+        return suspend(exchange, until: { resume in
             bus.publish(draft) { result in
-                switch result {
-                case .success(let stored): answer(Publish.created(stored))
-                case .failure(let error): answer(.error(error))
-                }
+                outcome.withLock { $0 = result }
+                resume()
             }
-        }
+        }, thenAnswer: {
+            switch outcome.withLock({ $0 }) {
+            case .success(let stored): return Publish.created(stored)
+            case .failure(let error): return .error(error)
+            case nil: return .error(.storeFailure("resumed before the commit"))
+            }
+        })
     }
 
     func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult {
