@@ -38,8 +38,14 @@ public final class Presence: Sendable {
                         announced: (@Sendable (Bool) -> Void)? = nil) {
         let queued = registry.withLock { registry -> Bool in
             guard let change = registry.connect(user: user, room: room, transport: transport) else { return false }
-            bus.announce(change.draft) { result in
-                if case .success(.some) = result { announced?(true) } else { announced?(false) }
+            // A completion only for a caller that asks: a join is on the
+            // path of every connection's opening.
+            if let announced {
+                bus.announce(change.draft) { result in
+                    if case .success(.some) = result { announced(true) } else { announced(false) }
+                }
+            } else {
+                bus.announce(change.draft)
             }
             return true
         }

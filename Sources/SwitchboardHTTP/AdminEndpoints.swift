@@ -103,15 +103,14 @@ final class AdminEndpoints: Sendable {
     /// `delete` tombstone tells live clients.
     func delete(id: String, exchange: HTTPExchange) throws -> HTTPHandlerResult {
         let id = try Cursor.parse(id, name: "id")
-        return PendingAnswer.suspend(exchange) { [bus = services.bus] answer in
-            bus.delete(id: id) { result in
-                switch result {
-                case .success(let tombstone?): answer(.json(200, tombstone.json))
-                case .success(nil): answer(.error(SwitchboardError(.notFound, code: "no_such_message", message: "There is no message \(id).")))
-                case .failure(let error): answer(.error(error))
+        return PendingAnswer<Result<EncodedMessage?, SwitchboardError>>.suspend(
+            exchange, until: { [bus = services.bus] done in bus.delete(id: id, completion: done) },
+            answer: { outcome in
+                guard let tombstone = try outcome.get() else {
+                    throw SwitchboardError(.notFound, code: "no_such_message", message: "There is no message \(id).")
                 }
-            }
-        }
+                return .json(200, tombstone.json)
+            })
     }
 
     private struct OnlineUser: Encodable { var user: String; var room: String; var transports: [Transport] }

@@ -15,4 +15,10 @@ extension HTTPResponse {
     public static func error(_ error: SwitchboardError) -> HTTPResponse {
         .json(error.httpStatus, HTTPJSON.error(error))
     }
+
+    /// The same envelope with a status of the caller's (a protocol's own:
+    /// 405, 426) and headers that go with it.
+    public static func error(_ error: SwitchboardError, status: Int, headers: [(name: String, value: String)]) -> HTTPResponse {
+        .json(status, HTTPJSON.error(error), headers: headers)
+    }
 }

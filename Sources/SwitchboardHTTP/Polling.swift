@@ -17,8 +17,8 @@ enum Polling {
         // A poller is present for 30 s after each poll. A poll that made its
         // user join answers once the join is stored, so it sees it.
         if let user, services.presence.poll(user: user, room: room, transport: .shortPoll) {
-            return PendingAnswer.suspend(exchange, until: { resume in services.bus.afterQueuedCommits(resume) },
-                                         thenAnswer: { try shortPoll(room: room, parameters: parameters, services: services) })
+            return PendingAnswer<Void>.suspend(exchange, until: { done in services.bus.afterQueuedCommits { done(()) } },
+                                               answer: { try shortPoll(room: room, parameters: parameters, services: services) })
         }
         return .respond(try shortPoll(room: room, parameters: parameters, services: services))
     }

@@ -25,17 +25,22 @@ enum WebSocketHandshake {
         }
     }
 
-    /// The 426 (or 400) when the request is not a version-13 upgrade; nil when it is.
+    /// The 405, 426 (or 400) when the request is not a version-13 upgrade; nil when it is.
     static func refusal(_ request: HTTPRequest) throws -> HTTPResponse? {
+        guard request.method == "GET" else {
+            return .error(SwitchboardError(.malformed, code: "method_not_allowed", message: "Use GET here."),
+                          status: 405, headers: [("Allow", "GET")])
+        }
         let upgrade = request.header("Upgrade")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let connection = request.header("Connection")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard request.method == "GET", upgrade?.contains("websocket") == true, connection?.contains("upgrade") == true else {
-            return .json(426, Array(#"{"error":{"code":"upgrade_required","message":"This endpoint speaks WebSocket: send 'Upgrade: websocket'."}}"#.utf8),
-                         headers: [("Upgrade", "websocket"), ("Connection", "Upgrade")])
+        guard upgrade?.contains("websocket") == true, connection?.contains("upgrade") == true else {
+            return .error(SwitchboardError(.malformed, code: "upgrade_required",
+                                           message: "This endpoint speaks WebSocket: send 'Upgrade: websocket'."),
+                          status: 426, headers: [("Upgrade", "websocket"), ("Connection", "Upgrade")])
         }
         guard request.header("Sec-WebSocket-Version")?.trimmingCharacters(in: .whitespaces) == "13" else {
-            return .json(426, Array(#"{"error":{"code":"unsupported_websocket_version","message":"Only WebSocket version 13 is spoken."}}"#.utf8),
-                         headers: [("Sec-WebSocket-Version", "13")])
+            return .error(SwitchboardError(.malformed, code: "unsupported_websocket_version", message: "Only WebSocket version 13 is spoken."),
+                          status: 426, headers: [("Sec-WebSocket-Version", "13")])
         }
         guard let key = key(request), Data(base64Encoded: key)?.count == 16 else {
             throw SwitchboardError(.malformed, code: "bad_websocket_key", message: "Sec-WebSocket-Key must be 16 bytes in base64.")

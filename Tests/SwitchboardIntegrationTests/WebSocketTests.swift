@@ -24,6 +24,8 @@ struct WebSocketTests {
         #expect(plain.status == 426 && plain.errorCode == "upgrade_required")
         let version = try TestWebSocketClient(port: server.port, path: "/api/ws", extraHeaders: [("Sec-WebSocket-Version", "8")])
         #expect(version.status == 426 && version.headers["sec-websocket-version"] == "13")
+        let posted = try server.client.request("POST", "/api/rooms/lobby/ws")
+        #expect(posted.status == 405 && posted.header("Allow") == "GET", "a WebSocket path takes GET only, as every route says")
         #expect(try TestWebSocketClient(port: server.port, path: "/api/rooms/bad%20room/ws").status == 400)
         #expect(try TestWebSocketClient(port: server.port, path: "/api/rooms/lobby/ws?since=-1").status == 400)
         #expect(try TestWebSocketClient(port: server.port, path: "/api/rooms/lobby/ws?user=a:b").status == 422)
