@@ -22,7 +22,7 @@ final class GroupCommit: Sendable {
 
     /// One thing waiting: a draft with its completion, or a barrier.
     private enum Entry {
-        case draft(MessageDraft, Completion)
+        case draft(MessageDraft, Completion?)
         case barrier(@Sendable () -> Void)
     }
 
@@ -65,7 +65,7 @@ final class GroupCommit: Sendable {
 
     /// Queues `draft`; `completion` runs on the commit thread once the
     /// draft's group is durable (or refused).
-    func submit(_ draft: MessageDraft, completion: @escaping Completion) {
+    func submit(_ draft: MessageDraft, completion: Completion?) {
         enqueue(.draft(draft, completion))
     }
 
@@ -102,7 +102,7 @@ final class GroupCommit: Sendable {
                 case .barrier(let body):
                     body()
                 case .draft(_, let completion):
-                    completion(outcome.map { $0[next] })
+                    completion?(outcome.map { $0[next] })
                     next += 1
                 }
             }

@@ -12,7 +12,7 @@ extension MessageBus {
     /// see ``MessageStore/commit(_:timestamp:)``).
     public func announce(_ draft: MessageDraft,
                          completion: (@Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void)? = nil) {
-        groupCommit.submit(draft) { result in completion?(result) }
+        groupCommit.submit(draft, completion: completion)
     }
 
     /// Runs `body` on the commit thread once everything queued before it
