@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // C, kept at the edge: the one module map over libmicrohttpd.
@@ -45,11 +48,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The HTTP ways in (short poll, long poll, SSE) and the admin API, over MicroHTTPD.
+        // Identity: JWTs checked and minted with jwt-kit, passwords hashed
+        // with bcrypt (HummingbirdBcrypt), accounts, sessions and bans.
+        .target(
+            name: "SwitchboardAuth",
+            dependencies: [
+                "SwitchboardCore",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The HTTP ways in (short poll, long poll, SSE), accounts and the admin API, over MicroHTTPD.
         .target(
             name: "SwitchboardHTTP",
             dependencies: [
-                "SwitchboardCore", "MicroHTTPD",
+                "SwitchboardCore", "SwitchboardAuth", "MicroHTTPD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -81,7 +95,8 @@ let package = Package(
         .target(
             name: "Switchboard",
             dependencies: [
-                "SwitchboardCore", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket",
+                "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardHTTP", "SwitchboardTCP",
+                "SwitchboardWebSocket",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -102,7 +117,8 @@ let package = Package(
         .target(
             name: "SwitchboardTesting",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket", "SwitchboardLoad",
+                "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket",
+                "SwitchboardLoad",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -126,6 +142,10 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "SwitchboardLoad"]),
         .testTarget(name: "SwitchboardLoadTests", dependencies: ["SwitchboardLoad"]),
+        .testTarget(
+            name: "SwitchboardAuthTests",
+            dependencies: ["SwitchboardAuth", "SwitchboardCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket", "SwitchboardCore"]),
         .testTarget(
             name: "SwitchboardScaleOutTests",
@@ -133,8 +153,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardIntegrationTests",
-            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
-                           "SwitchboardTesting", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
+                           "SwitchboardTesting", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
     ]
 )

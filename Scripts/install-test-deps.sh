@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the browser tests need, when missing: Debian's chromium and its
+# What the browser and identity tests need, when missing: Debian's chromium and its
 # chromedriver, and Selenium from PyPI (4.27.1: the newest whose dependencies
 # the package mirror here carries).
 set -euo pipefail
@@ -8,3 +8,6 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 "$(dirname "$0")/apt-install.sh" "${missing[@]+"${missing[@]}"}"
 python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q "selenium==4.27.1"
+# PyJWT (with cryptography, for RS256 and ES256): the identity tests mint
+# tokens with the ecosystem's standard library, to prove the server accepts them.
+python3 -c 'import jwt, cryptography' 2>/dev/null || python3 -m pip install -q "pyjwt[crypto]"

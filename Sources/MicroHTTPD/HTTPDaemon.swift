@@ -191,6 +191,9 @@ private func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_R
     for (name, value) in response.headers {
         _ = MHD_add_response_header(created, name, value)
     }
+    for (name, value) in exchange.responseHeaders {
+        _ = MHD_add_response_header(created, name, value)
+    }
     let result = MHD_queue_response(exchange.connection, UInt32(response.status), created)
     MHD_destroy_response(created)
     return result

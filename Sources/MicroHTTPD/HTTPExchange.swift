@@ -37,6 +37,9 @@ public final class HTTPExchange: @unchecked Sendable {
     var continuation: (any HTTPContinuation)?
     /// Who takes the socket over after a `101`; see ``HTTPResponse/Body/upgrade(_:)``.
     var upgradeHandler: (@Sendable (UpgradedSocket) -> Void)?
+    /// Headers added to whatever response this exchange sends (e.g. CORS,
+    /// decided before the endpoint makes its answer). Worker thread only.
+    public var responseHeaders: [(name: String, value: String)] = []
     /// What runs when the exchange ends; see ``onCompletion(_:)``.
     var completionHandlers: [@Sendable (HTTPCompletion) -> Void] = []
 

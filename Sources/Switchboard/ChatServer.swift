@@ -1,4 +1,5 @@
 import Logging
+import SwitchboardAuth
 import NIOPosix
 import SwitchboardCore
 import SwitchboardHTTP
@@ -27,6 +28,10 @@ public final class ChatServer: @unchecked Sendable {
     public let tcp: TCPChatServer?
     /// This node among the others on a PostgreSQL store; nil on SQLite.
     public let cluster: PostgresCluster?
+    /// Who a client is and what it may do: every transport asks it.
+    public let access: AccessControl
+    /// Registration, sessions, bans.
+    public let accounts: AccountService
     private let scheduler: DeadlineScheduler
     private let eventLoops: MultiThreadedEventLoopGroup
     private let logger: Logger
@@ -34,7 +39,8 @@ public final class ChatServer: @unchecked Sendable {
 
     /// Opens the store and starts serving.
     /// - Parameter store: a store to use instead of the configuration's
-    ///   database (a test's, e.g. one whose commits stall); it is closed at shutdown.
+    ///   database (a test's, e.g. one whose commits stall); it is closed at
+    ///   shutdown. Accounts are then kept in memory unless it keeps them too.
     public init(configuration: ChatServerConfiguration, store given: (any MessageStore)? = nil, logger: Logger) throws {
         self.logger = logger
         let store: any MessageStore
@@ -60,7 +66,20 @@ public final class ChatServer: @unchecked Sendable {
         self.scheduler = scheduler
         scheduler.start()
         presence = Presence(bus: bus, scheduler: scheduler, cluster: cluster)
-        connections = ConnectionDirectory(presence: presence)
+        connections = ConnectionDirectory(presence: presence, scheduler: scheduler)
+        let accountStore = try (store as? any AccountStore) ?? SQLiteMessageStore(path: ":memory:")
+        let auth = configuration.auth
+        let keys = try TokenKeys.load(serverKey: accountStore.signingKey(candidate: (0..<32).map { _ in UInt8.random(in: 0...255) }),
+                                      secret: auth.jwtSecret, publicKeyPEM: auth.jwtPublicKeyPEM)
+        let access = AccessControl(mode: auth.mode, verifier: JWTTokenVerifier(keys: keys, limits: configuration.http.limits),
+                                   rateLimiter: auth.publishRate.map { PublishRateLimiter(rate: $0, burst: auth.publishBurst) })
+        self.access = access
+        let accounts = AccountService(store: accountStore, access: access, connections: connections,
+                                      sessions: SessionTokens(keys: keys, lifetime: auth.sessionSeconds),
+                                      hasher: PasswordHasher(cost: auth.passwordCost), cluster: cluster,
+                                      limits: configuration.http.limits, registration: auth.registration)
+        self.accounts = accounts
+        try accounts.reload()
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
         // On a shared store, the node holds a lease before it takes any
         // connection, so its users' presence claims count from the first.
@@ -82,7 +101,10 @@ public final class ChatServer: @unchecked Sendable {
                     presence.dropLeases(of: user)
                 },
                 counts: { Dictionary(uniqueKeysWithValues: connections.counts().map { ($0.key.rawValue, $0.value) }) },
-                reclaim: { presence.reclaim() }))
+                reclaim: { presence.reclaim() },
+                accessChanged: { [logger] in
+                    do { try accounts.reload() } catch { logger.warning("reading accounts and bans failed: \(error)") }
+                }))
         } catch {
             abandon()
             throw error
@@ -91,7 +113,8 @@ public final class ChatServer: @unchecked Sendable {
         // TCP port in use stops the start with a clear error, never HTTP alone.
         do {
             tcp = try configuration.tcp.map {
-                try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, group: eventLoops, logger: logger)
+                try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, access: access,
+                                  group: eventLoops, logger: logger)
             }
         } catch {
             abandon()
@@ -99,13 +122,14 @@ public final class ChatServer: @unchecked Sendable {
         }
         webSockets = WebSocketServer(
             configuration: configuration.webSocket,
-            bus: bus, connections: connections, group: eventLoops, scheduler: scheduler, logger: logger)
+            bus: bus, connections: connections, access: access, group: eventLoops, scheduler: scheduler, logger: logger)
         do {
             var httpConfiguration = configuration.http
             httpConfiguration.lineProtocolPort = tcp?.port
             http = try HTTPServer(configuration: httpConfiguration, bus: bus,
                                   presence: presence, connections: connections, metrics: metrics,
-                                  upgrades: webSockets, cluster: cluster, scheduler: scheduler, logger: logger)
+                                  upgrades: webSockets, cluster: cluster, scheduler: scheduler, access: access,
+                                  accounts: accounts, logger: logger)
         } catch {
             tcp?.closeAll()
             abandon()

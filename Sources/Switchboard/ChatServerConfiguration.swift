@@ -22,6 +22,8 @@ public struct ChatServerConfiguration: Sendable {
     public var tcpThreads: Int
     /// Recent messages kept in memory for live delivery and short replays.
     public var recentMessages: Int
+    /// Accounts, tokens, bans, the publish rate.
+    public var auth: AuthConfiguration
 
     public init(databasePath: String = "switchboard.sqlite",
                 http: HTTPServerConfiguration = HTTPServerConfiguration(),
@@ -29,6 +31,7 @@ public struct ChatServerConfiguration: Sendable {
                 webSocket: WebSocketConfiguration = WebSocketConfiguration(),
                 tcpThreads: Int = HTTPServerConfiguration.coreCount,
                 recentMessages: Int = 4096,
+                auth: AuthConfiguration = AuthConfiguration(),
                 nodeID: String = ChatServerConfiguration.freshNodeID()) {
         self.databasePath = databasePath
         self.nodeID = nodeID
@@ -37,6 +40,7 @@ public struct ChatServerConfiguration: Sendable {
         self.webSocket = webSocket
         self.tcpThreads = tcpThreads
         self.recentMessages = recentMessages
+        self.auth = auth
     }
 }
 

@@ -10,4 +10,7 @@ public protocol Cluster: Sendable {
     func nodes() throws -> [NodeStatus]
     /// Asks every other node to close `user`'s connections and end their leases.
     func kick(user: String) throws
+    /// Tells every other node that accounts, bans or revocations changed in
+    /// the store: they reload them and close what may no longer stay open.
+    func accessChanged() throws
 }

@@ -3,7 +3,9 @@ import Synchronization
 /// Every open connection on every transport, opened once and closed once:
 /// the one place that keeps the counts per transport, announces presence
 /// (a named user's connection joins its rooms) and knows how to close a
-/// user's connections when an administrator kicks them.
+/// user's connections when an administrator kicks or bans them, when their
+/// token is revoked, and when it expires (one deadline on the server's
+/// scheduler per connection opened with a token; no timer per connection).
 ///
 /// Short polls are not connections: a short-poll client counts as connected
 /// for 30 s after each poll (``polled(client:now:)``).
@@ -17,8 +19,9 @@ public final class ConnectionDirectory: Sendable {
         var transport: Transport
         var user: String?
         var rooms: [String]
-        /// Ends the connection from any thread; nil once kicked.
-        var close: (@Sendable () -> Void)?
+        var identity: Identity
+        /// Ends the connection from any thread, saying why; nil once ended.
+        var close: (@Sendable (ConnectionEnd) -> Void)?
     }
 
     private struct State {
@@ -32,32 +35,64 @@ public final class ConnectionDirectory: Sendable {
     public static let pollerWindowNanoseconds: UInt64 = 30_000_000_000
 
     private let presence: Presence
+    private let scheduler: DeadlineScheduler?
+    private let clock: @Sendable () -> Int64
     private let state = Mutex(State())
 
-    public init(presence: Presence) {
+    /// - Parameters:
+    ///   - scheduler: ends connections whose token expires; nil: they are not watched.
+    ///   - clock: milliseconds since the epoch (tokens' expiry is wall-clock time).
+    public init(presence: Presence, scheduler: DeadlineScheduler? = nil,
+                clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
         self.presence = presence
+        self.scheduler = scheduler
+        self.clock = clock
     }
 
     /// A connection opened. With a `user`, that user is now present in
-    /// `rooms` on `transport`, and `close` ends the connection when the user
-    /// is kicked. Call ``close(_:)`` exactly when it ends.
-    public func open(_ transport: Transport, user: String? = nil, rooms: [String] = [],
-                     close: (@Sendable () -> Void)? = nil) -> ID {
+    /// `rooms` on `transport`; `close` ends the connection when the user is
+    /// kicked or banned or `identity`'s token ends. Call ``close(_:)``
+    /// exactly when it ends.
+    public func open(_ transport: Transport, user: String? = nil, rooms: [String] = [], identity: Identity = .guest,
+                     close: (@Sendable (ConnectionEnd) -> Void)? = nil) -> ID {
         let id = state.withLock { state in
             state.next += 1
-            state.entries[state.next] = Entry(transport: transport, user: nil, rooms: [], close: nil)
+            state.entries[state.next] = Entry(transport: transport, user: nil, rooms: [], identity: identity, close: close)
             state.open[transport.ordinal] += 1
             return ID(value: state.next)
         }
+        watchExpiry(id, identity)
         if let user { identify(id, user: user, rooms: rooms, close: close) }
         return id
+    }
+
+    /// The connection now holds `identity` (raw TCP's `auth:`), which `close` ends.
+    public func authenticated(_ id: ID, as identity: Identity, close: @escaping @Sendable (ConnectionEnd) -> Void) {
+        let known = state.withLock { state -> Bool in
+            guard state.entries[id.value] != nil else { return false }
+            state.entries[id.value]!.identity = identity
+            state.entries[id.value]!.close = close
+            return true
+        }
+        if known { watchExpiry(id, identity) }
+    }
+
+    private func watchExpiry(_ id: ID, _ identity: Identity) {
+        guard let scheduler, let expires = identity.claims?.expires else { return }
+        scheduler.schedule(after: Double(expires - clock()) / 1000) { [weak self] in
+            guard let self else { return }
+            end(id, if: { entry in
+                guard let claims = entry.identity.claims, claims.expires == expires, claims.expires <= clock() else { return false }
+                return true
+            }, reason: .tokenExpired)
+        }
     }
 
     /// An open, anonymous connection is now `user` in `rooms` (e.g. after
     /// `iam:`). `announced`, if given, is told for each room whether a `join`
     /// was published there (false: the user was present already, on another
     /// connection or node); see ``Presence/connect(user:room:transport:announced:)``.
-    public func identify(_ id: ID, user: String, rooms: [String], close: (@Sendable () -> Void)?,
+    public func identify(_ id: ID, user: String, rooms: [String], close: (@Sendable (ConnectionEnd) -> Void)?,
                          announced: (@Sendable (_ room: String, _ announced: Bool) -> Void)? = nil) {
         guard let transport = state.withLock({ state -> Transport? in
             guard state.entries[id.value] != nil else { return nil }
@@ -99,17 +134,62 @@ public final class ConnectionDirectory: Sendable {
     /// Closes every connection of `user` on every transport; returns how many
     /// there were. Each transport then ends and calls ``close(_:)``.
     @discardableResult
-    public func kick(user: String) -> Int {
+    public func kick(user: String, reason: ConnectionEnd = .kicked) -> Int {
+        // A ban is on the name in any case; a kick on the name as given.
+        let key = user.lowercased()
+        return endAll(reason: reason) { entry in
+            reason == .banned ? entry.user?.lowercased() == key || entry.identity.user?.lowercased() == key
+                : entry.user == user || entry.identity.user == user
+        }
+    }
+
+    /// Closes every connection whose identity `ending` says must end (after
+    /// a ban, a sign-out or a change on another node); returns how many.
+    @discardableResult
+    public func endInvalid(_ ending: (Identity) -> ConnectionEnd?) -> Int {
         let closers = state.withLock { state in
-            var closers: [@Sendable () -> Void] = []
-            for (key, entry) in state.entries where entry.user == user {
+            var closers: [(@Sendable (ConnectionEnd) -> Void, ConnectionEnd)] = []
+            for (key, entry) in state.entries {
+                guard let close = entry.close, let reason = ending(entry.identity) else { continue }
+                closers.append((close, reason))
+                state.entries[key]!.close = nil
+            }
+            return closers
+        }
+        for (close, reason) in closers { close(reason) }
+        return closers.count
+    }
+
+    private func end(_ id: ID, if condition: (Entry) -> Bool, reason: ConnectionEnd) {
+        let close = state.withLock { state -> (@Sendable (ConnectionEnd) -> Void)? in
+            guard let entry = state.entries[id.value], condition(entry), let close = entry.close else { return nil }
+            state.entries[id.value]!.close = nil
+            return close
+        }
+        close?(reason)
+    }
+
+    private func endAll(reason: ConnectionEnd, where matches: (Entry) -> Bool) -> Int {
+        let closers = state.withLock { state in
+            var closers: [@Sendable (ConnectionEnd) -> Void] = []
+            for (key, entry) in state.entries where matches(entry) {
                 if let close = entry.close { closers.append(close) }
                 state.entries[key]!.close = nil
             }
             return closers
         }
-        for close in closers { close() }
+        for close in closers { close(reason) }
         return closers.count
+    }
+
+    /// Who is connected with a token, on which transports: for the admin's
+    /// "who is signed in".
+    public func signedIn() -> [String: Set<Transport>] {
+        state.withLock { state in
+            var users: [String: Set<Transport>] = [:]
+            for entry in state.entries.values { if let user = entry.identity.user { users[user, default: []].insert(entry.transport) } }
+            return users
+        }
     }
 
     /// A short poll by `client` at `now` (monotonic ns).

@@ -9,8 +9,15 @@ public struct SwitchboardError: Error, Sendable, Equatable, CustomStringConverti
         case malformed
         /// The input was read but is not allowed (a name or text out of bounds).
         case invalid
+        /// Who the client is is not known (no token where one is needed, or
+        /// one that cannot be accepted), or its credentials are wrong.
+        case unauthenticated
         /// The client may not do this.
         case forbidden
+        /// The thing exists already (a name taken).
+        case conflict
+        /// Too many requests: wait and try again.
+        case rateLimited
         /// No such thing.
         case notFound
         /// The input is larger than allowed.
@@ -27,11 +34,14 @@ public struct SwitchboardError: Error, Sendable, Equatable, CustomStringConverti
     public var code: String
     /// What went wrong, for a person.
     public var message: String
+    /// For ``Kind/rateLimited``: whole seconds until a retry can succeed.
+    public var retryAfterSeconds: Int?
 
-    public init(_ kind: Kind, code: String, message: String) {
+    public init(_ kind: Kind, code: String, message: String, retryAfterSeconds: Int? = nil) {
         self.kind = kind
         self.code = code
         self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     public var description: String { "\(code): \(message)" }

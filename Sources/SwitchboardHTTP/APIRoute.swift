@@ -33,6 +33,20 @@ public enum APIRoute: Equatable, Sendable {
     case adminKick(user: String)
     /// `DELETE /api/admin/messages/{id}` (admin token)
     case adminDelete(id: String)
+    /// `POST /api/accounts`: register
+    case accounts
+    /// `POST /api/sessions`: sign in
+    case sessions
+    /// `DELETE /api/sessions/current`: sign out
+    case currentSession
+    /// `GET /api/me`: who the token is
+    case me
+    /// `GET /api/admin/accounts`: accounts, bans, who is signed in (admin token)
+    case adminAccounts
+    /// `POST /api/admin/users/{user}/ban` (admin token)
+    case adminBan(user: String)
+    /// `DELETE /api/admin/users/{user}/ban` (admin token)
+    case adminLift(user: String)
 
     /// The outcome of matching a request line.
     public enum Match: Equatable, Sendable {
@@ -77,6 +91,21 @@ public enum APIRoute: Equatable, Sendable {
             let user = String(segments[3])
             if method == "POST" { return .route(.adminKick(user: user)) }
             candidate = (.adminKick(user: user), ["POST"])
+        case 5 where at(0, "api") && at(1, "admin") && at(2, "users") && at(4, "ban"):
+            let user = String(segments[3])
+            if method == "POST" { return .route(.adminBan(user: user)) }
+            if method == "DELETE" { return .route(.adminLift(user: user)) }
+            candidate = (.adminBan(user: user), ["POST", "DELETE"])
+        case 3 where `is`("api", "admin", "accounts"):
+            candidate = (.adminAccounts, ["GET"])
+        case 2 where `is`("api", "accounts"):
+            candidate = (.accounts, ["POST"])
+        case 2 where `is`("api", "sessions"):
+            candidate = (.sessions, ["POST"])
+        case 3 where `is`("api", "sessions", "current"):
+            candidate = (.currentSession, ["DELETE"])
+        case 2 where `is`("api", "me"):
+            candidate = (.me, ["GET"])
         case 5 where at(0, "api") && at(1, "admin") && at(2, "rooms") && at(4, "system"):
             let room = String(segments[3])
             if method == "POST" { return .route(.adminSystemMessage(room: room)) }

@@ -12,8 +12,15 @@ extension HTTPResponse {
     }
 
     /// A JSON error response: `{"error":{"code":..,"message":..}}`.
+    /// A 401 says how to authenticate (`WWW-Authenticate: Bearer`), a 429
+    /// when to retry (`Retry-After`).
     public static func error(_ error: SwitchboardError) -> HTTPResponse {
-        .json(error.httpStatus, HTTPJSON.error(error))
+        var headers: [(name: String, value: String)] = []
+        if error.kind == .unauthenticated {
+            headers.append(("WWW-Authenticate", error.code == "unauthorized" ? "Bearer" : "Bearer error=\"invalid_token\""))
+        }
+        if let seconds = error.retryAfterSeconds { headers.append(("Retry-After", String(seconds))) }
+        return .json(error.httpStatus, HTTPJSON.error(error), headers: headers)
     }
 
     /// The same envelope with a status of the caller's (a protocol's own:

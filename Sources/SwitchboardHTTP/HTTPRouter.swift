@@ -2,10 +2,11 @@ import Dispatch
 import MicroHTTPD
 import SwitchboardCore
 
-/// Routes every request: refuses oversized bodies, checks the admin token,
-/// matches ``APIRoute`` and hands the request to its endpoint; anything
-/// else is a static file or a 404. Counts open exchanges so that shutdown
-/// can wait for them.
+/// Routes every request: refuses oversized bodies, answers CORS preflights,
+/// checks the admin token, asks ``AccessControl`` who the caller is, matches
+/// ``APIRoute`` and hands the request to its endpoint; anything else is a
+/// static file or a 404. Counts open exchanges so that shutdown can wait
+/// for them.
 final class HTTPRouter: HTTPRequestHandler {
     private let services: HTTPServices
     private let admin: AdminEndpoints
@@ -20,8 +21,15 @@ final class HTTPRouter: HTTPRequestHandler {
     func handle(_ exchange: HTTPExchange) -> HTTPHandlerResult {
         openExchanges.enter()
         exchange.onCompletion { [openExchanges] _ in openExchanges.leave() }
+        let request = exchange.request
+        if request.header("Origin") != nil, let origin = services.origins.corsOrigin(request) {
+            exchange.responseHeaders = OriginPolicy.corsHeaders(origin)
+        }
         do {
-            return try route(exchange)
+            switch decide(request) {
+            case .respond(let response): return .respond(response)
+            case .needsExchange(let route, let identity): return try carryOut(route, identity: identity, exchange: exchange)
+            }
         } catch let error as SwitchboardError {
             return .respond(.error(error))
         } catch {
@@ -30,36 +38,67 @@ final class HTTPRouter: HTTPRequestHandler {
         }
     }
 
-    private func route(_ exchange: HTTPExchange) throws -> HTTPHandlerResult {
-        switch try decide(exchange.request) {
-        case .respond(let response): return .respond(response)
-        case .needsExchange(let route): return try carryOut(route, exchange: exchange)
-        }
-    }
-
     /// What routing decided: an answer now, or a route that needs the
-    /// exchange itself (it suspends, streams, or waits for the store).
+    /// exchange itself (it suspends, streams, or waits for the store), with
+    /// who asked.
     enum Decision {
         case respond(HTTPResponse)
-        case needsExchange(APIRoute)
+        case needsExchange(APIRoute, Identity)
     }
 
     /// Routes `request` with no I/O beyond reading state: refusals, reads,
     /// static files, the upgrade hook and admin reads are answered here.
-    func decide(_ request: HTTPRequest) throws -> Decision {
+    func decide(_ request: HTTPRequest) -> Decision {
+        let credentials = HTTPCredentials(request, adminToken: services.configuration.adminToken)
+        do {
+            return try decide(request, credentials)
+        } catch {
+            let error = error as? SwitchboardError ?? .storeFailure("\(error)")
+            var response = HTTPResponse.error(error)
+            // A stale session cookie would refuse every request the page makes: clear it.
+            if error.kind == .unauthenticated, credentials.source == .cookie {
+                response.headers.append(HTTPCredentials.clearedCookie(secure: services.configuration.secureCookies))
+            }
+            return .respond(response)
+        }
+    }
+
+    private func decide(_ request: HTTPRequest, _ credentials: HTTPCredentials) throws -> Decision {
         if request.bodyTooLarge {
             return .respond(.error(.bodyTooLarge(limit: services.configuration.maxBodyBytes)))
         }
-        if request.path.hasPrefix("/api/admin/") || request.path == "/api/admin",
-           !AdminToken.matches(request.header("Authorization"), token: services.configuration.adminToken) {
-            return .respond(.json(401, HTTPJSON.error(SwitchboardError(
-                .forbidden, code: "unauthorized", message: "The admin API needs 'Authorization: Bearer TOKEN'.")),
-                headers: [("WWW-Authenticate", "Bearer")]))
+        if request.method == "OPTIONS" {
+            return .respond(HTTPResponse(status: 204, headers: services.origins.corsOrigin(request).map(OriginPolicy.preflightHeaders) ?? [],
+                                         body: .bytes([])))
+        }
+        let isAdminPath = request.path.hasPrefix("/api/admin/") || request.path == "/api/admin"
+        if isAdminPath, !credentials.isAdmin {
+            return .respond(.error(SwitchboardError(.unauthenticated, code: "unauthorized",
+                                                    message: "The admin API needs 'Authorization: Bearer TOKEN'.")))
+        }
+        let access = services.access
+        let identify = { () throws(SwitchboardError) -> Identity in
+            let identity = try access.identify(token: credentials.token, isAdmin: credentials.isAdmin)
+            // A page elsewhere must not act with the browser's cookie.
+            if credentials.source == .cookie, !["GET", "HEAD"].contains(request.method), !self.services.origins.permits(request) {
+                throw .originNotAllowed
+            }
+            return identity
         }
         let limits = services.limits
         switch APIRoute.match(method: request.method, path: request.path) {
         case .notFound:
-            if let upgrades = services.upgrades, let answer = try upgrades.answer(request) { return .respond(answer) }
+            if let upgrades = services.upgrades {
+                let answer: HTTPResponse?
+                do {
+                    answer = try upgrades.answer(request) { () throws -> Identity in
+                        // A page elsewhere may not open a socket in this browser's name.
+                        guard self.services.origins.permits(request) else { throw SwitchboardError.originNotAllowed }
+                        return try identify()
+                    }
+                }
+                if let answer { return .respond(answer) }
+            }
             if request.method == "GET" || request.method == "HEAD",
                let file = services.configuration.publicFiles?.file(for: request.path) {
                 return .respond(HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
@@ -69,34 +108,64 @@ final class HTTPRouter: HTTPRequestHandler {
         case .methodNotAllowed(let allowed):
             return .respond(.json(405, HTTPJSON.error(.methodNotAllowed(allowed: allowed)),
                                   headers: [("Allow", allowed.joined(separator: ", "))]))
-        case .route(.message(let room, let id)):
-            return .respond(try RoomEndpoints.message(room: limits.validRoom(room), id: id, services: services))
-        case .route(.rooms): return .respond(try RoomEndpoints.rooms(services))
-        case .route(.presence(let room)): return .respond(RoomEndpoints.presence(room: try limits.validRoom(room), services: services))
         case .route(.health): return .respond(RoomEndpoints.health(services))
         case .route(.metrics): return .respond(RoomEndpoints.metrics(services))
-        case .route(.adminStats): return .respond(.json(200, try admin.statsJSON()))
-        case .route(.adminConnections): return .respond(admin.connections())
-        case .route(.adminKick(let user)): return .respond(try admin.kick(user: user))
-        case .route(let route): return .needsExchange(route)
+        // Signing in needs no token (a stale cookie must not stop it); registering only asks whether it is the admin.
+        case .route(.sessions): return .needsExchange(.sessions, .guest)
+        case .route(.accounts): return .needsExchange(.accounts, credentials.isAdmin ? .admin : .guest)
+        case .route(let route):
+            let identity = try identify()
+            switch route {
+            case .message(let room, let id):
+                let room = try limits.validRoom(room)
+                try access.checkRoom(identity, room)
+                return .respond(try RoomEndpoints.message(room: room, id: id, services: services))
+            case .rooms:
+                try access.checkSignedIn(identity)
+                return .respond(try RoomEndpoints.rooms(services) { (try? access.checkRoom(identity, $0)) != nil })
+            case .presence(let room):
+                let room = try limits.validRoom(room)
+                try access.checkRoom(identity, room)
+                return .respond(RoomEndpoints.presence(room: room, services: services))
+            case .me: return .respond(try AccountEndpoints.me(identity))
+            case .adminStats: return .respond(.json(200, try admin.statsJSON()))
+            case .adminConnections: return .respond(admin.connections())
+            case .adminKick(let user): return .respond(try admin.kick(user: user))
+            case .publish(let room), .poll(let room), .roomEvents(let room):
+                try access.checkRoom(identity, limits.validRoom(room))
+                return .needsExchange(route, identity)
+            case .events:
+                try access.checkRooms(identity, limits.validRooms(request.query("rooms")))
+                return .needsExchange(route, identity)
+            default: return .needsExchange(route, identity)
+            }
         }
     }
 
     /// The routes that suspend, stream or wait for the store.
-    private func carryOut(_ route: APIRoute, exchange: HTTPExchange) throws -> HTTPHandlerResult {
+    private func carryOut(_ route: APIRoute, identity: Identity, exchange: HTTPExchange) throws -> HTTPHandlerResult {
         let limits = services.limits
         switch route {
-        case .publish(let room): return try Publish.message(room: room, exchange: exchange, services: services)
-        case .poll(let room): return try Polling.answer(room: limits.validRoom(room), exchange: exchange, services: services)
+        case .publish(let room): return try Publish.message(room: room, identity: identity, exchange: exchange, services: services)
+        // Rooms were checked against the identity when the route was decided.
+        case .poll(let room):
+            return try Polling.answer(room: limits.validRoom(room), identity: identity, exchange: exchange, services: services)
         case .roomEvents(let room):
-            return .respond(try ServerSentEvents.open(.room(limits.validRoom(room)), exchange: exchange, services: services))
+            return .respond(try ServerSentEvents.open(.room(limits.validRoom(room)), identity: identity, exchange: exchange, services: services))
         case .events:
-            return .respond(try ServerSentEvents.open(try limits.validRooms(exchange.query("rooms")), exchange: exchange, services: services))
+            return .respond(try ServerSentEvents.open(limits.validRooms(exchange.query("rooms")), identity: identity,
+                                                      exchange: exchange, services: services))
+        case .accounts: return try AccountEndpoints.register(exchange, identity: identity, services: services)
+        case .sessions: return try AccountEndpoints.signIn(exchange, services: services)
+        case .currentSession: return try AccountEndpoints.signOut(exchange, identity: identity, services: services)
+        case .adminAccounts: return try AccountEndpoints.list(exchange, services: services)
+        case .adminBan(let user): return try AccountEndpoints.ban(user: user, exchange: exchange, services: services)
+        case .adminLift(let user): return try AccountEndpoints.lift(user: user, exchange: exchange, services: services)
         case .adminStatsEvents: return .respond(try admin.statsEvents(exchange))
         case .adminSystemMessage(let room):
             return try Publish.systemMessage(room: limits.validRoom(room), exchange: exchange, services: services)
         case .adminDelete(let id): return try admin.delete(id: id, exchange: exchange)
-        case .message, .rooms, .presence, .health, .metrics, .adminStats, .adminConnections, .adminKick:
+        case .message, .rooms, .presence, .health, .metrics, .adminStats, .adminConnections, .adminKick, .me:
             return .respond(.error(.notFound))  // decided without the exchange; never here
         }
     }

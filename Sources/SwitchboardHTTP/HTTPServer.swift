@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import MicroHTTPD
+import SwitchboardAuth
 import SwitchboardCore
 
 /// The HTTP side of Switchboard, served by libmicrohttpd: publish, short
@@ -24,12 +25,14 @@ public final class HTTPServer: Sendable {
     ///     keepalive ticks); must be started.
     ///   - cluster: the other nodes on a shared store (kicks reach them; the
     ///     admin's stats list them); nil for a server on its own.
+    ///   - access: who a request is and what it may do.
+    ///   - accounts: registration, sessions and bans; nil serves none.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence, connections: ConnectionDirectory, metrics: PrometheusExporter? = nil,
                 upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
-                scheduler: DeadlineScheduler, logger: Logger) throws {
+                scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?, logger: Logger) throws {
         let services = HTTPServices(configuration: configuration, bus: bus, presence: presence,
                                     connections: connections, metrics: metrics, upgrades: upgrades,
-                                    cluster: cluster, scheduler: scheduler, logger: logger)
+                                    cluster: cluster, scheduler: scheduler, access: access, accounts: accounts, logger: logger)
         self.services = services
         admin = AdminEndpoints(services: services)
         router = HTTPRouter(services: services, admin: admin)

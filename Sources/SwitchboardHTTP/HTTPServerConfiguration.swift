@@ -37,6 +37,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// The raw TCP listener's bound port, shown by `/healthz` (set by the
     /// server that runs both); nil when there is none.
     public var lineProtocolPort: Int?
+    /// Other sites whose pages may use this server (`--allowed-origin`).
+    public var allowedOrigins: [String]
+    /// Whether the session cookie is marked `Secure` (served over TLS).
+    public var secureCookies: Bool
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080,
                 threads: Int = HTTPServerConfiguration.coreCount,
@@ -50,7 +54,8 @@ public struct HTTPServerConfiguration: Sendable {
                 sseRetryMilliseconds: Int = 2000,
                 shutdownGraceSeconds: Double = 5,
                 publicFiles: StaticFiles? = nil,
-                adminToken: String = AdminToken.generate()) {
+                adminToken: String = AdminToken.generate(),
+                allowedOrigins: [String] = [], secureCookies: Bool = false) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -65,6 +70,8 @@ public struct HTTPServerConfiguration: Sendable {
         self.shutdownGraceSeconds = shutdownGraceSeconds
         self.publicFiles = publicFiles
         self.adminToken = adminToken
+        self.allowedOrigins = allowedOrigins
+        self.secureCookies = secureCookies
     }
 
     /// Number of online processors, at least 1.

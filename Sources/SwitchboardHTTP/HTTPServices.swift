@@ -1,4 +1,6 @@
+import Dispatch
 import Logging
+import SwitchboardAuth
 import SwitchboardCore
 
 /// What the HTTP endpoints work with, handed to each at start-up. A class:
@@ -15,13 +17,21 @@ final class HTTPServices: Sendable {
     /// The other nodes on a shared store; nil for a server on its own.
     let cluster: (any Cluster)?
     let scheduler: DeadlineScheduler
+    /// Who a request is and what it may do.
+    let access: AccessControl
+    /// Registration, sessions and bans; nil where accounts are not kept.
+    let accounts: AccountService?
+    let origins: OriginPolicy
+    /// Account work (bcrypt) runs here, off the libmicrohttpd workers.
+    let accountQueue = DispatchQueue(label: "switchboard-accounts", attributes: .concurrent)
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
 
     init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence,
          connections: ConnectionDirectory, metrics: PrometheusExporter?, upgrades: (any HTTPUpgradeEndpoint)?,
-         cluster: (any Cluster)?, scheduler: DeadlineScheduler, logger: Logger) {
+         cluster: (any Cluster)?, scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
+         logger: Logger) {
         self.configuration = configuration
         self.bus = bus
         self.presence = presence
@@ -30,12 +40,12 @@ final class HTTPServices: Sendable {
         self.upgrades = upgrades
         self.cluster = cluster
         self.scheduler = scheduler
+        self.access = access
+        self.accounts = accounts
+        self.origins = OriginPolicy(allowed: configuration.allowedOrigins)
         self.logger = logger
     }
 
     var limits: MessageLimits { configuration.limits }
     var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }
-
-    /// The error a kicked user's open request gets.
-    static let kicked = SwitchboardError(.forbidden, code: "kicked", message: "An administrator closed this user's connections.")
 }

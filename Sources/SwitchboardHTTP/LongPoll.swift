@@ -21,13 +21,13 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
 
     /// Opens the long poll: a connection (present in the room while it
     /// waits, and for 30 s after unless kicked), then the first read.
-    static func start(room: String, parameters: PollParameters, wait: Int, user: String?,
+    static func start(room: String, parameters: PollParameters, wait: Int, user: String?, identity: Identity,
                       exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
         let subscriber = PollSubscriber(transport: .longPoll, room: room, since: 0)
         subscriber.onWake = { [unowned exchange] in exchange.resumeInTurn() }
         if let user { services.presence.poll(user: user, room: room, transport: .longPoll) }
-        let connection = services.connections.open(.longPoll, user: user, rooms: [room]) { [bus = services.bus] in
-            subscriber.kicked.store(true, ordering: .releasing)
+        let connection = services.connections.open(.longPoll, user: user, rooms: [room], identity: identity) { [bus = services.bus] reason in
+            subscriber.end(reason)
             bus.cancel(subscriber)
         }
         exchange.onCompletion { [services] _ in
@@ -58,7 +58,7 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
         do {
             switch state.next(now: DeadlineScheduler.now(), kicked: subscriber.isCancelled, busClosed: bus.isClosed) {
             case .answerKicked:
-                return .respond(.error(HTTPServices.kicked))
+                return .respond(.error(subscriber.endReason?.error ?? ConnectionEnd.kicked.error))
             case .answerNow:
                 _ = try bus.pumpWithoutParking(subscriber, limit: limit)
                 return .respond(subscriber.page)
@@ -67,7 +67,7 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
                 case .delivered, .empty, .closed:
                     return .respond(subscriber.page)
                 case .cancelled:
-                    return .respond(.error(HTTPServices.kicked))
+                    return .respond(.error(subscriber.endReason?.error ?? ConnectionEnd.kicked.error))
                 case .parked:
                     if scheduleDeadline {
                         services.scheduler.schedule(at: state.deadline) { [weak subscriber, bus] in

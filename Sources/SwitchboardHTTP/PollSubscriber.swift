@@ -12,8 +12,10 @@ final class PollSubscriber: Subscriber, @unchecked Sendable {
     private(set) var messages: [EncodedMessage] = []
     /// Un-parks the request (a long poll's resume).
     var onWake: @Sendable () -> Void = {}
-    /// Set, from any thread, when an administrator kicked the user.
-    let kicked = Atomic<Bool>(false)
+    /// Set, from any thread, when the connection must end (a kick, a ban,
+    /// the token expired or revoked).
+    private let ended = Atomic<Bool>(false)
+    private let reason = Mutex<ConnectionEnd?>(nil)
 
     init(transport: Transport, room: String, since: Int64) {
         self.transport = transport
@@ -35,7 +37,16 @@ final class PollSubscriber: Subscriber, @unchecked Sendable {
 
     func wake() { onWake() }
 
-    var isCancelled: Bool { kicked.load(ordering: .acquiring) }
+    var isCancelled: Bool { ended.load(ordering: .acquiring) }
+
+    /// Ends the poll, from any thread: it answers with `reason`'s refusal.
+    func end(_ reason: ConnectionEnd) {
+        self.reason.withLock { $0 = reason }
+        ended.store(true, ordering: .releasing)
+    }
+
+    /// Why the poll was ended, once it was.
+    var endReason: ConnectionEnd? { reason.withLock { $0 } }
 
     /// `{"messages":[...],"next":M}`, M the id to poll after next time.
     var page: HTTPResponse {

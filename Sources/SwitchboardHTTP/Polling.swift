@@ -4,13 +4,13 @@ import SwitchboardCore
 /// `GET /api/rooms/{room}/messages`: a short poll answers at once with what
 /// is newer than `since`; with `wait` it becomes a ``LongPoll``.
 enum Polling {
-    static func answer(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func answer(room: String, identity: Identity, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
         let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
                                             wait: exchange.query("wait"))
-        let user = try exchange.query("user").map { name throws(SwitchboardError) in try services.limits.validUser(name) }
+        let user = try services.access.speaker(identity, naming: exchange.query("user"), limits: services.limits)
         let wait = parameters.wait ?? 0
         if wait > 0 {
-            return try LongPoll.start(room: room, parameters: parameters, wait: wait, user: user,
+            return try LongPoll.start(room: room, parameters: parameters, wait: wait, user: user, identity: identity,
                                       exchange: exchange, services: services)
         }
         services.connections.polled(client: user.map { "user:\($0)" } ?? exchange.clientAddress ?? "unknown")

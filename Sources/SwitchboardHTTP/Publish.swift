@@ -5,18 +5,25 @@ import SwitchboardCore
 /// body decoded and validated, stored through the bus, answered 201 with the
 /// stored message once it is durable.
 enum Publish {
-    /// A user's message: the connection waits, suspended, for the group commit.
-    static func message(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
-        let draft = try PublishRequest.draft(room: room, contentType: exchange.header("Content-Type"),
-                                             body: exchange.body, limits: services.limits)
+    /// A user's message, spoken as ``AccessControl`` decides for
+    /// `identity`: the connection waits, suspended, for the group commit.
+    static func message(room: String, identity: Identity, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+        let fields = try PublishRequest.fields(contentType: exchange.header("Content-Type"), body: exchange.body)
+        guard let text = fields.text else {
+            throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
+        }
+        let draft = try services.access.draft(identity, room: services.limits.validRoom(room), user: fields.user, text: text,
+                                              limits: services.limits, client: exchange.clientAddress ?? "unknown")
         return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
     }
 
     /// A message from the server, as user `system`, to every transport in the room.
     static func systemMessage(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
-        let request = try PublishRequest.draft(room: room, contentType: exchange.header("Content-Type"),
-                                               body: exchange.body, limits: services.limits, requireUser: false)
-        let draft = MessageDraft(room: room, user: MessageLimits.systemUser, text: request.text, kind: .system)
+        let fields = try PublishRequest.fields(contentType: exchange.header("Content-Type"), body: exchange.body)
+        guard let text = fields.text else {
+            throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
+        }
+        let draft = MessageDraft(room: room, user: MessageLimits.systemUser, text: try services.limits.validText(text), kind: .system)
         return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
     }
 

@@ -1,41 +1,27 @@
 import SwitchboardCore
 
 /// The body of `POST /api/rooms/{room}/messages`: JSON `{"user":..,"text":..}`
-/// or a form `user=..&text=..`, decoded and validated into a ``MessageDraft``.
+/// or a form `user=..&text=..`, read into its two fields (validated by
+/// ``AccessControl/draft(_:room:user:text:limits:client:)``, as every
+/// transport's publish is).
 enum PublishRequest {
-    /// Decodes and validates a publish body.
+    /// Reads a publish body's `user` and `text` (each absent or a string).
     /// - Parameters:
     ///   - contentType: the request's `Content-Type` (nil when absent: then the
     ///     body is taken as JSON when it starts with `{`, else as a form).
-    /// - Throws: ``SwitchboardError`` for every way the input can be wrong.
-    /// - Parameter requireUser: false for server-written messages, whose user is set by the caller.
-    static func draft(room: String, contentType: String?, body: [UInt8], limits: MessageLimits,
-                             requireUser: Bool = true)
-        throws(SwitchboardError) -> MessageDraft
-    {
-        let room = try limits.validRoom(room)
+    /// - Throws: ``SwitchboardError`` for every way the input can be unreadable.
+    static func fields(contentType: String?, body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {
         let mediaType = contentType.map(Self.mediaType(of:))
-        let fields: (user: String?, text: String?)
         switch mediaType {
         case "application/json":
-            fields = try decodeJSON(body)
+            return try decodeJSON(body)
         case "application/x-www-form-urlencoded":
-            fields = try decodeForm(body)
+            return try decodeForm(body)
         case nil, "":
-            fields = body.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") ? try decodeJSON(body) : try decodeForm(body)
+            return body.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") ? try decodeJSON(body) : try decodeForm(body)
         default:
             throw .unsupportedMediaType
         }
-        guard let user = fields.user ?? (requireUser ? nil : MessageLimits.systemUser) else {
-            throw SwitchboardError(.invalid, code: "invalid_user", message: "Field 'user' is required.")
-        }
-        guard let text = fields.text else {
-            throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
-        }
-        guard requireUser else {
-            return MessageDraft(room: room, user: user, text: try limits.validText(text), kind: .system)
-        }
-        return try MessageDraft(room: room, user: user, text: text, limits: limits)
     }
 
     /// `Content-Type`'s media type: before any `;`, without the spaces and

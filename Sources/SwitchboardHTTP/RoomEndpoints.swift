@@ -3,8 +3,9 @@ import SwitchboardCore
 
 /// The read-only views: rooms, who is present, one message, health, metrics.
 enum RoomEndpoints {
-    /// `GET /api/rooms`: every room with its message count, last id and who is online.
-    static func rooms(_ services: HTTPServices) throws -> HTTPResponse {
+    /// `GET /api/rooms`: every room the caller may read (`visible`) with its
+    /// message count, last id and who is online.
+    static func rooms(_ services: HTTPServices, visible: (String) -> Bool) throws -> HTTPResponse {
         struct Room: Encodable {
             var name: String
             var messageCount: Int
@@ -25,7 +26,7 @@ enum RoomEndpoints {
         for (name, users) in online where !listed.contains(name) {
             rooms.append(Room(name: name, messageCount: 0, lastID: 0, online: users))
         }
-        return .json(200, MessageJSON.encode(Rooms(rooms: rooms.sorted { $0.name < $1.name })))
+        return .json(200, MessageJSON.encode(Rooms(rooms: rooms.filter { visible($0.name) }.sorted { $0.name < $1.name })))
     }
 
     /// `GET /api/rooms/{room}/presence`: users online, with their transports.

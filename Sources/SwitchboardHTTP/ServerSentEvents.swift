@@ -31,7 +31,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     /// Opens a stream on `exchange`. A subscriber with `?user=` is online in
     /// its rooms while the stream is open (announced after the stream took
     /// its cursor, so it sees its own join).
-    static func open(_ filter: RoomFilter, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPResponse {
+    static func open(_ filter: RoomFilter, identity: Identity, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPResponse {
         // A browser reconnecting keeps the URL's `since` but sends the header: the header wins.
         var resumeAfter: Int64?
         if let lastEventID = exchange.header("Last-Event-ID"), !lastEventID.isEmpty {
@@ -39,13 +39,15 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         } else if let since = exchange.query("since") {
             resumeAfter = try Cursor.parse(since, name: "since")
         }
-        let user = try exchange.query("user").map { name throws(SwitchboardError) in try services.limits.validUser(name) }
+        let user = try services.access.speaker(identity, naming: exchange.query("user"), limits: services.limits)
         let stream = ServerSentEvents(bus: services.bus, filter: filter, resumeAfter: resumeAfter,
                                       retryMilliseconds: services.configuration.sseRetryMilliseconds,
                                       onWake: { [unowned exchange] in exchange.resumeInTurn() })
         var rooms: [String] = []
         if case .rooms(let names) = filter { rooms = names.sorted() }
-        let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms) { stream.end() }
+        let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms, identity: identity) { _ in
+            stream.end()
+        }
         exchange.onCompletion { [connections = services.connections] _ in connections.close(connection) }
         return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 256))
     }

@@ -7,7 +7,10 @@ extension SwitchboardError {
         switch kind {
         case .malformed: return 400
         case .invalid: return 422
+        case .unauthenticated: return 401
         case .forbidden: return 403
+        case .conflict: return 409
+        case .rateLimited: return 429
         case .notFound: return 404
         case .tooLarge: return 413
         case .unsupported: return 415

@@ -34,13 +34,17 @@ public final class PostgresCluster: Cluster {
         public var counts: @Sendable () -> [String: Int]
         /// This node's lease was lost: claim its present users again.
         public var reclaim: @Sendable () -> Void
+        /// Another node changed accounts, bans or revocations: read them again.
+        public var accessChanged: @Sendable () -> Void
 
         public init(committedElsewhere: @escaping @Sendable () -> Void, kick: @escaping @Sendable (String) -> Void,
-                    counts: @escaping @Sendable () -> [String: Int], reclaim: @escaping @Sendable () -> Void) {
+                    counts: @escaping @Sendable () -> [String: Int], reclaim: @escaping @Sendable () -> Void,
+                    accessChanged: @escaping @Sendable () -> Void) {
             self.committedElsewhere = committedElsewhere
             self.kick = kick
             self.counts = counts
             self.reclaim = reclaim
+            self.accessChanged = accessChanged
         }
     }
 
@@ -126,6 +130,10 @@ public final class PostgresCluster: Cluster {
             let connections = (try? JSONDecoder().decode([String: Int].self, from: Data(counts.utf8))) ?? [:]
             return NodeStatus(id: id, address: address, connections: connections, leaseSeconds: lease, isSelf: id == nodeID)
         }
+    }
+
+    public func accessChanged() throws {
+        try connections.query("SELECT pg_notify('switchboard_control', \("access \(nodeID)"))")
     }
 
     public func kick(user: String) throws {
@@ -237,10 +245,17 @@ public final class PostgresCluster: Cluster {
         }
     }
 
-    /// "kick NODE USER" from another node.
+    /// "kick NODE USER" or "access NODE" from another node.
     private func control(_ payload: String) {
         let parts = payload.split(separator: " ", maxSplits: 2).map(String.init)
-        guard parts.count == 3, parts[0] == "kick", parts[1] != nodeID else { return }
-        queue.async { [weak self] in self?.state.withLock { $0.handlers }?.kick(parts[2]) }
+        guard parts.count >= 2, parts[1] != nodeID else { return }
+        switch parts[0] {
+        case "kick" where parts.count == 3:
+            queue.async { [weak self] in self?.state.withLock { $0.handlers }?.kick(parts[2]) }
+        case "access":
+            queue.async { [weak self] in self?.state.withLock { $0.handlers }?.accessChanged() }
+        default:
+            break
+        }
     }
 }

@@ -12,11 +12,13 @@ import PostgresNIO
 /// - `switchboard_messages`: the messages.
 /// - `switchboard_nodes`: each running node, its lease and its counts.
 /// - `switchboard_presence`: which node holds which user in which room.
+/// - `switchboard_accounts`, `switchboard_bans`, `switchboard_revoked`,
+///   `switchboard_keys`: identity, shared by every node.
 /// - `switchboard_commit(...)`: one group commit, in one round trip.
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 1
+    static let version = 2
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     static let statements: [String] = [
@@ -60,6 +62,22 @@ enum PostgresSchema {
         """,
         """
         CREATE INDEX IF NOT EXISTS switchboard_presence_user ON switchboard_presence (room, username)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_accounts (
+            username text PRIMARY KEY,
+            user_key text NOT NULL UNIQUE,
+            password_hash text NOT NULL,
+            created bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_bans (user_key text PRIMARY KEY, until bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_revoked (key text PRIMARY KEY, expires bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_keys (name text PRIMARY KEY, value bytea NOT NULL)
         """,
         // One group commit. Joins and leaves are this node's presence claims:
         // the message is stored only for the user's first claim on a live

@@ -9,7 +9,7 @@ import SwitchboardCore
 /// strictly and are never reused, even after the newest message is deleted.
 /// `synchronous = FULL`: an append returns only once the commit is on disk.
 public final class SQLiteMessageStore: MessageStore {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
     private let path: String
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one
@@ -47,6 +47,19 @@ public final class SQLiteMessageStore: MessageStore {
                     ts INTEGER NOT NULL
                 );
                 CREATE INDEX message_room_id ON message(room, id);
+                """)
+        }
+        migrator.registerMigration("v2: accounts, bans, revocations, signing key") { db in
+            try db.execute(sql: """
+                CREATE TABLE account (
+                    user TEXT NOT NULL PRIMARY KEY,
+                    user_key TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    created INTEGER NOT NULL
+                );
+                CREATE TABLE ban (user_key TEXT NOT NULL PRIMARY KEY, until INTEGER NOT NULL);
+                CREATE TABLE revoked_token (key TEXT NOT NULL PRIMARY KEY, expires INTEGER NOT NULL);
+                CREATE TABLE server_key (name TEXT NOT NULL PRIMARY KEY, value BLOB NOT NULL);
                 """)
         }
         return migrator

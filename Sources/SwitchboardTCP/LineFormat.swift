@@ -26,6 +26,17 @@ public enum LineFormat: MessageFrameFormat {
         line("error:\(flatten(detail))")
     }
 
+    /// The line for a refusal: `error:CODE` for identity and access
+    /// (`error:name_reserved`, `error:unauthorized`, `error:banned`,
+    /// `error:rate_limited`: a client can match it), `error:MESSAGE` for
+    /// input a person typed wrong.
+    public static func refusal(_ error: SwitchboardError) -> [UInt8] {
+        switch error.kind {
+        case .unauthenticated, .forbidden, .rateLimited: return self.error(error.code)
+        default: return self.error(error.message)
+        }
+    }
+
     /// `pong:TEXT`, the answer to `ping:TEXT`.
     public static func pong(_ text: String) -> [UInt8] {
         line("pong:\(flatten(text))")

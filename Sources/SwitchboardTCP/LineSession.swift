@@ -5,11 +5,14 @@ import SwitchboardCore
 /// knows nothing of the protocol.
 ///
 /// Commands: `iam:NAME` (join room `lobby` as NAME), `msg:TEXT`, and the
-/// extensions `join:ROOM`, `who:`, `since:ID` and `ping:` (answered
-/// `pong:` with the same text, a heartbeat). A refused command gets one
-/// `error:` line and the connection stays open. A second `iam:` with the same
-/// name does nothing; with another name it is refused (reconnect to change
-/// name), so a name seen in a room is always the same person.
+/// extensions `auth:TOKEN` (sign in: answered `auth:NAME`, and the client
+/// joins as NAME; `iam:` may then be left out), `join:ROOM`, `who:`,
+/// `since:ID` and `ping:` (answered `pong:` with the same text, a
+/// heartbeat). A refused command gets one `error:` line and the connection
+/// stays open. A second `iam:` with the same name does nothing; with
+/// another name it is refused (reconnect to change name), so a name seen in
+/// a room is always the same person. Who may use which name and room is
+/// ``AccessControl``'s decision, as on every transport.
 public struct LineSession: Sendable {
     /// What the transport should do.
     public enum Action: Equatable, Sendable {
@@ -26,19 +29,30 @@ public struct LineSession: Sendable {
         case who(room: String)
         /// Send the room's stored messages after this id.
         case replay(room: String, after: Int64)
+        /// The client signed in: its connection now holds this identity
+        /// (closed when the token expires or is revoked, or the user banned).
+        case authenticated(Identity)
     }
 
     /// The name given by `iam:`, once given.
     public private(set) var user: String?
     /// The room the client is in.
     public private(set) var room: String
+    /// Who the client is: a guest until `auth:`.
+    public private(set) var identity = Identity.guest
     private let limits: MessageLimits
     private let maxLineBytes: Int
+    private let access: AccessControl
+    /// The client's address: a guest's publish rate is counted by it.
+    private let client: String
 
-    public init(limits: MessageLimits = MessageLimits(), room: String = "lobby", maxLineBytes: Int = 8192) {
+    public init(limits: MessageLimits = MessageLimits(), room: String = "lobby", maxLineBytes: Int = 8192,
+                access: AccessControl, client: String = "unknown") {
         self.limits = limits
         self.room = room
         self.maxLineBytes = maxLineBytes
+        self.access = access
+        self.client = client
     }
 
     /// Handles one framed command.
@@ -57,40 +71,69 @@ public struct LineSession: Sendable {
     private mutating func command(_ line: String) -> [Action] {
         if line.isEmpty { return [] }  // a bare Enter in nc
         guard let colon = line.firstIndex(of: ":") else {
-            return [.send(LineFormat.error("unknown command; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID, ping:"))]
+            return [.send(LineFormat.error("unknown command; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID, ping:, auth:TOKEN"))]
         }
         let name = line[..<colon]
         let argument = String(line[line.index(after: colon)...])
         do throws(SwitchboardError) {
             switch name {
+            case "auth":
+                return try authenticate(argument)
             case "iam":
                 let user = try limits.validUser(argument)
                 if let current = self.user {
+                    if identity.user != nil, current != user { throw SwitchboardError.notYourName(current) }
                     return current == user ? [] : [.send(LineFormat.error("already joined as \(current); reconnect to use another name"))]
                 }
-                self.user = user
-                return [.enter(user: user, room: room)]
+                guard let speaker = try access.speaker(identity, claimed: user) else { return [] }
+                try access.checkRoom(identity, room)
+                self.user = speaker
+                return [.enter(user: speaker, room: room)]
             case "msg":
                 guard let user else { return [.send(LineFormat.error("send iam:NAME first"))] }
-                return [.publish(try MessageDraft(room: room, user: user, text: argument, limits: limits))]
+                return [.publish(try access.draft(identity, room: room, user: user, text: argument, limits: limits, client: client))]
             case "join":
                 let target = try limits.validRoom(argument)
                 guard target != room else { return [] }
+                try access.checkRoom(identity, target)
                 let previous = room
                 room = target
                 guard let user else { return [] }  // not present yet: just where iam: will enter
                 return [.move(user: user, from: previous, to: target)]
             case "who":
+                try access.checkRoom(identity, room)
                 return [.who(room: room)]
             case "ping":
                 return [.send(LineFormat.pong(argument))]
             case "since":
+                try access.checkRoom(identity, room)
                 return [.replay(room: room, after: try Cursor.parse(argument, name: "since"))]
             default:
                 return [.send(LineFormat.error("unknown command '\(name.prefix(32))'; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID, ping:"))]
             }
         } catch {
-            return [.send(LineFormat.error(error.message))]
+            return [.send(LineFormat.refusal(error))]
         }
+    }
+
+    /// `auth:TOKEN`: the token's user signs in and, unless already in as
+    /// that user, joins the room (so `iam:` may be left out).
+    private mutating func authenticate(_ token: String) throws(SwitchboardError) -> [Action] {
+        let identity = try access.identify(token: token.isEmpty ? nil : token)
+        guard let name = identity.user else { throw .unauthorized }
+        if let current = user, current != name {
+            return [.send(LineFormat.error("already joined as \(current); reconnect to sign in as someone else"))]
+        }
+        if let current = self.identity.user, current != name {
+            return [.send(LineFormat.error("signed in as \(current) already; reconnect to sign in as someone else"))]
+        }
+        try access.checkRoom(identity, room)
+        self.identity = identity
+        var actions: [Action] = [.authenticated(identity), .send(LineFormat.line("auth:\(name)"))]
+        if user == nil {
+            user = name
+            actions.append(.enter(user: name, room: room))
+        }
+        return actions
     }
 }

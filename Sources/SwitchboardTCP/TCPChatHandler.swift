@@ -39,8 +39,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
     /// A read asked for while the socket's queue was full.
     private var readHeldForWrites = false
 
-    init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory,
-         configuration: TCPServerConfiguration, logger: Logger) {
+    init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory, access: AccessControl,
+         configuration: TCPServerConfiguration, client: String, logger: Logger) {
         self.bus = bus
         self.presence = presence
         self.connections = connections
@@ -48,7 +48,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
         self.logger = logger
         framer = LineFramer(maxLineBytes: configuration.maxLineBytes)
         pending = PendingStores(limit: configuration.maxPendingStores)
-        session = LineSession(limits: configuration.limits, maxLineBytes: configuration.maxLineBytes)
+        session = LineSession(limits: configuration.limits, maxLineBytes: configuration.maxLineBytes, access: access, client: client)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -149,12 +149,14 @@ final class TCPChatHandler: ChannelDuplexHandler {
             self.subscriber = subscriber
             logger.info("\(user) has joined", metadata: ["transport": "tcp", "room": "\(room)"])
             let reply = replyOnLoop(context)
-            connections.identify(connection, user: user, rooms: [room], close: { channel.close(promise: nil) }) { _, announced in
+            connections.identify(connection, user: user, rooms: [room], close: ending(context)) { _, announced in
                 // Present on another connection already: no join is published,
                 // but this client, like the tutorial's app, expects to see its own.
                 if !announced { reply(LineFormat.line("\(user) has joined")) }
             }
             deliver()
+        case .authenticated(let identity):
+            connections.authenticated(connection, as: identity, close: ending(context))
         case .move(_, _, let to):
             guard let subscriber else { return }
             _ = bus.unpark(subscriber)
@@ -167,7 +169,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
             // The sender gets its message back once stored: that is the ack.
             bus.publish(draft) { result in
                 let refusal: [UInt8]?
-                if case .failure(let error) = result { refusal = LineFormat.error(error.message) } else { refusal = nil }
+                if case .failure(let error) = result { refusal = LineFormat.refusal(error) } else { refusal = nil }
                 channel.eventLoop.execute {
                     if let refusal { handler.value.send(refusal) }
                     handler.value.storeFinished()
@@ -192,12 +194,30 @@ final class TCPChatHandler: ChannelDuplexHandler {
         }
     }
 
+    /// How the server ends this connection from any thread: `error:CODE`
+    /// (`kicked`, `banned`, `token_expired`, `token_revoked`), then close.
+    private func ending(_ context: ChannelHandlerContext) -> @Sendable (ConnectionEnd) -> Void {
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loop = context.eventLoop
+        return { reason in
+            loop.execute { handler.value.sendThenClose(LineFormat.error(reason.code)) }
+        }
+    }
+
     /// ``send(_:)`` from any thread: the line is sent from the event loop,
     /// after whatever the loop was asked to do before.
     private func replyOnLoop(_ context: ChannelHandlerContext) -> @Sendable ([UInt8]) -> Void {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loop = context.eventLoop
         return { line in loop.execute { handler.value.send(line) } }
+    }
+
+    /// Writes a last line, and closes once it is written.
+    private func sendThenClose(_ line: [UInt8]) {
+        guard let context else { return }
+        let bytes = framer.newlineTerminated ? line : AppLineFormat.fit(line)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: bytes))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Writes a reply line: as it is for a line client, as the app can show

@@ -14,8 +14,9 @@ public final class TCPChatServer: Sendable {
     private let bus: MessageBus
 
     /// Binds and starts accepting on `group`.
+    /// - Parameter access: who a client that sends `auth:` is, and what every client may do.
     public init(configuration: TCPServerConfiguration, bus: MessageBus, presence: Presence,
-                connections: ConnectionDirectory, group: any EventLoopGroup, logger: Logger) throws {
+                connections: ConnectionDirectory, access: AccessControl, group: any EventLoopGroup, logger: Logger) throws {
         let registry = ClientRegistry()
         self.bus = bus
         serverChannel = try ServerBootstrap(group: group)
@@ -42,8 +43,9 @@ public final class TCPChatServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Int64(seconds))))
                     }
                     try channel.pipeline.syncOperations.addHandler(
-                        TCPChatHandler(bus: bus, presence: presence, connections: connections,
-                                       configuration: configuration, logger: logger))
+                        TCPChatHandler(bus: bus, presence: presence, connections: connections, access: access,
+                                       configuration: configuration, client: channel.remoteAddress?.ipAddress ?? "unknown",
+                                       logger: logger))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)

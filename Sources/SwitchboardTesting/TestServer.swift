@@ -4,6 +4,7 @@ import Switchboard
 import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardTCP
+import SwitchboardAuth
 import SwitchboardWebSocket
 
 /// A real Switchboard server on a free loopback port with its own temporary
@@ -20,7 +21,8 @@ public final class TestServer {
          maxBodyBytes: Int = 64 * 1024, recentMessages: Int = 4096, maxTextBytes: Int = 4096,
          tcpFlushMilliseconds: Int = 50, tcpMaxQueuedBytes: Int = 256 * 1024,
                 tcpKeepaliveSeconds: Int = 60, tcpIdleTimeoutSeconds: Int? = nil, tcpPort: Int = 0,
-                maxWebSockets: Int = 10_000, store: (any MessageStore)? = nil) throws {
+                maxWebSockets: Int = 10_000, store: (any MessageStore)? = nil,
+                auth: AuthConfiguration = TestServer.auth(), allowedOrigins: [String] = []) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -32,13 +34,13 @@ public final class TestServer {
                 host: "127.0.0.1", port: 0, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepaliveSeconds,
-                adminToken: TestServer.adminToken),
+                adminToken: TestServer.adminToken, allowedOrigins: allowedOrigins),
             tcp: TCPServerConfiguration(host: "127.0.0.1", port: tcpPort, flushMilliseconds: tcpFlushMilliseconds,
                                         maxQueuedBytes: tcpMaxQueuedBytes, keepaliveIdleSeconds: tcpKeepaliveSeconds,
                                         idleTimeoutSeconds: tcpIdleTimeoutSeconds, limits: MessageLimits(maxTextBytes: maxTextBytes)),
             webSocket: WebSocketConfiguration(keepaliveSeconds: keepaliveSeconds, maxConnections: maxWebSockets,
                                               limits: MessageLimits(maxTextBytes: maxTextBytes)),
-            recentMessages: recentMessages)
+            recentMessages: recentMessages, auth: auth)
         server = try ChatServer(configuration: configuration, store: store, logger: logger)
     }
 
@@ -47,12 +49,21 @@ public final class TestServer {
         server.shutdown()
         return try TestServer(databasePath: databasePath,
                               keepaliveSeconds: configuration.http.keepaliveSeconds,
-                              recentMessages: configuration.recentMessages)
+                              recentMessages: configuration.recentMessages, auth: configuration.auth,
+                              allowedOrigins: configuration.http.allowedOrigins)
     }
 
     public func stop() { server.shutdown() }
 
     deinit { server.shutdown() }
+
+    /// Identity as configured for tests: bcrypt at its lowest cost (a
+    /// registration takes a millisecond, not sixty), the rest as given.
+    public static func auth(mode: AccessMode = .open, registration: RegistrationMode = .open, jwtSecret: String? = nil,
+                            jwtPublicKeyPEM: String? = nil, publishRate: Double? = nil, publishBurst: Double? = nil) -> AuthConfiguration {
+        AuthConfiguration(mode: mode, registration: registration, jwtSecret: jwtSecret, jwtPublicKeyPEM: jwtPublicKeyPEM,
+                          publishRate: publishRate, publishBurst: publishBurst, passwordCost: 4)
+    }
 
     /// The admin token every test server uses.
     public static let adminToken = "test-admin-token"

@@ -1,7 +1,7 @@
 import SwitchboardCore
 
 /// A client's text frame, parsed (by the same JSON reader as an HTTP
-/// publish) and validated (by ``MessageDraft``, as on every transport): a
+/// publish) and decided by ``AccessControl`` (as on every transport): a
 /// publish, a script-level ping, or something refused (with the `ref` to
 /// answer, when there was one).
 enum WebSocketClientMessage: Equatable {
@@ -12,8 +12,9 @@ enum WebSocketClientMessage: Equatable {
     private static let names: Set<String> = ["text", "user", "room", "ref", "ping"]
 
     /// Parses `{"text":..,"ref":..}`, `{"user":..,"text":..,"room":..}` or
-    /// `{"ping":X}` for a socket of `user` following `filter`.
-    static func parse(_ text: String, user: String?, filter: RoomFilter, limits: MessageLimits) -> WebSocketClientMessage {
+    /// `{"ping":X}` for a socket of `user` following `filter`, opened as `identity`.
+    static func parse(_ text: String, user: String?, filter: RoomFilter, limits: MessageLimits,
+                      access: AccessControl, identity: Identity, client: String) -> WebSocketClientMessage {
         let members: [String: JSONScalar]
         do {
             members = try ClientMessageJSON.members(of: Array(text.utf8), named: names)
@@ -29,7 +30,7 @@ enum WebSocketClientMessage: Equatable {
             }
             var sender = user
             if case .string(let named) = members["user"] { sender = named }
-            guard let sender else {
+            guard sender != nil || identity.user != nil else {
                 throw SwitchboardError(.invalid, code: "user_required", message: "Give 'user', or open the socket with ?user=NAME.")
             }
             let room: String
@@ -43,7 +44,7 @@ enum WebSocketClientMessage: Equatable {
             } else {
                 throw SwitchboardError(.invalid, code: "room_required", message: "This socket follows several rooms: give 'room'.")
             }
-            return .publish(try MessageDraft(room: room, user: sender, text: rawText, limits: limits), ref: ref)
+            return .publish(try access.draft(identity, room: room, user: sender, text: rawText, limits: limits, client: client), ref: ref)
         } catch {
             return .refused(error, ref: ref)
         }

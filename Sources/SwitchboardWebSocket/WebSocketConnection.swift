@@ -47,15 +47,17 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
 
     func channelActive(context: ChannelHandlerContext) {
         if request.echo { return context.fireChannelActive() }
-        let connection = services.connections.open(.websocket)
+        let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        // Kicks, bans and the token's end close it with 1008, saying which.
+        let end: @Sendable (ConnectionEnd) -> Void = { reason in
+            eventLoop.execute { loop.value.close(code: 1008, reason: reason.code) }
+        }
+        let connection = services.connections.open(.websocket, identity: request.identity, close: end)
         self.connection = connection
         // A named user in named rooms is present (a join, queued for the store).
         if let user = request.user, case .rooms(let names) = filter {
-            let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
-            let eventLoop = context.eventLoop
-            services.connections.identify(connection, user: user, rooms: names.sorted(), close: {
-                eventLoop.execute { loop.value.close(code: 1008, reason: "kicked by an administrator") }
-            })
+            services.connections.identify(connection, user: user, rooms: names.sorted(), close: end)
         }
         context.fireChannelActive()
         pump()
@@ -145,7 +147,8 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     }
 
     private func received(_ text: String, on context: ChannelHandlerContext) {
-        switch WebSocketClientMessage.parse(text, user: request.user, filter: filter, limits: services.configuration.limits) {
+        switch WebSocketClientMessage.parse(text, user: request.user, filter: filter, limits: services.configuration.limits,
+                                            access: services.access, identity: request.identity, client: request.client) {
         case .ping(let value):
             send(WebSocketClientMessage.pong(value), on: context)
             context.flush()

@@ -11,4 +11,8 @@ struct WebSocketRequest: Sendable {
     /// The test-only echo endpoint: every text and binary message is sent
     /// back, nothing else happens.
     var echo: Bool
+    /// Who opened it (``AccessControl`` decided at the handshake).
+    var identity: Identity
+    /// The client's address: a guest's publish rate is counted by it.
+    var client: String
 }

@@ -5,7 +5,7 @@ import SwitchboardHTTP
 /// The HTTP side's hook: WebSocket's paths are answered here, checked, and
 /// upgraded; only the handshake goes through libmicrohttpd.
 extension WebSocketServer: HTTPUpgradeEndpoint {
-    public func answer(_ request: HTTPRequest) throws -> HTTPResponse? {
+    public func answer(_ request: HTTPRequest, identity resolve: () throws -> Identity) throws -> HTTPResponse? {
         guard let path = WebSocketHandshake.Path(request.path) else { return nil }
         let configuration = services.configuration
         let limits = configuration.limits
@@ -18,14 +18,18 @@ extension WebSocketServer: HTTPUpgradeEndpoint {
             filter = .all
         }
         let since = try request.query("since").map { value throws(SwitchboardError) in try Cursor.parse(value, name: "since") }
-        let user = try request.query("user").map { name throws(SwitchboardError) in try limits.validUser(name) }
+        // Who the client is, and what it may read, decided before the 101 like any HTTP request.
+        let identity = path == .echo ? Identity.guest : try resolve()
+        if path != .echo { try services.access.checkRooms(identity, filter) }
+        let user = try services.access.speaker(identity, naming: request.query("user"), limits: limits)
         if let refusal = try WebSocketHandshake.refusal(request) { return refusal }
         guard !services.bus.isClosed else { throw SwitchboardError.shuttingDown }
         guard (services.connections.counts()[.websocket] ?? 0) < configuration.maxConnections else {
             throw SwitchboardError(.unavailable, code: "too_many_websockets",
                                    message: "The server holds its most WebSocket connections (\(configuration.maxConnections)).")
         }
-        let asked = WebSocketRequest(filter: filter, cursor: since ?? services.bus.lastID, user: user, echo: path == .echo)
+        let asked = WebSocketRequest(filter: filter, cursor: since ?? services.bus.lastID, user: user, echo: path == .echo,
+                                     identity: identity, client: request.clientAddress ?? "unknown")
         let accept = WebSocketHandshake.acceptValue(key: WebSocketHandshake.key(request) ?? "")
         return HTTPResponse(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", accept)],
                             body: .upgrade { [self] socket in

@@ -17,10 +17,11 @@ public final class WebSocketServer: Sendable {
     let services: WebSocketServices
     private let open = Mutex<[ObjectIdentifier: (channel: any Channel, connection: WebSocketConnection)]>([:])
 
-    public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory,
+    /// - Parameter access: who a handshake's client is and what it may do.
+    public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory, access: AccessControl,
                 group: any EventLoopGroup, scheduler: DeadlineScheduler, logger: Logger) {
         self.group = group
-        services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, logger: logger)
+        services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, access: access, logger: logger)
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 

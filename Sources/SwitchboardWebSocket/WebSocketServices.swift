@@ -6,5 +6,6 @@ struct WebSocketServices: Sendable {
     let configuration: WebSocketConfiguration
     let bus: MessageBus
     let connections: ConnectionDirectory
+    let access: AccessControl
     let logger: Logger
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import SwitchboardTesting
@@ -47,14 +48,37 @@ struct ConnectionDirectoryTests {
     @Test func kickClosesEveryConnectionOfTheUserOnce() throws {
         let (_, _, connections) = try setUp()
         let closed = Atomic<Int>(0)
-        let a = connections.open(.sse, user: "leia", rooms: ["lobby"]) { closed.add(1, ordering: .relaxed) }
-        _ = connections.open(.tcp, user: "leia", rooms: ["lobby"]) { closed.add(1, ordering: .relaxed) }
-        _ = connections.open(.tcp, user: "luke", rooms: ["lobby"]) { closed.add(100, ordering: .relaxed) }
+        let a = connections.open(.sse, user: "leia", rooms: ["lobby"]) { _ in closed.add(1, ordering: .relaxed) }
+        _ = connections.open(.tcp, user: "leia", rooms: ["lobby"]) { _ in closed.add(1, ordering: .relaxed) }
+        _ = connections.open(.tcp, user: "luke", rooms: ["lobby"]) { _ in closed.add(100, ordering: .relaxed) }
         #expect(connections.kick(user: "leia") == 2)
         #expect(closed.load(ordering: .relaxed) == 2)
         // Not yet closed by their transports: a second kick closes nothing again.
         #expect(connections.kick(user: "leia") == 0)
         connections.close(a)
         #expect(connections.counts()[.sse] == 0)
+    }
+
+    @Test func aConnectionWhoseTokenEndsIsClosedSayingWhy() throws {
+        let (_, presence, _) = try setUp()
+        let scheduler = DeadlineScheduler()
+        scheduler.start()
+        defer { scheduler.stop() }
+        let now = Atomic<Int64>(1_000_000)
+        let connections = ConnectionDirectory(presence: presence, scheduler: scheduler, clock: { now.load(ordering: .relaxed) })
+        let reasons = Mutex<[ConnectionEnd]>([])
+        let claims = TokenClaims(user: "leia", expires: 1_000_050, revocationKey: "k")
+        _ = connections.open(.sse, user: "leia", rooms: ["lobby"], identity: .user(claims)) { reason in reasons.withLock { $0.append(reason) } }
+        // Its deadline comes, 50 ms on; the token has expired by then.
+        now.store(1_000_050, ordering: .relaxed)
+        for _ in 0..<200 where reasons.withLock({ $0.isEmpty }) { usleep(10_000) }
+        #expect(reasons.withLock { $0 } == [.tokenExpired])
+
+        // A sign-out or a ban ends what the access check says must end, once.
+        let other = TokenClaims(user: "han", expires: 9_000_000, revocationKey: "h")
+        _ = connections.open(.tcp, user: "han", rooms: ["lobby"], identity: .user(other)) { reason in reasons.withLock { $0.append(reason) } }
+        #expect(connections.endInvalid { $0.claims?.revocationKey == "h" ? .tokenRevoked : nil } == 1)
+        #expect(connections.endInvalid { $0.claims?.revocationKey == "h" ? .tokenRevoked : nil } == 0)
+        #expect(reasons.withLock { $0 } == [.tokenExpired, .tokenRevoked])
     }
 }

@@ -26,15 +26,15 @@ struct RequestParsingTests {
     }
 
     @Test func publishBodiesAreReadByContentType() throws {
-        let json = try PublishRequest.draft(room: "lobby", contentType: "application/json; charset=utf-8",
-                                            body: Array(#"{"user":"luke","text":"hi","extra":1}"#.utf8), limits: limits)
-        #expect(json == MessageDraft(room: "lobby", user: "luke", text: "hi", kind: .message))
-        let sniffedJSON = try PublishRequest.draft(room: "lobby", contentType: nil, body: Array(#" {"user":"a","text":"b"}"#.utf8), limits: limits)
+        let json = try PublishRequest.fields(contentType: "application/json; charset=utf-8",
+                                             body: Array(#"{"user":"luke","text":"hi","extra":1}"#.utf8))
+        #expect(json.user == "luke" && json.text == "hi")
+        let sniffedJSON = try PublishRequest.fields(contentType: nil, body: Array(#" {"user":"a","text":"b"}"#.utf8))
         #expect(sniffedJSON.user == "a")
-        let sniffedForm = try PublishRequest.draft(room: "lobby", contentType: nil, body: Array("user=a&text=b".utf8), limits: limits)
+        let sniffedForm = try PublishRequest.fields(contentType: nil, body: Array("user=a&text=b".utf8))
         #expect(sniffedForm.text == "b")
         #expect(throws: SwitchboardError.unsupportedMediaType) {
-            try PublishRequest.draft(room: "lobby", contentType: "multipart/form-data", body: [], limits: limits)
+            try PublishRequest.fields(contentType: "multipart/form-data", body: [])
         }
     }
 

@@ -13,13 +13,13 @@ struct LineSessionTests {
     }
 
     @Test func iamThenMsgEntersTheLobbyAndPublishes() {
-        var session = LineSession()
+        var session = LineSession(access: AccessControl(verifier: nil))
         #expect(say(&session, "iam: luke ") == [.enter(user: "luke", room: "lobby")])
         #expect(say(&session, "msg:hi: there") == [.publish(MessageDraft(room: "lobby", user: "luke", text: "hi: there", kind: .message))])
     }
 
     @Test func errorsAreOneLineAndTheSessionGoesOn() {
-        var session = LineSession()
+        var session = LineSession(access: AccessControl(verifier: nil))
         #expect(sent(say(&session, "msg:too early")) == ["error:send iam:NAME first\n"])
         #expect(sent(say(&session, "hello")).first?.hasPrefix("error:unknown command") == true)
         #expect(sent(say(&session, "dance:now")).first?.hasPrefix("error:unknown command 'dance'") == true)
@@ -32,7 +32,7 @@ struct LineSessionTests {
     }
 
     @Test func secondIamSameNameIsIgnoredOtherNameRefused() {
-        var session = LineSession()
+        var session = LineSession(access: AccessControl(verifier: nil))
         _ = say(&session, "iam:luke")
         #expect(say(&session, "iam:luke") == [])
         #expect(sent(say(&session, "iam:vader")) == ["error:already joined as luke; reconnect to use another name\n"])
@@ -40,7 +40,7 @@ struct LineSessionTests {
     }
 
     @Test func extensionsMoveListAndReplay() {
-        var session = LineSession()
+        var session = LineSession(access: AccessControl(verifier: nil))
         #expect(say(&session, "join:cantina") == [])  // before iam: just where iam: will enter
         #expect(say(&session, "iam:han") == [.enter(user: "han", room: "cantina")])
         #expect(say(&session, "join:lobby") == [.move(user: "han", from: "cantina", to: "lobby")])
@@ -61,7 +61,7 @@ struct LineSessionTests {
     }
 
     @Test func pingIsAnsweredPongWithTheSameTextBeforeOrAfterIam() {
-        var session = LineSession()
+        var session = LineSession(access: AccessControl(verifier: nil))
         #expect(sent(say(&session, "ping:")) == ["pong:\n"])
         #expect(sent(say(&session, "ping:42 abc")) == ["pong:42 abc\n"])
         #expect(say(&session, "iam:luke") == [.enter(user: "luke", room: "lobby")])

@@ -7,7 +7,8 @@ struct WebSocketClientMessageTests {
     let limits = MessageLimits()
 
     func parse(_ text: String, user: String? = "luke", filter: RoomFilter = .room("lobby")) -> WebSocketClientMessage {
-        WebSocketClientMessage.parse(text, user: user, filter: filter, limits: limits)
+        WebSocketClientMessage.parse(text, user: user, filter: filter, limits: limits,
+                                     access: AccessControl(verifier: nil), identity: .guest, client: "test")
     }
 
     @Test func publishesAsTheSocketsUserInItsRoomAndKeepsTheRefAsSent() {

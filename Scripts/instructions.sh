@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Instructions per delivery and per publish, counted by valgrind's callgrind:
+# figures that do not move with the machine's noise, for comparing two builds.
+#
+# For each of TRANSPORTS, a server (SERVER, default this tree's release
+# build) runs under callgrind on free ports with a throwaway SQLite file;
+# `switchboard bench` (this tree's release build: the same load client for
+# every server measured) holds CLIENTS subscribers and publishes closed loop
+# (each message after the last was delivered). The run is made twice, with
+# FEW and with MANY messages; the difference of the two totals, divided by
+# the extra deliveries, is the cost of one delivery with start-up,
+# connection and shutdown costs cancelled out. CLIENTS=1 gives the cost of a
+# publish (with its one delivery).
+#
+#   Scripts/instructions.sh                                   # this tree
+#   SERVER=/work/before/.build/release/switchboard Scripts/instructions.sh
+#   TRANSPORTS="tcp" CLIENTS=1 Scripts/instructions.sh
+#   CLIENT=path/to/switchboard ...                            # a load client built elsewhere
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TRANSPORTS=${TRANSPORTS:-"sse websocket tcp long-poll"}
+CLIENTS=${CLIENTS:-20} FEW=${FEW:-20} MANY=${MANY:-120}
+command -v valgrind >/dev/null || Scripts/apt-install.sh valgrind
+if [ -z "${CLIENT:-}" ]; then swift build -c release --product switchboard >&2; fi
+client=${CLIENT:-.build/release/switchboard}
+SERVER=${SERVER:-$client}
+work="$(mktemp -d -t switchboard-instructions.XXXXXX)"
+server_pid=
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# total TRANSPORT MESSAGES: the server's instruction count for one run.
+total() {
+  local transport=$1 messages=$2 http tcp out
+  http=$(free_port) tcp=$(free_port) out="$work/callgrind.$transport.$messages"
+  rm -f "$work/db.sqlite"*
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$SERVER" serve \
+    --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$work/db.sqlite" \
+    --admin-token instructions >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 600); do curl -fs "http://127.0.0.1:$http/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+  "$client" bench --url "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --transport "$transport" \
+    --clients "$CLIENTS" --messages "$messages" --closed-loop --publishers 1 --idle-seconds 0 \
+    --connect-batch 10 >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }
+  kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
+  awk '/^(summary|totals):/ { print $2; exit }' "$out"
+}
+
+echo "server: $SERVER ($(git -C "$(dirname "$SERVER")" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo "each: $CLIENTS subscribers, $FEW then $MANY messages published closed loop"
+printf '%-10s %16s %16s %14s\n' transport "Ir ($FEW msgs)" "Ir ($MANY msgs)" "Ir/delivery"
+for transport in $TRANSPORTS; do
+  few=$(total "$transport" "$FEW")
+  many=$(total "$transport" "$MANY")
+  per=$(( (many - few) / ((MANY - FEW) * CLIENTS) ))
+  printf '%-10s %16s %16s %14s\n' "$transport" "$few" "$many" "$per"
+done

@@ -1,0 +1,187 @@
+import Synchronization
+
+/// The one place that turns what a client presented into an ``Identity``
+/// and decides what that identity may do: read a room, speak under a name,
+/// publish now. Every transport asks it; none decides by itself.
+///
+/// It keeps in memory what every decision needs (registered names, bans,
+/// revoked tokens), loaded from the store at start and kept current by the
+/// node that makes a change and, on several nodes, by the cluster. So every
+/// decision is a lookup: no request waits on the store to be let in.
+public final class AccessControl: Sendable {
+    private struct State {
+        /// Registered names, lower-cased: a name differing only in case is the same name.
+        var registered: Set<String> = []
+        /// Lower-cased user → end of the ban (ms since the epoch).
+        var bans: [String: Int64] = [:]
+        /// Revocation key → the token's expiry (after which it needs no entry).
+        var revoked: [String: Int64] = [:]
+    }
+
+    /// Whether guests may use the server.
+    public let mode: AccessMode
+    private let verifier: (any TokenVerifier)?
+    private let rateLimiter: PublishRateLimiter?
+    private let clock: @Sendable () -> Int64
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - verifier: checks tokens; nil: no token can be accepted (every one is refused).
+    ///   - rateLimiter: per-user publish rate; nil: unlimited (the default, as in every peer).
+    ///   - clock: milliseconds since the epoch.
+    public init(mode: AccessMode = .open, verifier: (any TokenVerifier)?, rateLimiter: PublishRateLimiter? = nil,
+                clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
+        self.mode = mode
+        self.verifier = verifier
+        self.rateLimiter = rateLimiter
+        self.clock = clock
+    }
+
+    // MARK: Who is it
+
+    /// The identity of a client that presented `token` (nil: none), or the
+    /// admin token. A bad token is refused, never taken for a guest.
+    public func identify(token: String?, isAdmin: Bool = false) throws(SwitchboardError) -> Identity {
+        if isAdmin { return .admin }
+        guard let token else { return .guest }
+        guard let verifier else { throw .invalidToken("this server accepts no tokens") }
+        let now = clock()
+        let claims = try verifier.verify(token, now: now)
+        let (revoked, bannedUntil) = state.withLock { ($0.revoked[claims.revocationKey] != nil, $0.bans[claims.user.lowercased()]) }
+        if revoked { throw .tokenRevoked }
+        if let bannedUntil, bannedUntil > now { throw .banned(until: bannedUntil) }
+        return .user(claims)
+    }
+
+    /// Why a connection opened as `identity` must end now, or nil while it
+    /// may stay: its token revoked or expired, or its user banned.
+    public func ending(_ identity: Identity) -> ConnectionEnd? {
+        guard case .user(let claims) = identity else { return nil }
+        let now = clock()
+        if claims.expires <= now { return .tokenExpired }
+        return state.withLock { state in
+            if state.revoked[claims.revocationKey] != nil { return .tokenRevoked }
+            if let until = state.bans[claims.user.lowercased()], until > now { return .banned }
+            return nil
+        }
+    }
+
+    // MARK: What may it do
+
+    /// Who speaks, or is present, when `identity` names `claimed` (a valid
+    /// name, or nil when the client named nobody): the token's user, the
+    /// name a guest chose, anyone for the admin token.
+    public func speaker(_ identity: Identity, claimed: String?) throws(SwitchboardError) -> String? {
+        switch identity {
+        case .admin:
+            return claimed
+        case .user(let claims):
+            if let claimed, claimed != claims.user { throw .notYourName(claims.user) }
+            return claims.user
+        case .guest:
+            guard mode == .open else { throw .unauthorized }
+            guard let claimed else { return nil }
+            let key = claimed.lowercased()
+            let (registered, bannedUntil) = state.withLock { ($0.registered.contains(key), $0.bans[key]) }
+            if registered { throw .nameReserved(claimed) }
+            if let bannedUntil, bannedUntil > clock() { throw .banned(until: bannedUntil) }
+            return claimed
+        }
+    }
+
+    /// ``speaker(_:claimed:)`` for a name as the client sent it (validated first).
+    public func speaker(_ identity: Identity, naming name: String?, limits: MessageLimits) throws(SwitchboardError) -> String? {
+        let claimed = try name.map { name throws(SwitchboardError) in try limits.validUser(name) }
+        return try speaker(identity, claimed: claimed)
+    }
+
+    /// A message `identity` publishes in `room`, naming `user` (or nobody:
+    /// the token's user speaks): the room allowed, the speaker decided, the
+    /// text validated, then one publish taken from the rate. Every
+    /// transport's publish comes through here.
+    public func draft(_ identity: Identity, room: String, user: String?, text: String, limits: MessageLimits,
+                      client: String) throws(SwitchboardError) -> MessageDraft {
+        try checkRoom(identity, room)
+        guard let speaker = try speaker(identity, naming: user, limits: limits) else {
+            throw SwitchboardError(.invalid, code: "invalid_user", message: "Name the user who speaks ('user'), or sign in.")
+        }
+        let draft = try MessageDraft(room: room, user: speaker, text: text, limits: limits)
+        try admitPublish(identity, speaker: speaker, client: client)
+        return draft
+    }
+
+    /// Refuses `identity` reading or writing `room` when it may not.
+    public func checkRoom(_ identity: Identity, _ room: String) throws(SwitchboardError) {
+        switch identity {
+        case .admin: return
+        case .guest: if mode == .required { throw .unauthorized }
+        case .user(let claims): if !claims.rooms.allows(room) { throw .roomForbidden(room) }
+        }
+    }
+
+    /// Refuses `identity` reading the rooms of `filter` when it may not.
+    public func checkRooms(_ identity: Identity, _ filter: RoomFilter) throws(SwitchboardError) {
+        switch filter {
+        case .all:
+            switch identity {
+            case .admin: return
+            case .guest: if mode == .required { throw .unauthorized }
+            case .user(let claims): if !claims.rooms.isUnlimited { throw .allRoomsForbidden }
+            }
+        case .rooms(let rooms):
+            for room in rooms { try checkRoom(identity, room) }
+        }
+    }
+
+    /// Refuses a guest where a token is needed (`--auth required`).
+    public func checkSignedIn(_ identity: Identity) throws(SwitchboardError) {
+        if identity == .guest, mode == .required { throw .unauthorized }
+    }
+
+    /// Takes one publish from `speaker`'s bucket (`client`, e.g. the
+    /// address, for a guest); refuses it over the rate. The admin is never limited.
+    public func admitPublish(_ identity: Identity, speaker: String, client: String) throws(SwitchboardError) {
+        guard let rateLimiter, identity != .admin else { return }
+        let key = identity == .guest ? "guest " + client : "user " + speaker
+        if let wait = rateLimiter.take(key) { throw .rateLimited(retryAfter: wait) }
+    }
+
+    // MARK: What changed
+
+    /// `user` has an account from now on: its name is reserved.
+    public func registered(_ user: String) {
+        state.withLock { _ = $0.registered.insert(user.lowercased()) }
+    }
+
+    /// Whether `user` (in any case) has an account.
+    public func isRegistered(_ user: String) -> Bool {
+        state.withLock { $0.registered.contains(user.lowercased()) }
+    }
+
+    /// The token with `key` is refused from now until `expires` (when it would be anyway).
+    public func revoked(_ key: String, expires: Int64) {
+        state.withLock { $0.revoked[key] = expires }
+    }
+
+    /// `user` is banned until `until`, or no longer (nil).
+    public func banned(_ user: String, until: Int64?) {
+        state.withLock { $0.bans[user.lowercased()] = until }
+    }
+
+    /// The bans in force now: lower-cased user → end (ms).
+    public func bans() -> [String: Int64] {
+        let now = clock()
+        return state.withLock { $0.bans.filter { $0.value > now } }
+    }
+
+    /// Replaces what is known with what the store holds (at start, and on
+    /// another node's change): accounts, bans and revocations.
+    public func load(accounts: [String], bans: [String: Int64], revoked: [String: Int64]) {
+        let now = clock()
+        state.withLock { state in
+            state.registered = Set(accounts.map { $0.lowercased() })
+            state.bans = Dictionary(bans.filter { $0.value > now }.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: max)
+            state.revoked = revoked.filter { $0.value > now }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import MicroHTTPD
+import SwitchboardAuth
+import SwitchboardCore
+
+/// Accounts and sessions (`/api/accounts`, `/api/sessions`, `/api/me`) and
+/// the admin's accounts and bans. Password work runs on the services'
+/// account queue while the request is suspended: bcrypt takes tens of
+/// milliseconds, and a libmicrohttpd worker serves many connections.
+enum AccountEndpoints {
+    /// `POST /api/accounts {"user","password"}` → 201 `{"user"}`.
+    static func register(_ exchange: HTTPExchange, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
+        let accounts = try service(services)
+        let fields = try RequestFields.decode(["user", "password"], contentType: exchange.header("Content-Type"), body: exchange.body)
+        let (user, password) = (try RequestFields.string(fields, "user"), try RequestFields.string(fields, "password"))
+        return offWorker(exchange, services) {
+            let account = try accounts.register(user: user, password: password, byAdmin: identity == .admin)
+            return (201, MessageJSON.encode(["user": account.user]), [])
+        }
+    }
+
+    /// `POST /api/sessions {"user","password"}` → 201 `{"token","user","expires"}` and the session cookie.
+    static func signIn(_ exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+        let accounts = try service(services)
+        let fields = try RequestFields.decode(["user", "password"], contentType: exchange.header("Content-Type"), body: exchange.body)
+        let (user, password) = (try RequestFields.string(fields, "user"), try RequestFields.string(fields, "password"))
+        let secure = services.configuration.secureCookies
+        return offWorker(exchange, services) {
+            let session = try accounts.signIn(user: user, password: password)
+            struct Body: Encodable { var token: String; var user: String; var expires: Int64 }
+            let seconds = (session.expires - MessageBus.systemClock()) / 1000
+            return (201, MessageJSON.encode(Body(token: session.token, user: session.user, expires: session.expires)),
+                    [HTTPCredentials.sessionCookie(session.token, seconds: seconds, secure: secure)])
+        }
+    }
+
+    /// `DELETE /api/sessions/current` → 204: the presented token is refused
+    /// everywhere from now on, and the cookie is cleared.
+    static func signOut(_ exchange: HTTPExchange, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
+        let accounts = try service(services)
+        guard let claims = identity.claims else { throw SwitchboardError.unauthorized }
+        let secure = services.configuration.secureCookies
+        return offWorker(exchange, services) {
+            try accounts.signOut(claims)
+            return (204, [], [HTTPCredentials.clearedCookie(secure: secure)])
+        }
+    }
+
+    /// `GET /api/me` → `{"user"}`, or 401 without a token.
+    static func me(_ identity: Identity) throws -> HTTPResponse {
+        guard let claims = identity.claims else { throw SwitchboardError.unauthorized }
+        struct Me: Encodable { var user: String; var expires: Int64 }
+        return .json(200, MessageJSON.encode(Me(user: claims.user, expires: claims.expires)))
+    }
+
+    /// `GET /api/admin/accounts`: every account (with its ban), and who is
+    /// connected with a token on this node.
+    static func list(_ exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+        let accounts = try service(services)
+        let connections = services.connections
+        return offWorker(exchange, services) {
+            struct Row: Encodable {
+                var user: String; var created: Int64; var bannedUntil: Int64?
+                enum CodingKeys: String, CodingKey { case user, created; case bannedUntil = "banned_until" }
+            }
+            struct SignedIn: Encodable { var user: String; var transports: [Transport] }
+            struct Body: Encodable {
+                var accounts: [Row]; var signedIn: [SignedIn]; var bans: [String: Int64]
+                enum CodingKeys: String, CodingKey { case accounts, bans; case signedIn = "signed_in" }
+            }
+            let rows = try accounts.accounts().map { Row(user: $0.account.user, created: $0.account.created, bannedUntil: $0.bannedUntil) }
+            let signedIn = connections.signedIn().sorted { $0.key < $1.key }.map { SignedIn(user: $0.key, transports: $0.value.sorted()) }
+            return (200, MessageJSON.encode(Body(accounts: rows, signedIn: signedIn, bans: services.access.bans())), [])
+        }
+    }
+
+    /// `POST /api/admin/users/{user}/ban {"seconds":N}`.
+    static func ban(user: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+        let accounts = try service(services)
+        let fields = try RequestFields.decode(["seconds"], contentType: exchange.header("Content-Type"), body: exchange.body)
+        var seconds: Double?
+        switch fields["seconds"] {
+        case .number(let text)?: seconds = Double(text)
+        case .string(let text)?: seconds = Double(text)
+        default: seconds = nil
+        }
+        guard let seconds else {
+            throw SwitchboardError(.invalid, code: "invalid_seconds", message: "Field 'seconds' (a number above 0) is required.")
+        }
+        return offWorker(exchange, services) {
+            let until = try accounts.ban(user: user, seconds: seconds)
+            struct Banned: Encodable { var user: String; var until: Int64 }
+            return (200, MessageJSON.encode(Banned(user: user, until: until)), [])
+        }
+    }
+
+    /// `DELETE /api/admin/users/{user}/ban` → 204.
+    static func lift(user: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+        let accounts = try service(services)
+        return offWorker(exchange, services) {
+            try accounts.lift(user: user)
+            return (204, [], [])
+        }
+    }
+
+    private static func service(_ services: HTTPServices) throws -> AccountService {
+        guard let accounts = services.accounts else {
+            throw SwitchboardError(.unavailable, code: "no_accounts", message: "This server keeps no accounts.")
+        }
+        return accounts
+    }
+
+    /// Suspends `exchange` while `work` runs on the account queue; its
+    /// response (or refusal) is sent on the worker.
+    /// A JSON answer made off the worker: status, body, headers.
+    private typealias Answer = (status: Int, json: [UInt8], headers: [(name: String, value: String)])
+
+    private static func offWorker(_ exchange: HTTPExchange, _ services: HTTPServices,
+                                  _ work: @escaping @Sendable () throws -> Answer) -> HTTPHandlerResult {
+        PendingAnswer<Result<Answer, SwitchboardError>>.suspend(exchange, until: { done in
+            services.accountQueue.async {
+                do {
+                    done(.success(try work()))
+                } catch let error as SwitchboardError {
+                    done(.failure(error))
+                } catch {
+                    services.logger.error("account request failed: \(type(of: error))")
+                    done(.failure(.storeFailure("the account store failed")))
+                }
+            }
+        }, answer: { outcome in
+            let answer = try outcome.get()
+            if answer.json.isEmpty { return HTTPResponse(status: answer.status, headers: answer.headers, body: .bytes([])) }
+            return .json(answer.status, answer.json, headers: answer.headers)
+        })
+    }
+}

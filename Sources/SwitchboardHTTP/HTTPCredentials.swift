@@ -1,0 +1,66 @@
+import MicroHTTPD
+
+/// What a request presented to say who it is, read the ways each client
+/// can send it: `Authorization: Bearer TOKEN` (the admin token or a JWT),
+/// `?access_token=TOKEN` (EventSource and WebSocket cannot set headers), or
+/// the `switchboard_session` cookie (the web page). The first present wins.
+struct HTTPCredentials: Sendable {
+    /// Where the token came from.
+    enum Source: Sendable, Equatable {
+        case header, query, cookie
+    }
+
+    /// The session cookie's name.
+    static let cookieName = "switchboard_session"
+
+    /// A JWT, if one was presented (never the admin token).
+    var token: String?
+    /// Where ``token`` was found.
+    var source: Source?
+    /// The Bearer token was the admin token.
+    var isAdmin = false
+
+    init(_ request: HTTPRequest, adminToken: String) {
+        if let authorization = request.header("Authorization") {
+            if AdminToken.matches(authorization, token: adminToken) {
+                isAdmin = true
+            } else if authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " {
+                token = String(authorization.dropFirst(7)).trimmingSpaces
+                source = .header
+            }
+            if isAdmin || token != nil { return }
+        }
+        if let value = request.query("access_token"), !value.isEmpty {
+            token = value
+            source = .query
+        } else if let cookie = request.header("Cookie"), let value = Self.cookie(Self.cookieName, in: cookie), !value.isEmpty {
+            token = value
+            source = .cookie
+        }
+    }
+
+    /// The value of cookie `name` in a `Cookie` header.
+    static func cookie(_ name: String, in header: String) -> String? {
+        for pair in header.split(separator: ";") {
+            let trimmed = pair.drop { $0 == " " }
+            if trimmed.hasPrefix(name + "=") { return String(trimmed.dropFirst(name.count + 1)) }
+        }
+        return nil
+    }
+
+    /// The cookie that signs the browser in with `token` for `seconds`.
+    static func sessionCookie(_ token: String, seconds: Int64, secure: Bool) -> (name: String, value: String) {
+        ("Set-Cookie", "\(cookieName)=\(token); Max-Age=\(max(0, seconds)); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : ""))
+    }
+
+    /// The cookie that signs the browser out.
+    static func clearedCookie(secure: Bool) -> (name: String, value: String) {
+        sessionCookie("", seconds: 0, secure: secure)
+    }
+}
+
+private extension String {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
