@@ -128,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "SwitchboardCLI",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardLoad",
+                "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -35,6 +35,7 @@
     $("login").hidden = true;
     $("dashboard").hidden = false;
     $("live").hidden = false;
+    loadAccounts();
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let text = "";
@@ -192,10 +193,63 @@
     if (response.ok) $("delete-id").value = "";
   });
 
-  async function adminRequest(method, url) {
-    const response = await fetch(url, { method, headers: { Authorization: `Bearer ${token}` } });
+  async function adminRequest(method, url, body) {
+    const headers = { Authorization: `Bearer ${token}` };
+    if (body) headers["Content-Type"] = "application/json";
+    const response = await fetch(url, { method, headers, body: body && JSON.stringify(body) });
     return { response, body: await response.json().catch(() => ({})) };
   }
+
+  // ---- accounts and bans: read every 5 s while the dashboard is open, and after each action.
+
+  async function loadAccounts() {
+    if ($("dashboard").hidden) return;
+    const { response, body } = await adminRequest("GET", "/api/admin/accounts").catch(() => ({ response: { ok: false } }));
+    if (!response.ok) return;
+    const signedIn = new Map(body.signed_in.map((entry) => [entry.user, entry.transports.join(", ")]));
+    const names = new Set([...body.accounts.map((a) => a.user), ...Object.keys(body.bans), ...signedIn.keys()]);
+    const registered = new Map(body.accounts.map((a) => [a.user, a]));
+    const banOf = (user) => body.bans[user.toLowerCase()];
+    $("accounts").replaceChildren(...[...names].sort().map((user) => {
+      const row = document.createElement("tr");
+      const account = registered.get(user);
+      const until = banOf(user);
+      for (const text of [user, account ? new Date(account.created).toLocaleString() : "guest",
+                          signedIn.get(user) || "–", until ? new Date(until).toLocaleString() : "–"]) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      const actions = document.createElement("td");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "small";
+      button.textContent = until ? "Lift ban" : "Ban 1 h";
+      button.addEventListener("click", () => until ? lift(user) : ban(user, 3600));
+      actions.append(button);
+      row.append(actions);
+      return row;
+    }));
+  }
+
+  async function ban(user, seconds) {
+    const { response, body } = await adminRequest("POST", `/api/admin/users/${encodeURIComponent(user)}/ban`, { seconds });
+    $("ban-result").textContent = response.ok ? `Banned ${user} until ${new Date(body.until).toLocaleString()}.`
+      : `Refused: ${(body.error && body.error.message) || response.status}`;
+    loadAccounts();
+  }
+
+  async function lift(user) {
+    const { response, body } = await adminRequest("DELETE", `/api/admin/users/${encodeURIComponent(user)}/ban`);
+    $("ban-result").textContent = response.ok ? `Lifted the ban on ${user}.` : `Refused: ${(body.error && body.error.message) || response.status}`;
+    loadAccounts();
+  }
+
+  $("ban").addEventListener("submit", (event) => {
+    event.preventDefault();
+    ban($("ban-user").value.trim(), Number($("ban-seconds").value));
+  });
+  setInterval(loadAccounts, 5000);
 
   function niceCeiling(value) {
     const power = Math.pow(10, Math.floor(Math.log10(value)));

@@ -8,6 +8,7 @@
   const KINDS = ["message", "join", "leave", "system", "delete"];
 
   const state = {
+    account: null,       // the signed-in user (the session cookie), or null for a guest
     user: null,
     room: null,
     since: 0,            // the last id seen: every transport resumes after it
@@ -33,14 +34,66 @@
 
   $("join").addEventListener("submit", (event) => {
     event.preventDefault();
-    state.user = $("join-name").value.trim();
+    state.user = state.account || $("join-name").value.trim();
     state.room = $("join-room").value.trim();
     if (!state.user || !state.room) return;
     localStorage.setItem("switchboard.user", state.user);
     localStorage.setItem("switchboard.room", state.room);
     start();
   });
-  if (params.get("user") && params.get("room")) $("join").requestSubmit();
+  // ---- accounts: the session is an HttpOnly cookie the server sets; the
+  // page only asks who it is (/api/me), and every request carries it.
+
+  async function refreshAccount() {
+    try {
+      const response = await fetch("/api/me");
+      state.account = response.ok ? (await response.json()).user : null;
+    } catch (_) {
+      state.account = null;
+    }
+    $("whoami").hidden = !state.account;
+    $("account-name").textContent = state.account || "";
+    $("signed-in").hidden = !state.account;
+    $("signed-out").hidden = !!state.account;
+    $("join-name").readOnly = !!state.account;
+    if (state.account) $("join-name").value = state.account;
+  }
+
+  async function postJSON(path, body) {
+    const response = await fetch(path, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    if (response.ok) return response;
+    let message = `HTTP ${response.status}`;
+    try { message = (await response.json()).error.message; } catch (_) {}
+    throw new Error(message);
+  }
+
+  async function signIn(register) {
+    $("join-error").hidden = true;
+    const user = $("join-name").value.trim(), password = $("join-password").value;
+    try {
+      if (register) await postJSON("/api/accounts", { user, password });
+      await postJSON("/api/sessions", { user, password });
+      $("join-password").value = "";
+      await refreshAccount();
+    } catch (error) {
+      $("join-error").textContent = error.message;
+      $("join-error").hidden = false;
+    }
+  }
+
+  $("sign-in").addEventListener("click", () => signIn(false));
+  $("register").addEventListener("click", () => signIn(true));
+  $("sign-out").addEventListener("click", async () => {
+    await fetch("/api/sessions/current", { method: "DELETE" }).catch(() => {});
+    state.stop();
+    location.reload();
+  });
+
+  refreshAccount().then(() => {
+    if ((params.get("user") || state.account) && params.get("room")) $("join").requestSubmit();
+  });
 
   // The join hint names the raw TCP port this server really listens on.
   getJSON("/healthz").then((health) => {
@@ -93,8 +146,9 @@
     renderCost();
   }
 
+  // A guest names itself; a signed-in user is named by its session.
   function presenceQuery() {
-    return `user=${encodeURIComponent(state.user)}`;
+    return state.account ? "" : `user=${encodeURIComponent(state.user)}`;
   }
 
   // EventSource reconnects by itself and sends Last-Event-ID; the server

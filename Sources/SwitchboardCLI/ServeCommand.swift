@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import Switchboard
+import SwitchboardAuth
 import SwitchboardCore
 import SwitchboardHTTP
 import SwitchboardTCP
@@ -73,6 +74,8 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @OptionGroup(title: "Identity and access") var access: AuthOptions
+
     func validate() throws {
         _ = try Self.hostAndPort(http)
         if tcp != "off" { _ = try Self.hostAndPort(tcp) }
@@ -107,10 +110,11 @@ struct ServeCommand: ParsableCommand {
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepalive,
                 publicFiles: try publicFiles(),
-                adminToken: token),
+                adminToken: token, allowedOrigins: access.allowedOrigins),
             tcp: try tcpConfiguration(),
             webSocket: WebSocketConfiguration(keepaliveSeconds: keepalive, echo: webSocketEcho,
-                                              limits: MessageLimits(maxTextBytes: maxTextBytes)))
+                                              limits: MessageLimits(maxTextBytes: maxTextBytes)),
+            auth: try access.configuration())
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.
         signal(SIGINT, SIG_IGN)
@@ -123,7 +127,12 @@ struct ServeCommand: ParsableCommand {
             return source
         }
 
-        let server = try ChatServer(configuration: configuration, logger: logger)
+        let server: ChatServer
+        do {
+            server = try ChatServer(configuration: configuration, logger: logger)
+        } catch let error as TokenKeyError {
+            throw ValidationError("--jwt-secret or --jwt-public-key: \(error.reason).")
+        }
         let node = server.cluster.map { " as node \($0.nodeID)" } ?? ""
         logger.info("serving HTTP on http://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(configuration.databaseForLogs)\(node)")
         if givenToken == nil {
@@ -131,6 +140,7 @@ struct ServeCommand: ParsableCommand {
             print("admin token (for /admin and /api/admin/): \(token)")
             fflush(nil)
         }
+        logger.info("identity: --auth \(configuration.auth.mode.rawValue), registration \(configuration.auth.registration.rawValue)")
         if let tcpPort = server.tcpPort, let tcpHost = configuration.tcp?.host {
             logger.info("serving the DogeChat line protocol on TCP \(tcpHost):\(tcpPort) (try: nc \(tcpHost) \(tcpPort))")
         }

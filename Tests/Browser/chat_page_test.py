@@ -293,6 +293,68 @@ def main():
             browser.execute_script("document.getElementById('auto').checked = false")
             time.sleep(0.5)
             browser.save_screenshot(os.path.join(screenshots, "compare-live.png"))
+
+        # --- accounts: register, sign in, chat, reload (still signed in), sign out
+        watcher = LineClient(server.tcp, "finn")  # han was kicked above
+        browser.get(f"{server.base}/")
+        wait_for(lambda: browser.find_element(By.ID, "join-password").is_displayed(), 5)
+        name = browser.find_element(By.ID, "join-name")
+        name.clear()
+        name.send_keys("rey")
+        browser.find_element(By.ID, "join-password").send_keys("a long enough password")
+        browser.find_element(By.ID, "register").click()
+        signed_in = lambda: browser.find_element(By.ID, "whoami").is_displayed() and browser.find_element(By.ID, "account-name").text == "rey"
+        check("registering signs the page in, under that name", wait_for(signed_in, 5))
+        browser.find_element(By.ID, "join-signed-in").click()
+        check("a signed-in user's stream is live", wait_for(lambda: browser.find_element(By.ID, "status").text == "live", 10))
+        browser.find_element(By.ID, "text").send_keys("signed in and typing\n")
+        check("a signed-in user's message reaches a TCP client as theirs", watcher.wait_for_line("rey:signed in and typing", 5))
+        people = lambda: browser.find_element(By.ID, "people").text
+        check("presence shows the signed-in name", wait_for(lambda: "rey" in people(), 5), people())
+        browser.refresh()
+        check("after a reload the page is still signed in", wait_for(signed_in, 5))
+        # A second browser profile (no cookie) cannot post under that name.
+        other = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        try:
+            other.get(f"{server.base}/?user=rey&room=lobby&transport=long-poll")
+            wait_for(lambda: other.find_element(By.ID, "chat").is_displayed(), 5)
+            other.find_element(By.ID, "text").send_keys("an impostor speaks\n")
+            refused = wait_for(lambda: other.find_element(By.ID, "error").is_displayed()
+                               and "registered" in other.find_element(By.ID, "error").text, 5)
+            check("another profile cannot post as a registered name", bool(refused)
+                  and not watcher.wait_for_line("rey:an impostor speaks", 1), other.find_element(By.ID, "error").text)
+            if screenshots:
+                other.save_screenshot(os.path.join(screenshots, "chat-name-reserved.png"))
+        finally:
+            other.quit()
+        if screenshots:
+            browser.save_screenshot(os.path.join(screenshots, "chat-signed-in.png"))
+        browser.find_element(By.ID, "sign-out").click()
+        def signed_out():
+            try:  # the page reloads: its elements come and go
+                return (browser.find_element(By.ID, "join-password").is_displayed()
+                        and not browser.find_element(By.ID, "whoami").is_displayed())
+            except Exception:
+                return False
+        check("signing out returns to the join form, as a guest", wait_for(signed_out, 5))
+        check("the session is gone from the browser",
+              wait_for(lambda: browser.execute_script("return fetch('/api/me').then(r => r.status)") == 401, 5))
+
+        # --- accounts and bans on the dashboard (its tab is still signed in as the admin)
+        browser.switch_to.window(browser.window_handles[1])
+        accounts_text = lambda: browser.find_element(By.ID, "accounts").text
+        check("the dashboard lists accounts", wait_for(lambda: "rey" in accounts_text(), 7), accounts_text())
+        browser.find_element(By.ID, "ban-user").send_keys("finn")
+        browser.find_element(By.CSS_SELECTOR, "#ban button").click()
+        check("a ban from the dashboard closes that user's connections",
+              watcher.wait_for_line("error:banned", 5) and wait_for(lambda: tcp_closed(watcher), 5))
+        check("and lists the ban with a way to lift it", wait_for(lambda: "finn" in accounts_text() and "Lift ban" in accounts_text(), 7))
+        if screenshots:
+            browser.save_screenshot(os.path.join(screenshots, "admin-accounts.png"))
+        # The table is redrawn every 5 s: click in one script, not through a found element.
+        browser.execute_script("""for (const row of document.querySelectorAll('#accounts tr'))
+                                    if (row.cells[0].textContent === 'finn') row.querySelector('button').click();""")
+        check("lifting it from the dashboard", wait_for(lambda: "finn" not in accounts_text(), 7), accounts_text())
     finally:
         browser.quit()
         server.stop()

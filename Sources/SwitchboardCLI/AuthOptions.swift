@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Switchboard
+import SwitchboardAuth
+import SwitchboardCore
+
+/// `switchboard serve`'s identity and access options (SPEC "Identity and access").
+struct AuthOptions: ParsableArguments {
+    @Option(help: "open: guests read public rooms and speak under names nobody registered; required: every request needs a token.")
+    var auth: AccessMode = .open
+
+    @Option(help: "open: anyone may create an account (POST /api/accounts); admin: only with the admin token.")
+    var registration: RegistrationMode = .open
+
+    @Option(name: .customLong("jwt-secret"),
+            help: "Accept HS256 tokens minted by your backend with this secret, 32 bytes or more (or SWITCHBOARD_JWT_SECRET).")
+    var jwtSecret: String?
+
+    @Option(name: .customLong("jwt-public-key"), help: "Accept RS256 or ES256 tokens minted by your backend: its public key, a PEM file.")
+    var jwtPublicKey: String?
+
+    @Option(name: .customLong("session-ttl"), help: "Seconds a sign-in session lasts.")
+    var sessionTTL: Double = 7 * 86_400
+
+    @Option(name: .customLong("publish-rate"), help: "Messages a second each user may publish (guests: each address); default: unlimited.")
+    var publishRate: Double?
+
+    @Option(name: .customLong("publish-burst"), help: "Messages a user may publish at once under --publish-rate (default: twice the rate).")
+    var publishBurst: Double?
+
+    @Option(name: .customLong("allowed-origin"), help: "A web origin (https://host[:port]) whose pages may use this server: CORS, WebSocket. Repeatable.")
+    var allowedOrigins: [String] = []
+
+    func validate() throws {
+        guard sessionTTL >= 60 else { throw ValidationError("--session-ttl is at least 60 seconds.") }
+        if let publishRate, !(publishRate > 0) { throw ValidationError("--publish-rate must be above 0.") }
+        if let publishBurst, !(publishBurst >= 1) { throw ValidationError("--publish-burst must be at least 1.") }
+        for origin in allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+            throw ValidationError("--allowed-origin \(origin): an origin is http(s)://host[:port].")
+        }
+    }
+
+    /// The configuration, with the secret from the environment if not given
+    /// and the public key read from its file (a missing or unreadable file
+    /// stops the start, naming it).
+    func configuration() throws -> AuthConfiguration {
+        let secret = jwtSecret ?? ProcessInfo.processInfo.environment["SWITCHBOARD_JWT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        var pem: String?
+        if let jwtPublicKey {
+            do {
+                pem = try String(contentsOfFile: jwtPublicKey, encoding: .utf8)
+            } catch {
+                throw ValidationError("--jwt-public-key \(jwtPublicKey): cannot read it (\(error.localizedDescription)).")
+            }
+        }
+        return AuthConfiguration(mode: auth, registration: registration, jwtSecret: secret, jwtPublicKeyPEM: pem,
+                                 sessionSeconds: sessionTTL, publishRate: publishRate, publishBurst: publishBurst)
+    }
+}
+
+extension AccessMode: ExpressibleByArgument {}
+extension RegistrationMode: ExpressibleByArgument {}
