@@ -67,19 +67,16 @@ public final class ChatServer: @unchecked Sendable {
         scheduler.start()
         presence = Presence(bus: bus, scheduler: scheduler, cluster: cluster)
         connections = ConnectionDirectory(presence: presence, scheduler: scheduler)
-        let accountStore = try (store as? any AccountStore) ?? SQLiteMessageStore(path: ":memory:")
-        let auth = configuration.auth
-        let keys = try TokenKeys.load(serverKey: accountStore.signingKey(candidate: (0..<32).map { _ in UInt8.random(in: 0...255) }),
-                                      secret: auth.jwtSecret, publicKeyPEM: auth.jwtPublicKeyPEM)
-        let access = AccessControl(mode: auth.mode, verifier: JWTTokenVerifier(keys: keys, limits: configuration.http.limits),
-                                   rateLimiter: auth.publishRate.map { PublishRateLimiter(rate: $0, burst: auth.publishBurst) })
+        let (access, accounts): (AccessControl, AccountService)
+        do {
+            (access, accounts) = try Self.identity(configuration, store: store, connections: connections, cluster: cluster)
+        } catch {
+            scheduler.stop()
+            try? store.close()
+            throw error
+        }
         self.access = access
-        let accounts = AccountService(store: accountStore, access: access, connections: connections,
-                                      sessions: SessionTokens(keys: keys, lifetime: auth.sessionSeconds),
-                                      hasher: PasswordHasher(cost: auth.passwordCost), cluster: cluster,
-                                      limits: configuration.http.limits, registration: auth.registration)
         self.accounts = accounts
-        try accounts.reload()
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
         // On a shared store, the node holds a lease before it takes any
         // connection, so its users' presence claims count from the first.

@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import SwitchboardCore
 
@@ -54,7 +55,8 @@ extension PostgresMessageStore: AccountStore {
     }
 
     public func signingKey(candidate: [UInt8]) throws -> [UInt8] {
-        try connections.query("INSERT INTO switchboard_keys (name, value) VALUES ('session', \(candidate)) ON CONFLICT DO NOTHING")
-        return try connections.query("SELECT value FROM switchboard_keys WHERE name = 'session'").first?.decode([UInt8].self) ?? candidate
+        try connections.query("INSERT INTO switchboard_keys (name, value) VALUES ('session', \(Data(candidate))) ON CONFLICT DO NOTHING")
+        let stored = try connections.query("SELECT value FROM switchboard_keys WHERE name = 'session'").first?.decode(Data.self)
+        return stored.map { [UInt8]($0) } ?? candidate
     }
 }
