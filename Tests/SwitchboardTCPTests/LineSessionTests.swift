@@ -1,5 +1,6 @@
 import Testing
 import SwitchboardCore
+import SwitchboardTesting
 @testable import SwitchboardTCP
 
 @Suite("Line protocol session")
@@ -66,5 +67,53 @@ struct LineSessionTests {
         #expect(sent(say(&session, "ping:42 abc")) == ["pong:42 abc\n"])
         #expect(say(&session, "iam:luke") == [.enter(user: "luke", room: "lobby")])
         #expect(sent(say(&session, "ping:still here\r")) == ["pong:still here \n"])
+    }
+
+    // MARK: - identity (a table of tokens stands in for signatures: a pure unit test)
+
+    static let leia = TokenClaims(user: "leia", expires: 4_000_000_000_000, revocationKey: "l")
+    static let team = TokenClaims(user: "ahsoka", expires: 4_000_000_000_000, rooms: RoomGrant(["jedi-*"]), revocationKey: "a")
+
+    func session(_ mode: AccessMode = .open, registered: [String] = []) -> LineSession {
+        let access = AccessControl(mode: mode, verifier: StaticTokenVerifier(["leia-token": Self.leia, "team-token": Self.team]))
+        access.load(accounts: registered, bans: [:], revoked: [:])
+        return LineSession(access: access)
+    }
+
+    @Test func authSignsInAndJoinsAsTheTokensUserSoIamMayBeLeftOut() {
+        var session = session()
+        #expect(say(&session, "auth:leia-token") == [.authenticated(.user(Self.leia)), .send(Array("auth:leia\n".utf8)),
+                                                     .enter(user: "leia", room: "lobby")])
+        #expect(say(&session, "msg:hi") == [.publish(MessageDraft(room: "lobby", user: "leia", text: "hi", kind: .message))])
+        #expect(say(&session, "iam:leia") == [])
+        #expect(sent(say(&session, "iam:han")) == ["error:not_your_name\n"])
+    }
+
+    @Test func aBadTokenIsRefusedWithItsCodeAndTheConnectionGoesOn() {
+        var session = session()
+        #expect(sent(say(&session, "auth:forged")) == ["error:invalid_token\n"])
+        #expect(sent(say(&session, "auth:")) == ["error:unauthorized\n"])
+        #expect(say(&session, "iam:han") == [.enter(user: "han", room: "lobby")])
+        // Joined as han: signing in as someone else needs a new connection.
+        #expect(sent(say(&session, "auth:leia-token")).first?.hasPrefix("error:already joined as han") == true)
+    }
+
+    @Test func registeredNamesAreReservedAndRequiredModeRefusesGuests() {
+        var open = session(registered: ["Luke"])
+        #expect(sent(say(&open, "iam:luke")) == ["error:name_reserved\n"])
+        #expect(say(&open, "iam:han") == [.enter(user: "han", room: "lobby")])
+        var required = session(.required)
+        #expect(sent(say(&required, "iam:han")) == ["error:unauthorized\n"])
+        #expect(sent(say(&required, "who:")) == ["error:unauthorized\n"])
+        #expect(say(&required, "auth:leia-token").count == 3)
+    }
+
+    @Test func aTokensRoomsLimitJoin() {
+        var session = session()
+        #expect(sent(say(&session, "auth:team-token")) == ["error:forbidden\n"], "it starts in the lobby, which it may not read")
+        #expect(say(&session, "join:jedi-temple") == [])
+        #expect(say(&session, "auth:team-token").count == 3)
+        #expect(sent(say(&session, "join:lobby")) == ["error:forbidden\n"])
+        #expect(say(&session, "join:jedi-council") == [.move(user: "ahsoka", from: "jedi-temple", to: "jedi-council")])
     }
 }
