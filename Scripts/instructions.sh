@@ -28,6 +28,9 @@ work="$(mktemp -d -t switchboard-instructions.XXXXXX)"
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
+# Valgrind 3.19 (Debian 12) gives up on the Swift toolchain's debug info
+# ("Possibly corrupted debuginfo file"): count on a copy without it.
+strip --strip-debug -o "$work/server" "$SERVER"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # total TRANSPORT MESSAGES: the server's instruction count for one run.
@@ -35,11 +38,13 @@ total() {
   local transport=$1 messages=$2 http tcp out
   http=$(free_port) tcp=$(free_port) out="$work/callgrind.$transport.$messages"
   rm -f "$work/db.sqlite"*
-  valgrind --tool=callgrind --callgrind-out-file="$out" "$SERVER" serve \
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$work/server" serve \
     --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$work/db.sqlite" \
     --admin-token instructions >"$work/server.log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 600); do curl -fs "http://127.0.0.1:$http/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+  local up=
+  for _ in $(seq 600); do curl -fs "http://127.0.0.1:$http/healthz" >/dev/null 2>&1 && { up=1; break; }; sleep 0.1; done
+  [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
   "$client" bench --url "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --transport "$transport" \
     --clients "$CLIENTS" --messages "$messages" --closed-loop --publishers 1 --idle-seconds 0 \
     --connect-batch 10 >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }

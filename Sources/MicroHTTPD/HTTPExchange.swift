@@ -132,33 +132,23 @@ public final class HTTPExchange: @unchecked Sendable {
         return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// One lookup, no allocation but the value's: `_n` tells "absent"
+    /// (`MHD_NO`) from "a key without a value" (`MHD_YES`, no value). (The
+    /// plain lookup answers NULL for both; telling them apart by walking every
+    /// value, a String each, cost a request with no credentials four walks.)
     private func lookup(_ kind: MHD_ValueKind, _ name: String) -> String? {
-        guard let value = MHD_lookup_connection_value(connection, kind, name) else {
-            // libmicrohttpd returns NULL both for "absent" and for "key without
-            // value"; tell them apart by the key's presence.
-            var found = false
-            withUnsafeMutablePointer(to: &found) { foundPointer in
-                var probe = KeyProbe(name: name, found: foundPointer)
-                withUnsafeMutablePointer(to: &probe) { probePointer in
-                    _ = MHD_get_connection_values(connection, kind, { cls, _, key, _ in
-                        let probe = cls!.assumingMemoryBound(to: KeyProbe.self)
-                        if let key, String(cString: key) == probe.pointee.name {
-                            probe.pointee.found.pointee = true
-                            return .NO
-                        }
-                        return .YES
-                    }, probePointer)
-                }
+        var value: UnsafePointer<CChar>?
+        var size = 0
+        var name = name
+        let found = name.withUTF8 { key in
+            key.withMemoryRebound(to: CChar.self) { key in
+                MHD_lookup_connection_value_n(connection, kind, key.baseAddress, key.count, &value, &size)
             }
-            return found ? "" : nil
         }
-        return String(cString: value)
+        guard found == .YES else { return nil }
+        guard let value else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: value, count: size), as: UTF8.self)
     }
-}
-
-private struct KeyProbe {
-    var name: String
-    var found: UnsafeMutablePointer<Bool>
 }
 
 extension HTTPExchange: ResumableInTurn {

@@ -9,6 +9,12 @@ import Synchronization
 /// node that makes a change and, on several nodes, by the cluster. So every
 /// decision is a lookup: no request waits on the store to be let in.
 public final class AccessControl: Sendable {
+    /// What the lock says of a name or a token.
+    private enum NameStanding {
+        case free, registered, revoked
+        case banned(until: Int64)
+    }
+
     private struct State {
         /// Registered names, lower-cased: a name differing only in case is the same name.
         var registered: Set<String> = []
@@ -47,10 +53,16 @@ public final class AccessControl: Sendable {
         guard let verifier else { throw .invalidToken("this server accepts no tokens") }
         let now = clock()
         let claims = try verifier.verify(token, now: now)
-        let (revoked, bannedUntil) = state.withLock { ($0.revoked[claims.revocationKey] != nil, $0.bans[claims.user.lowercased()]) }
-        if revoked { throw .tokenRevoked }
-        if let bannedUntil, bannedUntil > now { throw .banned(until: bannedUntil) }
-        return .user(claims)
+        let standing = state.withLock { state -> NameStanding in
+            if state.revoked[claims.revocationKey] != nil { return .revoked }
+            if let until = state.bans[claims.user.lowercased()] { return .banned(until: until) }
+            return .free
+        }
+        switch standing {
+        case .revoked: throw .tokenRevoked
+        case .banned(let until) where until > now: throw .banned(until: until)
+        default: return .user(claims)
+        }
     }
 
     /// Why a connection opened as `identity` must end now, or nil while it
@@ -81,11 +93,21 @@ public final class AccessControl: Sendable {
         case .guest:
             guard mode == .open else { throw .unauthorized }
             guard let claimed else { return nil }
-            let key = claimed.lowercased()
-            let (registered, bannedUntil) = state.withLock { ($0.registered.contains(key), $0.bans[key]) }
-            if registered { throw .nameReserved(claimed) }
-            if let bannedUntil, bannedUntil > clock() { throw .banned(until: bannedUntil) }
-            return claimed
+            // On every guest publish: one lock, a nominal answer (a tuple through
+            // the generic lock had the runtime look its type up each time), and
+            // no lower-casing while no name is registered or banned.
+            let standing = state.withLock { state -> NameStanding in
+                if state.registered.isEmpty && state.bans.isEmpty { return .free }
+                let key = claimed.lowercased()
+                if state.registered.contains(key) { return .registered }
+                if let until = state.bans[key] { return .banned(until: until) }
+                return .free
+            }
+            switch standing {
+            case .registered: throw .nameReserved(claimed)
+            case .banned(let until) where until > clock(): throw .banned(until: until)
+            default: return claimed
+            }
         }
     }
 
@@ -95,18 +117,19 @@ public final class AccessControl: Sendable {
         return try speaker(identity, claimed: claimed)
     }
 
-    /// A message `identity` publishes in `room`, naming `user` (or nobody:
-    /// the token's user speaks): the room allowed, the speaker decided, the
-    /// text validated, then one publish taken from the rate. Every
-    /// transport's publish comes through here.
+    /// A message `identity` publishes in `room` (a valid room name), naming
+    /// `user` (or nobody: the token's user speaks): the room allowed, the
+    /// speaker decided (its name validated once), the text validated, then
+    /// one publish taken from the rate (`client`, read only when a guest's
+    /// rate is counted). Every transport's publish comes through here.
     public func draft(_ identity: Identity, room: String, user: String?, text: String, limits: MessageLimits,
-                      client: String) throws(SwitchboardError) -> MessageDraft {
+                      client: @autoclosure () -> String) throws(SwitchboardError) -> MessageDraft {
         try checkRoom(identity, room)
         guard let speaker = try speaker(identity, naming: user, limits: limits) else {
             throw SwitchboardError(.invalid, code: "invalid_user", message: "Name the user who speaks ('user'), or sign in.")
         }
-        let draft = try MessageDraft(room: room, user: speaker, text: text, limits: limits)
-        try admitPublish(identity, speaker: speaker, client: client)
+        let draft = MessageDraft(room: room, user: speaker, text: try limits.validText(text), kind: .message)
+        try admitPublish(identity, speaker: speaker, client: client())
         return draft
     }
 
@@ -140,9 +163,9 @@ public final class AccessControl: Sendable {
 
     /// Takes one publish from `speaker`'s bucket (`client`, e.g. the
     /// address, for a guest); refuses it over the rate. The admin is never limited.
-    public func admitPublish(_ identity: Identity, speaker: String, client: String) throws(SwitchboardError) {
+    public func admitPublish(_ identity: Identity, speaker: String, client: @autoclosure () -> String) throws(SwitchboardError) {
         guard let rateLimiter, identity != .admin else { return }
-        let key = identity == .guest ? "guest " + client : "user " + speaker
+        let key = identity == .guest ? "guest " + client() : "user " + speaker
         if let wait = rateLimiter.take(key) { throw .rateLimited(retryAfter: wait) }
     }
 

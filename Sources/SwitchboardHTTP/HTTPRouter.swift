@@ -142,16 +142,17 @@ final class HTTPRouter: HTTPRequestHandler {
         }
     }
 
-    /// The routes that suspend, stream or wait for the store.
+    /// The routes that suspend, stream or wait for the store: only those
+    /// ``decide(_:)`` handed over, so their rooms are valid and allowed.
     private func carryOut(_ route: APIRoute, identity: Identity, exchange: HTTPExchange) throws -> HTTPHandlerResult {
         let limits = services.limits
         switch route {
         case .publish(let room): return try Publish.message(room: room, identity: identity, exchange: exchange, services: services)
-        // Rooms were checked against the identity when the route was decided.
+        // Rooms were validated, and checked against the identity, when the route was decided.
         case .poll(let room):
-            return try Polling.answer(room: limits.validRoom(room), identity: identity, exchange: exchange, services: services)
+            return try Polling.answer(room: room, identity: identity, exchange: exchange, services: services)
         case .roomEvents(let room):
-            return .respond(try ServerSentEvents.open(.room(limits.validRoom(room)), identity: identity, exchange: exchange, services: services))
+            return .respond(try ServerSentEvents.open(.room(room), identity: identity, exchange: exchange, services: services))
         case .events:
             return .respond(try ServerSentEvents.open(limits.validRooms(exchange.query("rooms")), identity: identity,
                                                       exchange: exchange, services: services))

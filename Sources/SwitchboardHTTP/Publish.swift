@@ -12,7 +12,8 @@ enum Publish {
         guard let text = fields.text else {
             throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
         }
-        let draft = try services.access.draft(identity, room: services.limits.validRoom(room), user: fields.user, text: text,
+        // `room` was validated, and checked against the identity, when the route was decided.
+        let draft = try services.access.draft(identity, room: room, user: fields.user, text: text,
                                               limits: services.limits, client: exchange.clientAddress ?? "unknown")
         return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
     }
