@@ -200,7 +200,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loop = context.eventLoop
         return { reason in
-            loop.execute { handler.value.sendThenClose(LineFormat.error(reason.code)) }
+            loop.execute { handler.value.send(LineFormat.error(reason.code), thenClose: true) }
         }
     }
 
@@ -212,20 +212,14 @@ final class TCPChatHandler: ChannelDuplexHandler {
         return { line in loop.execute { handler.value.send(line) } }
     }
 
-    /// Writes a last line, and closes once it is written.
-    private func sendThenClose(_ line: [UInt8]) {
-        guard let context else { return }
-        let bytes = framer.newlineTerminated ? line : AppLineFormat.fit(line)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(bytes: bytes))).whenComplete { _ in channel.close(promise: nil) }
-    }
-
     /// Writes a reply line: as it is for a line client, as the app can show
-    /// it (``AppLineFormat``) for a newline-less one.
-    private func send(_ line: [UInt8]) {
+    /// it (``AppLineFormat``) for a newline-less one; `thenClose`: the last one.
+    private func send(_ line: [UInt8], thenClose: Bool = false) {
         guard let context else { return }
         let bytes = framer.newlineTerminated ? line : AppLineFormat.fit(line)
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+        let channel = context.channel, buffer = wrapOutboundOut(channel.allocator.buffer(bytes: bytes))
+        guard thenClose else { return context.writeAndFlush(buffer, promise: nil) }
+        context.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Pumps replays first, then the room's messages after the cursor, while
