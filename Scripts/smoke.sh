@@ -13,8 +13,8 @@ check() { # check NAME COMMAND...
   if "${@:2}"; then passed=$((passed+1)); else echo "FAILED: $1" >&2; failed=$((failed+1)); fi
 }
 
-start() {
-  "$bin" serve --http "127.0.0.1:$port" --db "$work/db.sqlite" >>"$work/log" 2>&1 &
+start() { # start [EXTRA FLAGS...]
+  "$bin" serve --http "127.0.0.1:$port" --db "$work/db.sqlite" "$@" >>"$work/log" 2>&1 &
   pid=$!
   for _ in $(seq 1 100); do curl -sf "$base/healthz" >/dev/null 2>&1 && return 0; sleep 0.1; done
   cat "$work/log" >&2; return 1
@@ -43,6 +43,20 @@ start
 check "messages survive a restart" bash -c "curl -sf '$base/api/rooms/lobby/messages?since=0' | grep -q '\"next\":2}'"
 check "Last-Event-ID resume across restart" bash -c "curl -sN --max-time 1 -H 'Last-Event-ID: 1' '$base/api/rooms/lobby/events' | grep -c '^id: ' | grep -qx 1"
 kill -TERM "$pid"; wait "$pid" || true
+
+# No secret in a log line, even at trace level: a password (right and
+# wrong), a session token in the header and in the query, a forged one.
+start --log-level trace
+password='correct horse battery staple'
+curl -sf -d user=obiwan --data-urlencode "password=$password" "$base/api/accounts" >/dev/null
+token=$(curl -sf -d user=obiwan --data-urlencode "password=$password" "$base/api/sessions" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+curl -s -H "Authorization: Bearer $token" -d text=hi "$base/api/rooms/lobby/messages" >/dev/null
+curl -s "$base/api/rooms/lobby/messages?access_token=$token" >/dev/null
+curl -s "$base/api/rooms/lobby/messages?access_token=x$token" >/dev/null
+curl -s -d user=obiwan --data-urlencode "password=wrong $password" "$base/api/sessions" >/dev/null
+kill -TERM "$pid"; wait "$pid" || true
+check "no password or token in any log line at trace level" \
+  bash -c "[ -n '$token' ] && [ -s '$work/log' ] && ! grep -qF -e '$password' -e '${token:-none}' '$work/log'"
 
 # Durability under kill -9: 8 publishers keep posting (group commit batches
 # them) while the server is killed; every id acknowledged with a 201 before
