@@ -16,6 +16,9 @@
 #   SERVER=/work/before/.build/release/switchboard Scripts/instructions.sh
 #   TRANSPORTS="tcp" CLIENTS=1 Scripts/instructions.sh
 #   CLIENT=path/to/switchboard ...                            # a load client built elsewhere
+#   KEEP=/tmp/profiles ...                                    # keep the callgrind files
+#   NCHAN=1 TRANSPORTS="sse long-poll" Scripts/instructions.sh # and Nchan beside it (nginx
+#                                                             # in one process under callgrind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRANSPORTS=${TRANSPORTS:-"sse websocket tcp long-poll"}
@@ -33,31 +36,55 @@ trap cleanup EXIT
 strip --strip-debug -o "$work/server" "$SERVER"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# total TRANSPORT MESSAGES: the server's instruction count for one run.
+# total SERVER TRANSPORT MESSAGES: the server's instruction count for one
+# run; SERVER is switchboard or nchan.
 total() {
-  local transport=$1 messages=$2 http tcp out
-  http=$(free_port) tcp=$(free_port) out="$work/callgrind.$transport.$messages"
-  rm -f "$work/db.sqlite"*
-  valgrind --tool=callgrind --callgrind-out-file="$out" "$work/server" serve \
-    --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$work/db.sqlite" \
-    --admin-token instructions >"$work/server.log" 2>&1 &
-  server_pid=$!
+  local kind=$1 transport=$2 messages=$3 http tcp out target=()
+  http=$(free_port) tcp=$(free_port) out="$work/callgrind.$kind.$transport.$messages"
+  rm -rf "$work/db.sqlite"* "$work/nginx"
+  if [ "$kind" = nchan ]; then
+    mkdir -p "$work/nginx"
+    nchan_conf "$work/nginx" "$http" off >"$work/nginx/nginx.conf"
+    valgrind --tool=callgrind --callgrind-out-file="$out" nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" \
+      >"$work/server.log" 2>&1 &
+    server_pid=$!
+    target=(--url "127.0.0.1:$http" --peer nchan)
+    for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/static" && break; sleep 0.1; done
+  else
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$work/server" serve \
+      --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$work/db.sqlite" \
+      --admin-token instructions >"$work/server.log" 2>&1 &
+    server_pid=$!
+    target=(--url "127.0.0.1:$http" --tcp "127.0.0.1:$tcp")
+  fi
   local up=
-  for _ in $(seq 600); do curl -fs "http://127.0.0.1:$http/healthz" >/dev/null 2>&1 && { up=1; break; }; sleep 0.1; done
+  for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/healthz" && { up=1; break; }; sleep 0.1; done
   [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
-  "$client" bench --url "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --transport "$transport" \
+  "$client" bench "${target[@]}" --transport "$transport" \
     --clients "$CLIENTS" --messages "$messages" --closed-loop --publishers 1 --idle-seconds 0 \
     --connect-batch 10 >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }
   kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
+  [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$out" "$KEEP/"  # for callgrind_annotate
   awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
 
 echo "server: $SERVER ($(git -C "$(dirname "$SERVER")" rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo "each: $CLIENTS subscribers, $FEW then $MANY messages published closed loop"
-printf '%-10s %16s %16s %14s\n' transport "Ir ($FEW msgs)" "Ir ($MANY msgs)" "Ir/delivery"
+servers=switchboard
+if [ -n "${NCHAN:-}" ]; then
+  command -v nginx >/dev/null && [ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] \
+    || Scripts/apt-install.sh nginx-light libnginx-mod-nchan
+  . Scripts/nchan-conf.sh
+  servers="switchboard nchan"
+fi
+printf '%-12s %-10s %16s %16s %14s\n' server transport "Ir ($FEW msgs)" "Ir ($MANY msgs)" "Ir/delivery"
 for transport in $TRANSPORTS; do
-  few=$(total "$transport" "$FEW")
-  many=$(total "$transport" "$MANY")
-  per=$(( (many - few) / ((MANY - FEW) * CLIENTS) ))
-  printf '%-10s %16s %16s %14s\n' "$transport" "$few" "$many" "$per"
+  for kind in $servers; do
+    # Nchan speaks SSE and long-poll only.
+    [ "$kind" = nchan ] && [ "$transport" != sse ] && [ "$transport" != long-poll ] && continue
+    few=$(total "$kind" "$transport" "$FEW")
+    many=$(total "$kind" "$transport" "$MANY")
+    per=$(( (many - few) / ((MANY - FEW) * CLIENTS) ))
+    printf '%-12s %-10s %16s %16s %14s\n' "$kind" "$transport" "$few" "$many" "$per"
+  done
 done

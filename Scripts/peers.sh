@@ -44,46 +44,8 @@ cleanup() {
 trap cleanup EXIT
 
 # --- Nchan: one worker, Switchboard's paths.
-cat >"$work/nginx.conf" <<CONF
-load_module /usr/lib/nginx/modules/ngx_nchan_module.so;
-worker_processes 1;
-worker_rlimit_nofile 40000;
-daemon off;
-master_process on;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log warn;
-events { worker_connections 20000; multi_accept on; }
-http {
-  access_log off;
-  client_body_temp_path $work/body;
-  proxy_temp_path $work/proxy;
-  fastcgi_temp_path $work/fastcgi;
-  uwsgi_temp_path $work/uwsgi;
-  scgi_temp_path $work/scgi;
-  keepalive_requests 100000000;
-  keepalive_timeout 120s;
-  server {
-    listen 127.0.0.1:$nchan_port backlog=4096;
-    location ~ ^/api/rooms/([A-Za-z0-9_.-]+)/events\$ {
-      nchan_subscriber eventsource;
-      nchan_channel_id \$1;
-    }
-    location ~ ^/lp/([A-Za-z0-9_.-]+)\$ {
-      # Every message available in one answer (one per line), as Switchboard's long poll does.
-      nchan_subscriber longpoll;
-      nchan_longpoll_multipart_response raw;
-      nchan_channel_id \$1;
-    }
-    location ~ ^/api/rooms/([A-Za-z0-9_.-]+)/messages\$ {
-      nchan_publisher;
-      nchan_channel_id \$1;
-      nchan_message_buffer_length 1000;
-      nchan_message_timeout 10m;
-    }
-    location = /static { return 200 '{"messages":[],"next":0}'; }
-  }
-}
-CONF
+. Scripts/nchan-conf.sh
+nchan_conf "$work" "$nchan_port" on >"$work/nginx.conf"
 nginx -c "$work/nginx.conf" -p "$work" 2>"$work/nginx-start.log" &
 pids+=($!)
 # --- Switchboard, release, database on disk.
