@@ -97,6 +97,8 @@
 
   // The join hint names the raw TCP port this server really listens on.
   getJSON("/healthz").then((health) => {
+    // Under --auth required a guest cannot join: offer only signing in.
+    if (health.auth === "required") $("join-guest").hidden = true;
     const nc = $("nc-hint");
     if (!nc) return;
     if (health.tcp_port) nc.textContent = `nc ${location.hostname} ${health.tcp_port}`;

@@ -53,11 +53,15 @@ enum RoomEndpoints {
             var lastID: Int64
             /// The raw TCP listener's port, when there is one (the chat page names it).
             var tcpPort: Int?
-            enum CodingKeys: String, CodingKey { case status; case lastID = "last_id"; case tcpPort = "tcp_port" }
+            /// `open` or `required`: whether the page may offer to join as a guest.
+            var auth: String
+            enum CodingKeys: String, CodingKey { case status, auth; case lastID = "last_id"; case tcpPort = "tcp_port" }
         }
         do {
             try services.bus.checkWritable()
-            return .json(200, MessageJSON.encode(Health(status: "ok", lastID: services.bus.lastID, tcpPort: services.configuration.lineProtocolPort)))
+            return .json(200, MessageJSON.encode(Health(status: "ok", lastID: services.bus.lastID,
+                                                        tcpPort: services.configuration.lineProtocolPort,
+                                                        auth: services.access.mode.rawValue)))
         } catch {
             return .error(SwitchboardError(.unavailable, code: "store_unavailable", message: "The store is not writable: \(error)."))
         }

@@ -41,13 +41,13 @@ def wait_for(predicate, timeout, interval=0.02):
 
 
 class Server:
-    def __init__(self, binary, database=None):
+    def __init__(self, binary, database=None, extra=()):
         self.http, self.tcp = free_port(), free_port()
         self.folder = tempfile.mkdtemp(prefix="switchboard-browser-")
         self.process = subprocess.Popen(
             [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
              "--db", database or os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
-             "--admin-token", ADMIN_TOKEN, "--log-level", "warning"])
+             "--admin-token", ADMIN_TOKEN, "--log-level", "warning", *extra])
         self.base = f"http://127.0.0.1:{self.http}"
         if not wait_for(self.healthy, 10, 0.1):
             raise RuntimeError("server did not start")
@@ -359,6 +359,16 @@ def main():
         browser.execute_script("""for (const row of document.querySelectorAll('#accounts tr'))
                                     if (row.cells[0].textContent === 'finn') row.querySelector('button').click();""")
         check("lifting it from the dashboard", wait_for(lambda: "finn" not in accounts_text(), 7), accounts_text())
+
+        # --- under --auth required the page offers signing in, not a guest join
+        required = Server(binary, extra=("--auth", "required"))
+        try:
+            browser.get(f"{required.base}/")
+            check("under --auth required the page offers no guest join",
+                  wait_for(lambda: not browser.find_element(By.ID, "join-guest").is_displayed()
+                           and browser.find_element(By.ID, "sign-in").is_displayed(), 5))
+        finally:
+            required.stop()
     finally:
         browser.quit()
         server.stop()

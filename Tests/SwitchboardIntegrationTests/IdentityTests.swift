@@ -226,7 +226,9 @@ struct IdentityTests {
         let tcp = try TestLineClient(port: server.tcpPort)
         try tcp.write("iam:han\n")
         #expect(try tcp.readLine() == "error:unauthorized")
-        #expect(try client.get("/healthz").status == 200)
+        let health = try client.get("/healthz")
+        let mode = try health.json()["auth"] as? String
+        #expect(health.status == 200 && mode == "required", "the page offers no guest join")
         #expect(try client.get("/metrics").status == 200)
         let token = try Support.signUp(client, "han")
         #expect(try Support.publish(client, token: token, text: "signed in").status == 201)

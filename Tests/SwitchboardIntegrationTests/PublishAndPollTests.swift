@@ -82,6 +82,7 @@ struct PublishAndPollTests {
         #expect(try response.json()["status"] as? String == "ok")
         // The chat page names the raw TCP port from here, whatever --tcp says.
         #expect(try response.json()["tcp_port"] as? Int == server.tcpPort)
+        #expect(try response.json()["auth"] as? String == "open")
     }
 
     @Test func keepAliveConnectionServesSeveralRequests() throws {
