@@ -128,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "SwitchboardCLI",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardLoad",
+                "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardLoad", "MicroHTTPD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -6,6 +6,7 @@ set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # the TLS test's throwaway CA
 "$(dirname "$0")/apt-install.sh" "${missing[@]+"${missing[@]}"}"
 python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q "selenium==4.27.1"
 # PyJWT (with cryptography, for RS256 and ES256): the identity tests mint

@@ -36,6 +36,7 @@ public final class HTTPDaemon: @unchecked Sendable {
             throw MicroHTTPDError(operation: "use '\(configuration.host)' as an address (an IPv4 or IPv6 literal is needed)", errno: 0)
         }
         if Int32(storage.ss_family) == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
+        if configuration.tls != nil { flags |= MHD_USE_TLS.rawValue }
 
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         let started: OpaquePointer? = withUnsafeMutablePointer(to: &storage) { storagePointer in
@@ -51,8 +52,9 @@ public final class HTTPDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED,
                                value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: contextPointer),
-                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
+            options += Self.tlsOptions(context.tlsStrings)
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { buffer in
                 sb_start_daemon(flags, configuration.port, acceptPolicy, contextPointer,
                                 accessHandler, contextPointer, buffer.baseAddress)
@@ -61,10 +63,22 @@ public final class HTTPDaemon: @unchecked Sendable {
         guard let started else {
             let error = errno
             context.resumeQueue.stop()
-            throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)", errno: error)
+            let what = configuration.tls == nil ? "" : " with TLS (is the certificate and key a matching PEM pair?)"
+            throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)\(what)", errno: error)
         }
         daemon = started
         port = sb_daemon_bind_port(started)
+    }
+
+    /// The key, the certificate and the priorities (`strings`, in that
+    /// order, kept alive by the context) as libmicrohttpd's options.
+    private static func tlsOptions(_ strings: [ContiguousArray<CChar>]) -> [MHD_OptionItem] {
+        guard strings.count == 3 else { return [] }
+        let kinds: [MHD_OPTION] = [.HTTPS_MEM_KEY, .HTTPS_MEM_CERT, .HTTPS_PRIORITIES]
+        return zip(kinds, strings).map { kind, string in
+            MHD_OptionItem(option: kind, value: 0,
+                           ptr_value: string.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress) })
+        }
     }
 
     /// Stops serving new connections: from now on each is closed as soon as
@@ -117,6 +131,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             path: url.map { String(cString: $0) } ?? "/",
             resumeQueue: context.resumeQueue
         )
+        exchange.overTLS = context.configuration.tls != nil
         connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
         if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
             exchange.bodyTooLarge = true

@@ -26,6 +26,8 @@ public struct HTTPDaemonConfiguration: Sendable {
     public var resumePatienceMicroseconds: Int = 5_000
     /// Receives libmicrohttpd's own diagnostics (bind failures, accept errors...).
     public var log: (@Sendable (String) -> Void)?
+    /// Serve HTTPS with these; nil serves plain HTTP.
+    public var tls: TLSCredentials?
 
     /// A configuration with defaults suited to many long-lived connections.
     public init(

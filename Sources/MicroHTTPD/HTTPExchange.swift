@@ -35,6 +35,9 @@ public final class HTTPExchange: @unchecked Sendable {
     /// What runs instead of the handler when a suspended exchange resumes;
     /// see ``suspend(continuingWith:)``.
     var continuation: (any HTTPContinuation)?
+    /// Whether the connection is TLS: an upgraded socket is then
+    /// libmicrohttpd's relay, not the client's socket (see ``UpgradedSocket``).
+    var overTLS = false
     /// Who takes the socket over after a `101`; see ``HTTPResponse/Body/upgrade(_:)``.
     var upgradeHandler: (@Sendable (UpgradedSocket) -> Void)?
     /// Headers added to whatever response this exchange sends (e.g. CORS,

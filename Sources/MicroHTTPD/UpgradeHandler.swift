@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -6,18 +7,43 @@ import Glibc
 import Musl
 #endif
 
-/// Hands an upgraded socket over: copies the bytes already read, duplicates
-/// the descriptor, tells libmicrohttpd it is done with its own (it then only
-/// `close()`s that one, without TLS), and never touches `sock` or `urh` again.
+/// Hands an upgraded socket over: copies the bytes already read and
+/// duplicates the descriptor.
+///
+/// Without TLS, `sock` is the client's socket: libmicrohttpd is told at once
+/// that it is done with its own descriptor (it then only `close()`s it).
+/// With TLS, `sock` is one end of a socketpair that libmicrohttpd relays to
+/// the TLS connection, encrypting and decrypting, until it is told it is done:
+/// so that is left to the new owner, through ``UpgradedSocket/release``,
+/// once it has closed its descriptor.
 let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraInSize, sock, urh in
     guard let cls, let urh else { return }
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(cls).takeUnretainedValue()
     let bytes = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraInSize)) } ?? []
     let duplicate = fcntl(sock, F_DUPFD_CLOEXEC, 0)
-    _ = sb_upgrade_close(urh)
+    let relay = UpgradeRelay(urh)
+    if !exchange.overTLS { relay.release() }
     let handler = exchange.upgradeHandler
     exchange.upgradeHandler = nil
-    guard duplicate >= 0 else { return }
-    guard let handler else { close(duplicate); return }
-    handler(UpgradedSocket(descriptor: duplicate, bytesAlreadyRead: bytes))
+    guard duplicate >= 0, let handler else {
+        if duplicate >= 0 { close(duplicate) }
+        return relay.release()
+    }
+    handler(UpgradedSocket(descriptor: duplicate, bytesAlreadyRead: bytes, release: { relay.release() }))
+}
+
+/// libmicrohttpd's handle of an upgraded connection, told once that the
+/// application is done with it (`MHD_UPGRADE_ACTION_CLOSE`).
+private final class UpgradeRelay: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private let released = Atomic<Bool>(false)
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    func release() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        _ = sb_upgrade_close(handle)
+    }
 }

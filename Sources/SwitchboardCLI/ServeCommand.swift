@@ -76,6 +76,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup(title: "Identity and access") var access: AuthOptions
 
+    @OptionGroup(title: "TLS") var tls: TLSOptions
+
     func validate() throws {
         _ = try Self.hostAndPort(http)
         if tcp != "off" { _ = try Self.hostAndPort(tcp) }
@@ -101,7 +103,7 @@ struct ServeCommand: ParsableCommand {
         let givenToken = adminToken ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ADMIN_TOKEN"]
         let token = givenToken.flatMap { $0.isEmpty ? nil : $0 } ?? AdminToken.generate()
         let database = db ?? ProcessInfo.processInfo.environment["SWITCHBOARD_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "switchboard.sqlite"
-        let configuration = ChatServerConfiguration(
+        var configuration = ChatServerConfiguration(
             databasePath: database,
             http: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxConnections: maxConnections,
@@ -115,6 +117,7 @@ struct ServeCommand: ParsableCommand {
             webSocket: WebSocketConfiguration(keepaliveSeconds: keepalive, echo: webSocketEcho,
                                               limits: MessageLimits(maxTextBytes: maxTextBytes)),
             auth: try access.configuration())
+        configuration.http.tls = try tls.credentials()
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.
         signal(SIGINT, SIG_IGN)
@@ -134,7 +137,8 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--jwt-secret or --jwt-public-key: \(error.reason).")
         }
         let node = server.cluster.map { " as node \($0.nodeID)" } ?? ""
-        logger.info("serving HTTP on http://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(configuration.databaseForLogs)\(node)")
+        let scheme = configuration.http.tls == nil ? "http" : "https"
+        logger.info("serving HTTP on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(configuration.databaseForLogs)\(node)")
         if givenToken == nil {
             // Printed once, to the terminal only: never through the logger.
             print("admin token (for /admin and /api/admin/): \(token)")

@@ -42,11 +42,14 @@ public final class HTTPServer: Sendable {
             maxBodyBytes: configuration.maxBodyBytes, connectionMemoryLimit: configuration.connectionMemoryBytes,
             log: { message in
                 // Clients vanishing mid-write is routine for streams; keep it out of the way.
+                // So is a TLS client that went away (or spoke plain HTTP, or an old TLS) mid-handshake.
                 let routine = message.contains("Failed to send") || message.contains("no longer available")
-                    || message.contains("closed by remote")
+                    || message.contains("closed by remote") || message.contains("Failed to forward")
+                    || message.contains("handshake")
                 logger.log(level: routine ? .debug : .warning, "libmicrohttpd: \(message)")
             })
         daemonConfiguration.resumeBatchSize = configuration.wakeBatch
+        daemonConfiguration.tls = configuration.tls
         daemon = try HTTPDaemon(configuration: daemonConfiguration, handler: router)
         port = daemon.port
         scheduler.repeating(every: configuration.keepaliveSeconds) {

@@ -1,3 +1,4 @@
+import MicroHTTPD
 import SwitchboardCore
 
 /// Everything the HTTP side of Switchboard is configured with.
@@ -41,6 +42,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var allowedOrigins: [String]
     /// Whether the session cookie is marked `Secure` (served over TLS).
     public var secureCookies: Bool
+    /// Serve HTTPS (and wss) with this certificate and key; nil: plain HTTP.
+    public var tls: TLSCredentials? {
+        didSet { if tls != nil { secureCookies = true } }
+    }
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080,
                 threads: Int = HTTPServerConfiguration.coreCount,

@@ -33,7 +33,7 @@ extension WebSocketServer: HTTPUpgradeEndpoint {
         let accept = WebSocketHandshake.acceptValue(key: WebSocketHandshake.key(request) ?? "")
         return HTTPResponse(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", accept)],
                             body: .upgrade { [self] socket in
-                                adopt(descriptor: socket.descriptor, bytesAlreadyRead: socket.bytesAlreadyRead, request: asked)
+                                adopt(socket, request: asked)
                             })
     }
 }

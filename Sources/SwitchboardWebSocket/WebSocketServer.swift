@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import MicroHTTPD
 import NIOCore
 import NIOPosix
 import NIOWebSocket
@@ -25,9 +26,11 @@ public final class WebSocketServer: Sendable {
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 
-    /// Adopts a socket libmicrohttpd has upgraded: `descriptor` is ours to
-    /// close; `bytesAlreadyRead` are the first bytes of the frame stream.
-    func adopt(descriptor: Int32, bytesAlreadyRead: [UInt8], request: WebSocketRequest) {
+    /// Adopts a socket libmicrohttpd has upgraded: its descriptor is ours to
+    /// close (then `release` it: over TLS that ends libmicrohttpd's relay);
+    /// its `bytesAlreadyRead` are the first bytes of the frame stream.
+    func adopt(_ socket: UpgradedSocket, request: WebSocketRequest) {
+        let (descriptor, bytesAlreadyRead) = (socket.descriptor, socket.bytesAlreadyRead)
         let services = self.services
         let connection = WebSocketConnection(request: request, services: services)
         ClientBootstrap(group: group)
@@ -54,8 +57,12 @@ public final class WebSocketServer: Sendable {
                     guard let self else { return }
                     let key = ObjectIdentifier(channel)
                     self.open.withLock { $0[key] = (channel, connection) }
-                    channel.closeFuture.whenComplete { [weak self] _ in _ = self?.open.withLock { $0.removeValue(forKey: key) } }
+                    channel.closeFuture.whenComplete { [weak self] _ in
+                        socket.release()
+                        _ = self?.open.withLock { $0.removeValue(forKey: key) }
+                    }
                 case .failure(let error):
+                    socket.release()
                     services.logger.warning("could not adopt a WebSocket: \(error)")
                 }
             }

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""HTTPS and wss through libmicrohttpd's TLS, against the real binary: a
+throwaway CA and a server certificate made with openssl, then curl and
+Python's ssl module as clients (both verify the chain). Usage:
+    python3 Tests/TLS/tls_test.py .build/debug/switchboard
+"""
+import base64, json, os, socket, ssl, subprocess, sys, tempfile, time, urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def openssl(*args):
+    subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+
+def make_certificates(folder):
+    """A CA, and a certificate for 127.0.0.1 signed by it."""
+    ca_key, ca, key, csr, cert = (os.path.join(folder, n) for n in ("ca.key", "ca.pem", "key.pem", "server.csr", "cert.pem"))
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", ca_key,
+            "-out", ca, "-days", "2", "-subj", "/CN=Switchboard test CA")
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", csr,
+            "-subj", "/CN=127.0.0.1")
+    extensions = os.path.join(folder, "san.ext")
+    open(extensions, "w").write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    openssl("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-out", cert, "-days", "2",
+            "-extfile", extensions)
+    return ca, cert, key
+
+
+def curl(*args):
+    return subprocess.run(["curl", "-s", *args], capture_output=True, text=True, timeout=10)
+
+
+def main():
+    binary = sys.argv[1]
+    folder = tempfile.mkdtemp(prefix="switchboard-tls-")
+    ca, cert, key = make_certificates(folder)
+    port = free_port()
+    base = f"https://127.0.0.1:{port}"
+    results = []
+
+    def check(name, ok, detail=""):
+        results.append(bool(ok))
+        print(f"{'ok' if ok else 'FAILED'}: {name}{' (' + str(detail) + ')' if detail else ''}", flush=True)
+
+    # A bad file stops the start with a message naming it.
+    bad = subprocess.run([binary, "serve", "--http", "127.0.0.1:0", "--tcp", "off", "--db", ":memory:",
+                          "--tls-cert", os.path.join(folder, "missing.pem"), "--tls-key", key],
+                         capture_output=True, text=True, timeout=20)
+    check("a missing certificate stops the start, naming the file",
+          bad.returncode != 0 and "missing.pem" in bad.stderr, bad.stderr.strip().splitlines()[:1])
+
+    server = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", "off",
+                               "--db", os.path.join(folder, "db.sqlite"), "--tls-cert", cert, "--tls-key", key,
+                               "--admin-token", "tls-admin", "--log-level", "warning"])
+    try:
+        for _ in range(100):
+            if curl("--cacert", ca, f"{base}/healthz").returncode == 0:
+                break
+            time.sleep(0.1)
+        published = curl("--cacert", ca, "-d", "user=luke", "-d", "text=over https", f"{base}/api/rooms/lobby/messages")
+        check("publish over https, the chain verified", '"text":"over https"' in published.stdout, published.stdout)
+        polled = curl("--cacert", ca, f"{base}/api/rooms/lobby/messages?since=0")
+        check("short poll over https", '"next":1' in polled.stdout, polled.stdout)
+        stream = curl("--cacert", ca, "-N", "--max-time", "1", f"{base}/api/rooms/lobby/events?since=0")
+        check("SSE over https replays", "id: 1\nevent: message" in stream.stdout, stream.stdout[:80])
+        old = curl("--cacert", ca, "--tls-max", "1.1", f"{base}/healthz")
+        check("TLS 1.1 is refused", old.returncode != 0, f"curl exit {old.returncode}")
+        plain = curl("--max-time", "3", f"http://127.0.0.1:{port}/healthz")
+        check("plain HTTP to the TLS port gets no page", plain.returncode != 0 and "ok" not in plain.stdout,
+              f"curl exit {plain.returncode}")
+        curl("--cacert", ca, "-d", "user=leia", "-d", "password=correct horse battery", f"{base}/api/accounts")
+        session = curl("--cacert", ca, "-i", "-d", "user=leia", "-d", "password=correct horse battery", f"{base}/api/sessions")
+        cookie = next((l for l in session.stdout.splitlines() if l.lower().startswith("set-cookie:")), "")
+        check("the session cookie is Secure under TLS", "; Secure" in cookie, cookie.strip()[:40] + "…")
+
+        # wss: the handshake through libmicrohttpd, then frames through its TLS relay into SwiftNIO.
+        context = ssl.create_default_context(cafile=ca)
+        sock = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1")
+        key_value = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((f"GET /api/rooms/lobby/ws?since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key_value}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(1)
+        check("wss: the upgrade is answered 101", head.startswith(b"HTTP/1.1 101"), head.split(b"\r\n")[0])
+        buffer = b""
+
+        def frame():
+            nonlocal buffer
+            while True:
+                if len(buffer) >= 2:
+                    length, start = buffer[1] & 0x7F, 2
+                    if length == 126:
+                        length, start = int.from_bytes(buffer[2:4], "big"), 4
+                    if len(buffer) >= start + length:
+                        payload, buffer = buffer[start:start + length], buffer[start + length:]
+                        return payload
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise EOFError("the server closed the wss connection")
+                buffer += chunk
+
+        replayed = json.loads(frame())
+        check("wss: replay from the cursor", replayed.get("text") == "over https", replayed)
+        payload = json.dumps({"text": "over wss", "user": "han", "ref": 7}).encode()
+        mask = os.urandom(4)
+        sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        seen = [json.loads(frame()) for _ in range(2)]
+        check("wss: a publish is delivered and acknowledged", any(m.get("text") == "over wss" for m in seen)
+              and any(m.get("ack") == 7 for m in seen), seen)
+        sock.close()
+        time.sleep(0.3)
+        # The relay was released: the server goes on serving.
+        after = curl("--cacert", ca, f"{base}/api/rooms/lobby/messages?since=0")
+        check("the server serves on after a wss client left", '"over wss"' in after.stdout)
+    finally:
+        server.terminate()
+        status = server.wait(timeout=15)
+    check("SIGTERM exits 0", status == 0, status)
+    passed = sum(results)
+    print(f"tls: {passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
