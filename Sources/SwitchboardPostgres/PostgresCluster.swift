@@ -190,8 +190,11 @@ public final class PostgresCluster: Cluster {
                 self.logger.warning("the database's notification connection closed; listening again")
                 self.queue.asyncAfter(deadline: .now() + 1) { self.listen() }
             }
-            // Whatever was committed while nobody listened.
+            // Whatever was committed, and whatever accounts, bans and sign-outs
+            // changed, while nobody listened (at start, the listener comes up
+            // after the node's first read; after a reconnect, a gap).
             ingestSoon()
+            state.withLock { $0.handlers }?.accessChanged()
         } catch {
             reachable(false, error)
             queue.asyncAfter(deadline: .now() + 1) { [weak self] in self?.listen() }
