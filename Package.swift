@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // C, kept at the edge: the one module map over libmicrohttpd.
@@ -69,13 +70,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // The raw TCP way in (the DogeChat line protocol) on SwiftNIO.
+        // The raw TCP way in (the DogeChat line protocol) on SwiftNIO, and over TLS with NIOSSL.
         .target(
             name: "SwitchboardTCP",
             dependencies: [
                 "SwitchboardCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -118,6 +118,13 @@ struct ServeCommand: ParsableCommand {
                                               limits: MessageLimits(maxTextBytes: maxTextBytes)),
             auth: try access.configuration())
         configuration.http.tls = try tls.credentials()
+        if tls.tcp, let credentials = configuration.http.tls {
+            do {
+                configuration.tcp?.tls = try LineTLS.context(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM)
+            } catch {
+                throw ValidationError("--tls-cert and --tls-key: not a usable certificate and key for --tcp-tls (\(error)).")
+            }
+        }
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.
         signal(SIGINT, SIG_IGN)
@@ -146,7 +153,8 @@ struct ServeCommand: ParsableCommand {
         }
         logger.info("identity: --auth \(configuration.auth.mode.rawValue), registration \(configuration.auth.registration.rawValue)")
         if let tcpPort = server.tcpPort, let tcpHost = configuration.tcp?.host {
-            logger.info("serving the DogeChat line protocol on TCP \(tcpHost):\(tcpPort) (try: nc \(tcpHost) \(tcpPort))")
+            let hint = configuration.tcp?.tls == nil ? "nc \(tcpHost) \(tcpPort)" : "openssl s_client -quiet -connect \(tcpHost):\(tcpPort)"
+            logger.info("serving the DogeChat line protocol on TCP \(tcpHost):\(tcpPort)\(configuration.tcp?.tls == nil ? "" : " over TLS") (try: \(hint))")
         }
         stop.wait()
         logger.info("shutting down")

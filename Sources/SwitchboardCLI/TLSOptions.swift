@@ -10,8 +10,12 @@ struct TLSOptions: ParsableArguments {
     @Option(name: .customLong("tls-key"), help: "The private key (PEM) of --tls-cert.")
     var key: String?
 
+    @Flag(name: .customLong("tcp-tls"), help: "Serve the raw TCP line protocol over TLS too, with the same certificate.")
+    var tcp = false
+
     func validate() throws {
         guard (certificate == nil) == (key == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
+        guard !tcp || certificate != nil else { throw ValidationError("--tcp-tls needs --tls-cert and --tls-key.") }
     }
 
     /// The credentials, read from their files; a missing or unreadable file,

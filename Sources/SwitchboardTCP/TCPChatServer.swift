@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Synchronization
 import SwitchboardCore
 
@@ -38,6 +39,10 @@ public final class TCPChatServer: Sendable {
             .childChannelInitializer { channel in
                 registry.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
+                    if let tls = configuration.tls {
+                        // TLS first: the line protocol sees only plaintext.
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
                     if let seconds = configuration.idleTimeoutSeconds {
                         // Opt-in: a timer per connection, for clients that send `ping:`.
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Int64(seconds))))

@@ -1,3 +1,4 @@
+import NIOSSL
 import SwitchboardCore
 
 /// How the raw TCP listener listens and what it allows per connection.
@@ -27,6 +28,8 @@ public struct TCPServerConfiguration: Sendable {
     /// Seconds without a byte from the client after which it is disconnected
     /// (for clients that send `ping:`); nil for never.
     public var idleTimeoutSeconds: Int?
+    /// Serve the line protocol over TLS with this context (`--tcp-tls`); nil: plain.
+    public var tls: NIOSSLContext?
     /// Limits on names and text.
     public var limits: MessageLimits
 
