@@ -33,7 +33,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 # TLS=1: the same suite over wss, through libmicrohttpd's TLS relay (a
 # throwaway self-signed certificate; the suite's client does not verify it).
 # Not in test.sh yet: over wss a few closing handshakes per run end
-# "FAILED BY CLIENT" or "UNCLEAN" (which ones varies), see BENCHMARKS/issue 22.
+# "FAILED BY CLIENT" or "UNCLEAN" (which ones varies); see docs/OPERATIONS.md.
 scheme=ws tls=()
 if [ -n "${TLS:-}" ]; then
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1 \
