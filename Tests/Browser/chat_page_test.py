@@ -8,6 +8,7 @@ Prints one line per check and a closing 'browser: N passed, N failed'.
 import json
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -48,13 +49,14 @@ class Server:
             [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
              "--db", database or os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
              "--admin-token", ADMIN_TOKEN, "--log-level", "warning", *extra])
-        self.base = f"http://127.0.0.1:{self.http}"
+        self.base = f"{'https' if '--tls-cert' in extra else 'http'}://127.0.0.1:{self.http}"
         if not wait_for(self.healthy, 10, 0.1):
             raise RuntimeError("server did not start")
 
     def healthy(self):
         try:
-            return urllib.request.urlopen(self.base + "/healthz", timeout=1).status == 200
+            unverified = ssl._create_unverified_context()  # a throwaway self-signed certificate
+            return urllib.request.urlopen(self.base + "/healthz", timeout=1, context=unverified).status == 200
         except OSError:
             return False
 
@@ -369,6 +371,31 @@ def main():
                            and browser.find_element(By.ID, "sign-in").is_displayed(), 5))
         finally:
             required.stop()
+
+        # --- the page over https (and its stream, and wss), with a throwaway certificate
+        folder = tempfile.mkdtemp(prefix="switchboard-browser-tls-")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                        "-days", "1", "-subj", "/CN=127.0.0.1", "-keyout", os.path.join(folder, "key.pem"),
+                        "-out", os.path.join(folder, "cert.pem")], check=True, capture_output=True)
+        secure = Server(binary, extra=("--tls-cert", os.path.join(folder, "cert.pem"), "--tls-key", os.path.join(folder, "key.pem")))
+        tls_options = webdriver.ChromeOptions()
+        tls_options.binary_location = "/usr/bin/chromium"
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860",
+                         "--disable-gpu", "--no-first-run", "--disable-extensions", "--ignore-certificate-errors"):
+            tls_options.add_argument(argument)
+        over_tls = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=tls_options)
+        try:
+            for transport in ("sse", "websocket"):
+                over_tls.get(f"{secure.base}/?user=poe&room=lobby&transport={transport}")
+                check(f"over https the page's {transport} is live",
+                      wait_for(lambda: over_tls.find_element(By.ID, "status").text.startswith("live"), 10))
+                over_tls.find_element(By.ID, "text").send_keys(f"typed over {transport} and TLS\n")
+                check(f"a message typed over https ({transport}) is shown",
+                      wait_for(lambda: any(f"typed over {transport} and TLS" in e.text for e in
+                                           over_tls.find_elements(By.CSS_SELECTOR, "#messages .message .text")), 5))
+        finally:
+            over_tls.quit()
+            secure.stop()
     finally:
         browser.quit()
         server.stop()
