@@ -22,7 +22,7 @@ final class HTTPRouter: HTTPRequestHandler {
         openExchanges.enter()
         exchange.onCompletion { [openExchanges] _ in openExchanges.leave() }
         let request = exchange.request
-        if request.header("Origin") != nil, let origin = services.origins.corsOrigin(request) {
+        if let origin = services.origins.corsOrigin(request) {
             exchange.responseHeaders = OriginPolicy.corsHeaders(origin)
         }
         do {

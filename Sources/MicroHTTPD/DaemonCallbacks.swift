@@ -1,0 +1,110 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// libmicrohttpd's callbacks into the daemon: accepting, each request's
+// calls (a new exchange, its body, its dispatch to the handler), its end,
+// and the daemon's log. Their `cls` is the daemon's ``DaemonContext``.
+
+let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+    guard let cls else { return .NO }
+    return Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().accepting.load(ordering: .acquiring) ? .YES : .NO
+}
+
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, connectionContext in
+    guard let cls, let connection, let connectionContext, let uploadDataSize else { return .NO }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let existing = connectionContext.pointee else {
+        // First call: headers only. Create the exchange and refuse an announced
+        // oversized body before reading any of it.
+        let exchange = HTTPExchange(
+            connection: connection,
+            method: method.map { String(cString: $0) } ?? "",
+            path: url.map { String(cString: $0) } ?? "/",
+            resumeQueue: context.resumeQueue
+        )
+        exchange.overTLS = context.configuration.tls != nil
+        connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
+            exchange.bodyTooLarge = true
+            return dispatch(exchange, context: context)
+        }
+        return .YES
+    }
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(existing).takeUnretainedValue()
+
+    if uploadDataSize.pointee > 0 {
+        let count = uploadDataSize.pointee
+        uploadDataSize.pointee = 0
+        if exchange.started { return .YES }  // a response is already queued; drop the rest
+        if exchange.bodyTooLarge || exchange.body.count + count > context.configuration.maxBodyBytes {
+            // Chunked body past the limit: keep nothing more, and hang up if the
+            // client goes on sending far beyond it.
+            exchange.bodyTooLarge = true
+            exchange.body = []
+            exchange.discardedBytes += count
+            return exchange.discardedBytes > 16 * context.configuration.maxBodyBytes ? .NO : .YES
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { pointer in
+                exchange.body.append(contentsOf: UnsafeBufferPointer(start: pointer, count: count))
+            }
+        }
+        return .YES
+    }
+    return dispatch(exchange, context: context)
+}
+
+func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
+    exchange.started = true
+    let result: HTTPHandlerResult
+    if let continuation = exchange.continuation {
+        exchange.served()
+        exchange.continuation = nil
+        result = continuation.resumed(exchange)
+    } else {
+        result = context.handler.handle(exchange)
+    }
+    switch result {
+    case .suspended:
+        return .YES
+    case .respond(let response):
+        return queue(response, on: exchange)
+    }
+}
+
+let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionContext, reason in
+    guard let connectionContext, let pointer = connectionContext.pointee else { return }
+    connectionContext.pointee = nil
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeRetainedValue()
+    exchange.served()
+    let completion: HTTPCompletion
+    switch reason {
+    case .REQUEST_TERMINATED_COMPLETED_OK: completion = .completed
+    case .REQUEST_TERMINATED_TIMEOUT_REACHED: completion = .timedOut
+    case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: completion = .shutdown
+    default: completion = .failed
+    }
+    let handlers = exchange.completionHandlers
+    exchange.completionHandlers = []
+    for handler in handlers.reversed() { handler(completion) }
+    exchange.continuation = nil
+    exchange.upgradeHandler = nil
+}
+
+let daemonLogger: MHD_LogCallback = { cls, format, arguments in
+    guard let cls, let format, let arguments else { return }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let log = context.configuration.log else { return }
+    var buffer = [CChar](repeating: 0, count: 1024)
+    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+    var message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    while message.last?.isNewline == true { message.removeLast() }
+    log(message)
+}

@@ -1,0 +1,62 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// A response handed to libmicrohttpd: bytes, a streaming body read through
+// a content reader, or an upgrade; plus the exchange's own headers.
+
+func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_Result {
+    let created: OpaquePointer?
+    switch response.body {
+    case .bytes(let bytes):
+        created = bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    case .stream(let body, let blockSize):
+        let streamContext = Unmanaged.passRetained(StreamContext(body: body, exchange: exchange))
+        created = MHD_create_response_from_callback(sb_size_unknown(), blockSize, streamReader, streamContext.toOpaque(), streamFree)
+        if created == nil {
+            streamContext.release()
+            body.finish()
+        }
+    case .upgrade(let handler):
+        // The exchange is the callback's context: it lives until the request
+        // completes, which for an upgraded connection is after the handover,
+        // and for a client gone before the 101 frees the handler with it.
+        exchange.upgradeHandler = handler
+        created = MHD_create_response_for_upgrade(upgradeHandler, Unmanaged.passUnretained(exchange).toOpaque())
+    }
+    guard let created else { return .NO }
+    for (name, value) in response.headers {
+        _ = MHD_add_response_header(created, name, value)
+    }
+    for (name, value) in exchange.responseHeaders {
+        _ = MHD_add_response_header(created, name, value)
+    }
+    let result = MHD_queue_response(exchange.connection, UInt32(response.status), created)
+    MHD_destroy_response(created)
+    return result
+}
+
+let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    guard let cls, let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
+    let context = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
+    context.exchange.served()
+    switch context.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), exchange: context.exchange) {
+    case .wrote(let count): return count
+    case .suspended: return 0
+    case .end: return MHD_CONTENT_READER_END_OF_STREAM
+    case .abort: return MHD_CONTENT_READER_END_WITH_ERROR
+    }
+}
+
+let streamFree: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    let context = Unmanaged<StreamContext>.fromOpaque(cls).takeRetainedValue()
+    context.body.finish()
+}
