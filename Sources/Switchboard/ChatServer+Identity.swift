@@ -9,14 +9,15 @@ extension ChatServer {
     /// accounts, bans and revocations stored. A store that keeps no
     /// accounts (a test's) gets an in-memory SQLite database for them.
     static func identity(_ configuration: ChatServerConfiguration, store: any MessageStore, connections: ConnectionDirectory,
-                         cluster: (any Cluster)?) throws -> (AccessControl, AccountService) {
+                         cluster: (any Cluster)?, conversations: ConversationDirectory) throws -> (AccessControl, AccountService) {
         let accountStore = try (store as? any AccountStore) ?? SQLiteMessageStore(path: ":memory:")
         let auth = configuration.auth
         var generator = SystemRandomNumberGenerator()
         let serverKey = try accountStore.signingKey(candidate: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let keys = try TokenKeys.load(serverKey: serverKey, secret: auth.jwtSecret, publicKeyPEM: auth.jwtPublicKeyPEM)
         let access = AccessControl(mode: auth.mode, verifier: JWTTokenVerifier(keys: keys, limits: configuration.http.limits),
-                                   rateLimiter: auth.publishRate.map { PublishRateLimiter(rate: $0, burst: auth.publishBurst) })
+                                   rateLimiter: auth.publishRate.map { PublishRateLimiter(rate: $0, burst: auth.publishBurst) },
+                                   conversations: conversations)
         let accounts = AccountService(store: accountStore, access: access, connections: connections,
                                       sessions: SessionTokens(keys: keys, lifetime: auth.sessionSeconds),
                                       hasher: PasswordHasher(cost: auth.passwordCost), cluster: cluster,

@@ -60,16 +60,28 @@ public final class ChatServer: @unchecked Sendable {
         self.store = store
         self.cluster = cluster
         let metrics = PrometheusExporter()
+        let conversations = ConversationDirectory()
         bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages,
-                             stats: DeliveryStats(sink: metrics))
+                             stats: DeliveryStats(sink: metrics), conversations: conversations)
+        let conversationStore = store as? any ConversationStore
+        do {
+            // After the bus took its last id: a change committed since is applied again as it comes in (idempotent).
+            if let conversationStore { conversations.load(try conversationStore.conversations()) }
+        } catch {
+            try? store.close()
+            throw error
+        }
+        let notices = NoticeBoard()
         let scheduler = DeadlineScheduler()
         self.scheduler = scheduler
         scheduler.start()
         presence = Presence(bus: bus, scheduler: scheduler, cluster: cluster)
         connections = ConnectionDirectory(presence: presence, scheduler: scheduler)
+        conversations.observe { [connections] changes in connections.membershipChanged(changes) }
         let (access, accounts): (AccessControl, AccountService)
         do {
-            (access, accounts) = try Self.identity(configuration, store: store, connections: connections, cluster: cluster)
+            (access, accounts) = try Self.identity(configuration, store: store, connections: connections, cluster: cluster,
+                                                   conversations: conversations)
         } catch {
             scheduler.stop()
             try? store.close()
@@ -101,7 +113,8 @@ public final class ChatServer: @unchecked Sendable {
                 reclaim: { presence.reclaim() },
                 accessChanged: { [logger] in
                     do { try accounts.reload() } catch { logger.warning("reading accounts and bans failed: \(error)") }
-                }))
+                },
+                notice: { notices.post($0) }))
         } catch {
             abandon()
             throw error
@@ -111,7 +124,7 @@ public final class ChatServer: @unchecked Sendable {
         do {
             tcp = try configuration.tcp.map {
                 try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, access: access,
-                                  group: eventLoops, logger: logger)
+                                  notices: notices, cluster: cluster, group: eventLoops, logger: logger)
             }
         } catch {
             abandon()
@@ -119,14 +132,15 @@ public final class ChatServer: @unchecked Sendable {
         }
         webSockets = WebSocketServer(
             configuration: configuration.webSocket,
-            bus: bus, connections: connections, access: access, group: eventLoops, scheduler: scheduler, logger: logger)
+            bus: bus, connections: connections, access: access, notices: notices, cluster: cluster,
+            group: eventLoops, scheduler: scheduler, logger: logger)
         do {
             var httpConfiguration = configuration.http
             httpConfiguration.lineProtocolPort = tcp?.port
             http = try HTTPServer(configuration: httpConfiguration, bus: bus,
                                   presence: presence, connections: connections, metrics: metrics,
                                   upgrades: webSockets, cluster: cluster, scheduler: scheduler, access: access,
-                                  accounts: accounts, logger: logger)
+                                  accounts: accounts, conversationStore: conversationStore, notices: notices, logger: logger)
         } catch {
             tcp?.closeAll()
             abandon()

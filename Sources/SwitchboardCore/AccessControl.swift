@@ -16,8 +16,8 @@ public final class AccessControl: Sendable {
     }
 
     private struct State {
-        /// Registered names, lower-cased: a name differing only in case is the same name.
-        var registered: Set<String> = []
+        /// Registered names by their lower-cased form: a name differing only in case is the same name.
+        var registered: [String: String] = [:]
         /// Lower-cased user → end of the ban (ms since the epoch).
         var bans: [String: Int64] = [:]
         /// Revocation key → the token's expiry (after which it needs no entry).
@@ -30,14 +30,19 @@ public final class AccessControl: Sendable {
     private let rateLimiter: PublishRateLimiter?
     private let clock: @Sendable () -> Int64
     private let state = Mutex(State())
+    /// Conversations and their members: a conversation's room is its members' only.
+    public let conversations: ConversationDirectory
 
     /// - Parameters:
     ///   - verifier: checks tokens; nil: no token can be accepted (every one is refused).
     ///   - rateLimiter: per-user publish rate; nil: unlimited (the default, as in every peer).
+    ///   - conversations: the membership of conversations (the bus's).
     ///   - clock: milliseconds since the epoch.
     public init(mode: AccessMode = .open, verifier: (any TokenVerifier)?, rateLimiter: PublishRateLimiter? = nil,
+                conversations: ConversationDirectory = ConversationDirectory(),
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
         self.mode = mode
+        self.conversations = conversations
         self.verifier = verifier
         self.rateLimiter = rateLimiter
         self.clock = clock
@@ -99,7 +104,7 @@ public final class AccessControl: Sendable {
             let standing = state.withLock { state -> NameStanding in
                 if state.registered.isEmpty && state.bans.isEmpty { return .free }
                 let key = claimed.lowercased()
-                if state.registered.contains(key) { return .registered }
+                if state.registered[key] != nil { return .registered }
                 if let until = state.bans[key] { return .banned(until: until) }
                 return .free
             }
@@ -133,13 +138,23 @@ public final class AccessControl: Sendable {
         return draft
     }
 
-    /// Refuses `identity` reading or writing `room` when it may not.
+    /// Refuses `identity` reading or writing `room` when it may not: a
+    /// conversation's room is for its members (a guest is asked to sign in;
+    /// anyone else hears "not a member", whether or not it exists).
     public func checkRoom(_ identity: Identity, _ room: String) throws(SwitchboardError) {
         switch identity {
         case .admin: return
-        case .guest: if mode == .required { throw .unauthorized }
-        case .user(let claims): if !claims.rooms.allows(room) { throw .roomForbidden(room) }
+        case .guest:
+            if mode == .required || ConversationRoom.isConversation(room) { throw .unauthorized }
+        case .user(let claims):
+            if !claims.rooms.allows(room) { throw .roomForbidden(room) }
+            if ConversationRoom.isConversation(room), !conversations.isMember(claims.user, of: room) { throw .notAMember(room) }
         }
+    }
+
+    /// What `identity`'s streams may see of conversations.
+    public func readerAccess(_ identity: Identity) -> RoomAccess {
+        conversations.access(for: identity)
     }
 
     /// Refuses `identity` reading the rooms of `filter` when it may not.
@@ -173,12 +188,17 @@ public final class AccessControl: Sendable {
 
     /// `user` has an account from now on: its name is reserved.
     public func registered(_ user: String) {
-        state.withLock { _ = $0.registered.insert(user.lowercased()) }
+        state.withLock { $0.registered[user.lowercased()] = user }
     }
 
     /// Whether `user` (in any case) has an account.
     public func isRegistered(_ user: String) -> Bool {
-        state.withLock { $0.registered.contains(user.lowercased()) }
+        registeredName(user) != nil
+    }
+
+    /// The account's own spelling of `user` (named in any case), or nil for no account.
+    public func registeredName(_ user: String) -> String? {
+        state.withLock { $0.registered[user.lowercased()] }
     }
 
     /// The token with `key` is refused from now until `expires` (when it would be anyway).
@@ -202,7 +222,7 @@ public final class AccessControl: Sendable {
     public func load(accounts: [String], bans: [String: Int64], revoked: [String: Int64]) {
         let now = clock()
         state.withLock { state in
-            state.registered = Set(accounts.map { $0.lowercased() })
+            state.registered = Dictionary(accounts.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
             state.bans = Dictionary(bans.filter { $0.value > now }.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: max)
             state.revoked = revoked.filter { $0.value > now }
         }

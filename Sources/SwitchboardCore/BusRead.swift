@@ -10,4 +10,6 @@ public enum BusRead: Sendable {
     case closed
     /// The subscriber is cancelled (``Subscriber/isCancelled``): it was not parked.
     case cancelled
+    /// The subscriber has something of its own to write (``Subscriber/isInterrupted``): it was not parked.
+    case interrupted
 }

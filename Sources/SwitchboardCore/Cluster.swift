@@ -13,4 +13,7 @@ public protocol Cluster: Sendable {
     /// Tells every other node that accounts, bans or revocations changed in
     /// the store: they reload them and close what may no longer stay open.
     func accessChanged() throws
+    /// Passes a notice (typing, a read receipt) to every other node's open
+    /// streams; returns at once (sent in the background, lost if the database is away).
+    func notice(_ notice: Notice)
 }

@@ -20,6 +20,8 @@ public final class ConnectionDirectory: Sendable {
         var user: String?
         var rooms: [String]
         var identity: Identity
+        /// The rooms it reads (nil: every room its reader may see).
+        var follows: Set<String>?
         /// Ends the connection from any thread, saying why; nil once ended.
         var close: (@Sendable (ConnectionEnd) -> Void)?
     }
@@ -53,11 +55,14 @@ public final class ConnectionDirectory: Sendable {
     /// `rooms` on `transport`; `close` ends the connection when the user is
     /// kicked or banned or `identity`'s token ends. Call ``close(_:)``
     /// exactly when it ends.
+    /// `follows` is the rooms it reads (nil: every room it may see): a
+    /// connection that reads only a conversation its user leaves is ended.
     public func open(_ transport: Transport, user: String? = nil, rooms: [String] = [], identity: Identity = .guest,
-                     close: (@Sendable (ConnectionEnd) -> Void)? = nil) -> ID {
+                     follows: Set<String>? = nil, close: (@Sendable (ConnectionEnd) -> Void)? = nil) -> ID {
         let id = state.withLock { state in
             state.next += 1
-            state.entries[state.next] = Entry(transport: transport, user: nil, rooms: [], identity: identity, close: close)
+            state.entries[state.next] = Entry(transport: transport, user: nil, rooms: [], identity: identity,
+                                              follows: follows, close: close)
             state.open[transport.ordinal] += 1
             return ID(value: state.next)
         }
@@ -105,6 +110,35 @@ public final class ConnectionDirectory: Sendable {
             var told: (@Sendable (Bool) -> Void)?
             if let announced { told = { announced(room, $0) } }
             presence.connect(user: user, room: room, transport: transport, announced: told)
+        }
+    }
+
+    /// The connection reads `rooms` from now on (raw TCP's `join:`).
+    public func follow(_ id: ID, _ rooms: Set<String>) {
+        state.withLock { state in
+            if state.entries[id.value] != nil { state.entries[id.value]!.follows = rooms }
+        }
+    }
+
+    /// Conversation membership changed: every connection of a user who
+    /// lost a conversation and reads only that room is told
+    /// (``ConnectionEnd/removed(room:)``): a stream ends, a long poll is
+    /// answered, a raw TCP client moves to `lobby` (and stays open). Streams
+    /// of several rooms stay open; their reader's ``RoomAccess`` already
+    /// stopped the room's messages.
+    public func membershipChanged(_ changes: [ConversationChange]) {
+        for change in changes where !change.isMember {
+            let key = change.user.lowercased(), only: Set<String> = [change.room]
+            let told = state.withLock { state in
+                var told: [@Sendable (ConnectionEnd) -> Void] = []
+                for (index, entry) in state.entries where entry.identity.user?.lowercased() == key && entry.follows == only {
+                    guard let close = entry.close else { continue }
+                    told.append(close)
+                    if entry.transport != .tcp { state.entries[index]!.close = nil }
+                }
+                return told
+            }
+            for close in told { close(.removed(room: change.room)) }
         }
     }
 

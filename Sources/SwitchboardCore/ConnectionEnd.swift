@@ -10,6 +10,9 @@ public enum ConnectionEnd: Sendable, Equatable {
     case tokenExpired
     /// The connection's token was revoked (its session signed out).
     case tokenRevoked
+    /// Its user is no longer a member of the conversation the connection
+    /// follows (removed, or left). Raw TCP is not closed: it moves to `lobby`.
+    case removed(room: String)
 
     /// The stable code a client sees (`error:CODE` on raw TCP).
     public var code: String {
@@ -18,6 +21,7 @@ public enum ConnectionEnd: Sendable, Equatable {
         case .banned: return "banned"
         case .tokenExpired: return "token_expired"
         case .tokenRevoked: return "token_revoked"
+        case .removed: return "not_a_member"
         }
     }
 
@@ -28,6 +32,7 @@ public enum ConnectionEnd: Sendable, Equatable {
         case .banned: return SwitchboardError(.forbidden, code: "banned", message: "An administrator banned this user.")
         case .tokenExpired: return .tokenExpired
         case .tokenRevoked: return .tokenRevoked
+        case .removed(let room): return .notAMember(room)
         }
     }
 }

@@ -8,6 +8,9 @@ public final class EncodedMessage: Sendable {
     public let message: Message
     /// Its JSON object, e.g. `{"id":42,"room":"lobby",...}`.
     public let json: [UInt8]
+    /// Whether it belongs to a conversation (members only): decided once
+    /// here, so a public room's delivery pays one flag test for it.
+    public let isPrivate: Bool
     /// Frames built so far, newest first: a handful at most, a linear scan.
     /// Read without a lock (every subscriber of a fan-out reads it, from
     /// every event loop and worker at once); a frame is added with a
@@ -17,6 +20,7 @@ public final class EncodedMessage: Sendable {
     public init(_ message: Message) {
         self.message = message
         self.json = MessageJSON.encode(message)
+        self.isPrivate = ConversationRoom.isConversation(message.room)
     }
 
     /// The message's id.

@@ -15,13 +15,17 @@ public struct Message: Codable, Sendable, Equatable {
     public var kind: MessageKind
     /// Milliseconds since the Unix epoch, set by the server.
     public var ts: Int64
+    /// For a conversation's `system` message: the membership change it records.
+    public var event: ConversationEvent?
 
-    public init(id: Int64, room: String, user: String, text: String, kind: MessageKind, ts: Int64) {
+    public init(id: Int64, room: String, user: String, text: String, kind: MessageKind, ts: Int64,
+                event: ConversationEvent? = nil) {
         self.id = id
         self.room = room
         self.user = user
         self.text = text
         self.kind = kind
         self.ts = ts
+        self.event = event
     }
 }

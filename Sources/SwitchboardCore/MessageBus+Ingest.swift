@@ -10,6 +10,7 @@ extension MessageBus {
     @discardableResult
     public func ingest() throws -> Int {
         var woken: [any Subscriber] = []
+        var changes: [ConversationChange] = []
         let count = try publishing.withLock { _ -> Int in
             if state.withLock({ $0.closed }) { return 0 }
             var count = 0
@@ -17,7 +18,7 @@ extension MessageBus {
                 let cursor = state.withLock { $0.recent.lastID }
                 let batch = try store.messages(after: cursor, in: .all, limit: Self.ingestBatch)
                 state.withLock { state in
-                    for message in batch.messages { appendToRing(EncodedMessage(message), in: &state, waking: &woken) }
+                    for message in batch.messages { appendToRing(EncodedMessage(message), in: &state, waking: &woken, changes: &changes) }
                 }
                 count += batch.messages.count
                 if batch.messages.count < Self.ingestBatch { return count }
@@ -27,6 +28,7 @@ extension MessageBus {
         // may have parked again (pumped for its own reasons) and been taken twice.
         var seen = Set<ObjectIdentifier>()
         for subscriber in woken where seen.insert(ObjectIdentifier(subscriber)).inserted { subscriber.wake() }
+        conversations.notify(changes)
         return count
     }
 

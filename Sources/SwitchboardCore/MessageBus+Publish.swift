@@ -89,6 +89,8 @@ extension MessageBus {
         var messages: [EncodedMessage?]
         /// Each once: a subscriber leaves the parked set when it is taken.
         var woken: [any Subscriber]
+        /// Membership changed by the group's conversation events.
+        var changes: [ConversationChange]
         var storeNanoseconds: UInt64
     }
 
@@ -112,24 +114,28 @@ extension MessageBus {
         let messages = stored.map { $0.map(EncodedMessage.init) }
         let own = messages.compactMap { $0 }
         var woken: [any Subscriber] = []
+        var changes: [ConversationChange] = []
         if let first = own.first, let earlier = try? committedElsewhere(before: first.id) {
             state.withLock { state in
-                for message in earlier + own { appendToRing(message, in: &state, waking: &woken) }
+                for message in earlier + own { appendToRing(message, in: &state, waking: &woken, changes: &changes) }
             }
         }
-        return .success(Published(messages: messages, woken: woken, storeNanoseconds: storeNanoseconds))
+        return .success(Published(messages: messages, woken: woken, changes: changes, storeNanoseconds: storeNanoseconds))
     }
 
     /// Appends one message to the ring (a tombstone also hides the message it
-    /// deletes) and takes its room's parked subscribers.
-    func appendToRing(_ message: EncodedMessage, in state: inout State, waking woken: inout [any Subscriber]) {
+    /// deletes; a conversation event changes membership first, so that it is
+    /// in force for every later message) and takes its room's parked subscribers.
+    func appendToRing(_ message: EncodedMessage, in state: inout State, waking woken: inout [any Subscriber],
+                      changes: inout [ConversationChange]) {
         guard message.id > state.recent.lastID else { return }
+        if message.message.event != nil { changes += conversations.apply(message.message) }
         if message.message.kind == .delete, let deleted = Int64(message.message.text) {
             state.recent.markDeleted(deleted)
             catchUp.remove(deleted)
         }
         state.recent.append(message)
-        state.parked.removeAll(interestedIn: message.message.room, into: &woken)
+        state.parked.removeAll(interestedIn: message, into: &woken)
     }
 
     /// Counts the publishes and wakes their subscribers, outside every lock.
@@ -137,6 +143,7 @@ extension MessageBus {
         let storeSeconds = Double(published.storeNanoseconds) / 1e9
         for _ in published.messages.compactMap({ $0 }) { stats.published(storeSeconds: storeSeconds) }
         for subscriber in published.woken { subscriber.wake() }
+        conversations.notify(published.changes)
         return published.messages
     }
 }

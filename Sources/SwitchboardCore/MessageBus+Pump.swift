@@ -37,6 +37,7 @@ extension MessageBus {
             case .parked: return .parked
             case .closed: return .closed
             case .cancelled: return .cancelled
+            case .interrupted: return .interrupted
             }
         }
     }

@@ -7,6 +7,12 @@ extension MessageBus {
         return latest
     }
 
+    /// The latest `limit` messages of `room` with id < `id`, oldest first: a
+    /// page back through the history.
+    public func messages(in room: String, before id: Int64, limit: Int) throws -> [EncodedMessage] {
+        try store.messages(in: room, before: id, limit: limit).map(EncodedMessage.init)
+    }
+
     /// The message `id` of `room`, if it is stored.
     public func message(id: Int64, in room: String) throws -> EncodedMessage? {
         guard id > 0, let found = try store.messages(after: id - 1, in: .room(room), limit: 1).messages.first,

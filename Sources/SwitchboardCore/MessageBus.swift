@@ -29,16 +29,21 @@ public final class MessageBus: Sendable {
     let publishing = Mutex<Void>(())
     /// Publishes waiting for the store, committed together.
     let groupCommit = GroupCommit()
+    /// Conversations and their members, changed by the events of messages
+    /// as they enter the ring.
+    public let conversations: ConversationDirectory
 
     /// - Parameters:
     ///   - store: where messages are kept; its last assigned id seeds the ring.
     ///   - recentCapacity: how many recent messages are kept in memory.
     ///   - clock: milliseconds since the Unix epoch, for message timestamps.
     ///   - stats: where publishes and deliveries are counted.
+    ///   - conversations: the membership every read is checked against.
     public init(store: any MessageStore, recentCapacity: Int = 4096,
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock,
-                stats: DeliveryStats = DeliveryStats()) throws {
+                stats: DeliveryStats = DeliveryStats(), conversations: ConversationDirectory = ConversationDirectory()) throws {
         self.store = store
+        self.conversations = conversations
         self.clock = clock
         self.stats = stats
         catchUp = CatchUpCache(capacity: 4096)
@@ -57,16 +62,19 @@ public final class MessageBus: Sendable {
         groupCommit.stop()
     }
 
-    /// Messages after `cursor` in `filter`, at most `limit`, without waiting.
-    public func read(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> (messages: [EncodedMessage], scannedThrough: Int64) {
+    /// Messages after `cursor` in `filter` that `access` sees, at most
+    /// `limit`, without waiting.
+    public func read(after cursor: Int64, in filter: RoomFilter, access: RoomAccess = .everything, limit: Int) throws
+        -> (messages: [EncodedMessage], scannedThrough: Int64)
+    {
         var cursor = cursor
         while true {
-            if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, limit: limit) {
+            if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit) {
                 return fromStore
             }
             let outcome = state.withLock { state -> (messages: [EncodedMessage], scannedThrough: Int64)? in
                 guard cursor >= state.recent.coveredAfter else { return nil }
-                return state.recent.read(after: cursor, in: filter, limit: limit)
+                return state.recent.read(after: cursor, in: filter, access: access, limit: limit)
             }
             if let outcome { return outcome }
         }
@@ -79,13 +87,14 @@ public final class MessageBus: Sendable {
                            for subscriber: any Subscriber, park: () -> Void) throws -> BusRead {
         var cursor = cursor
         while true {
-            if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, limit: limit) {
+            if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, access: subscriber.access, limit: limit) {
                 return .messages(fromStore.messages, scannedThrough: fromStore.scannedThrough)
             }
             let outcome = state.withLock { state -> BusRead? in
                 if subscriber.isCancelled { return .cancelled }
+                if subscriber.isInterrupted { return .interrupted }
                 guard cursor >= state.recent.coveredAfter else { return nil }
-                let found = state.recent.read(after: cursor, in: filter, limit: limit)
+                let found = state.recent.read(after: cursor, in: filter, access: subscriber.access, limit: limit)
                 if !found.messages.isEmpty {
                     return .messages(found.messages, scannedThrough: found.scannedThrough)
                 }
@@ -139,14 +148,15 @@ public final class MessageBus: Sendable {
     /// When `cursor` is older than the ring, reads from the store. Returns the
     /// store's messages when there are some; otherwise moves `cursor` to where
     /// the store's read got and returns nil (read the ring next).
-    private func readStoreIfBehind(after cursor: inout Int64, in filter: RoomFilter, limit: Int) throws
+    private func readStoreIfBehind(after cursor: inout Int64, in filter: RoomFilter, access: RoomAccess, limit: Int) throws
         -> (messages: [EncodedMessage], scannedThrough: Int64)?
     {
         let behind = state.withLock { cursor < $0.recent.coveredAfter }
         guard behind else { return nil }
         let batch = try store.messages(after: cursor, in: filter, limit: limit)
-        if !batch.messages.isEmpty {
-            return (catchUp.encoded(batch.messages), batch.scannedThrough)
+        let visible = catchUp.encoded(batch.messages).filter(access.sees)
+        if !visible.isEmpty {
+            return (visible, batch.scannedThrough)
         }
         cursor = max(cursor, batch.scannedThrough)
         return nil

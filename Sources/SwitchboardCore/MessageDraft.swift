@@ -11,6 +11,9 @@ public struct MessageDraft: Sendable, Equatable {
     /// For a `join` or `leave`: the transport of the connection that made
     /// the change. A shared store records it with the node's presence claim.
     public var transport: Transport?
+    /// For a conversation's `system` message: the membership change the
+    /// store applies in the same transaction (see ``ConversationEvent``).
+    public var event: ConversationEvent?
 
     /// Validates raw input as a user's chat message.
     /// - Throws: ``SwitchboardError`` describing the first problem found.
@@ -28,5 +31,14 @@ public struct MessageDraft: Sendable, Equatable {
         self.text = text
         self.kind = kind
         self.transport = transport
+    }
+}
+
+extension MessageDraft {
+    /// The message this draft became as stored with `id` at `timestamp`: a
+    /// `created` event's room is named after the id.
+    public func stored(id: Int64, timestamp: Int64) -> Message {
+        let room = event?.type == .created ? ConversationRoom.name(createdBy: id) : self.room
+        return Message(id: id, room: room, user: user, text: text, kind: kind, ts: timestamp, event: event)
     }
 }

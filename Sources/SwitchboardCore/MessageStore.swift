@@ -29,6 +29,9 @@ public protocol MessageStore: Sendable {
     func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch
     /// The last `limit` messages of a room, oldest first.
     func latest(in room: String, limit: Int) throws -> [Message]
+    /// The last `limit` messages of a room with id < `id`, oldest first
+    /// (paging back through the history).
+    func messages(in room: String, before id: Int64, limit: Int) throws -> [Message]
     /// Deletes the message with this id; returns it, or nil when there is none.
     /// Its id is never assigned again.
     func delete(id: Int64) throws -> Message?

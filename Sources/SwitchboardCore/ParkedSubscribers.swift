@@ -23,16 +23,27 @@ struct ParkedSubscribers {
         remove(key: ObjectIdentifier(subscriber))
     }
 
-    /// Removes every subscriber interested in `room` and appends it to `woken`.
+    /// Removes every subscriber interested in `message` and appends it to `woken`.
     /// The room's index is taken whole (a publish to a busy room wakes
     /// thousands: one hash removal each, not three, and no set copied); only a
-    /// subscriber waiting for several rooms is looked up in its others.
-    mutating func removeAll(interestedIn room: String, into woken: inout [any Subscriber]) {
+    /// subscriber waiting for several rooms is looked up in its others. A
+    /// conversation's message wakes only the every-room readers who may see it.
+    mutating func removeAll(interestedIn message: EncodedMessage, into woken: inout [any Subscriber]) {
+        let room = message.message.room
         let inRoom = byRoom.removeValue(forKey: room) ?? []
-        for key in anyRoom {
-            if let entry = entries.removeValue(forKey: key) { woken.append(entry.subscriber) }
+        if message.isPrivate {
+            for key in anyRoom {
+                guard let entry = entries[key], entry.subscriber.access.sees(message) else { continue }
+                entries.removeValue(forKey: key)
+                anyRoom.remove(key)
+                woken.append(entry.subscriber)
+            }
+        } else {
+            for key in anyRoom {
+                if let entry = entries.removeValue(forKey: key) { woken.append(entry.subscriber) }
+            }
+            anyRoom.removeAll()
         }
-        anyRoom.removeAll()
         for key in inRoom {
             guard let entry = entries.removeValue(forKey: key) else { continue }
             if case .rooms(let rooms) = entry.filter, rooms.count > 1 {

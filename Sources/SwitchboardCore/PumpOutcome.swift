@@ -11,4 +11,6 @@ public enum PumpOutcome: Sendable, Equatable {
     case empty
     /// It is cancelled (``Subscriber/isCancelled``) and was not parked.
     case cancelled
+    /// It has something of its own to write (``Subscriber/isInterrupted``) and was not parked.
+    case interrupted
 }

@@ -41,9 +41,11 @@ struct RecentMessages {
         ring[(head + index) % ring.count]!
     }
 
-    /// Messages with id > `cursor` in `filter`, at most `limit`, and how far the
+    /// Messages with id > `cursor` in `filter` that `access` sees, at most `limit`, and how far the
     /// scan got. `cursor` must be ≥ ``coveredAfter``.
-    func read(after cursor: Int64, in filter: RoomFilter, limit: Int) -> (messages: [EncodedMessage], scannedThrough: Int64) {
+    func read(after cursor: Int64, in filter: RoomFilter, access: RoomAccess, limit: Int)
+        -> (messages: [EncodedMessage], scannedThrough: Int64)
+    {
         // Binary search for the first id > cursor.
         var low = 0, high = count
         while low < high {
@@ -56,7 +58,7 @@ struct RecentMessages {
         var index = low
         while index < count {
             let candidate = element(index)
-            if filter.contains(candidate.message.room), !anyDeleted || !deleted.contains(candidate.id) {
+            if filter.contains(candidate.message.room), !anyDeleted || !deleted.contains(candidate.id), access.sees(candidate) {
                 found.append(candidate)
                 if found.count == limit { return (found, candidate.id) }
             }

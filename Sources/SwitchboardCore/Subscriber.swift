@@ -9,6 +9,10 @@ public protocol Subscriber: AnyObject, Sendable {
     var transport: Transport { get }
     /// The rooms it follows.
     var filter: RoomFilter { get }
+    /// Which conversations its reader may see: a private message passes only
+    /// when this says so, whatever the filter (so a member removed stops
+    /// receiving on every stream at once).
+    var access: RoomAccess { get }
     /// The id of the last message it was given (or scanned past). Advanced
     /// by the pump, on the subscriber's own thread.
     var cursor: Int64 { get set }
@@ -24,9 +28,15 @@ public protocol Subscriber: AnyObject, Sendable {
     /// kicked). Read by the bus under its lock, so a cancellation that races
     /// with a park is never lost; see ``MessageBus/cancel(_:)``.
     var isCancelled: Bool { get }
+    /// True while it has something of its own to write (a notice): the bus
+    /// then returns ``BusRead/interrupted`` rather than parking it. Read
+    /// under the bus's lock, like ``isCancelled``.
+    var isInterrupted: Bool { get }
 }
 
 extension Subscriber {
     /// Subscribers are not cancellable unless they say so.
     public var isCancelled: Bool { false }
+    /// Subscribers have nothing of their own to write unless they say so.
+    public var isInterrupted: Bool { false }
 }

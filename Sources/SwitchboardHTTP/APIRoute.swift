@@ -47,6 +47,34 @@ public enum APIRoute: Equatable, Sendable {
     case adminBan(user: String)
     /// `DELETE /api/admin/users/{user}/ban` (admin token)
     case adminLift(user: String)
+    /// `GET /api/conversations`: the caller's conversations
+    case conversationList
+    /// `POST /api/conversations`: a new group or direct conversation
+    case createConversation
+    /// `GET /api/conversations/{room}`: one, with everyone's read marker
+    case conversation(room: String)
+    /// `PATCH /api/conversations/{room}`: rename
+    case renameConversation(room: String)
+    /// `POST /api/conversations/{room}/members`: add someone
+    case addMember(room: String)
+    /// `DELETE /api/conversations/{room}/members/{user}`: remove someone (`me`: leave)
+    case removeMember(room: String, user: String)
+    /// `PUT /api/conversations/{room}/members/me`: mute or unmute
+    case setMembership(room: String)
+    /// `PUT /api/conversations/{room}/read`: move the caller's read marker
+    case markRead(room: String)
+    /// `POST /api/conversations/{room}/typing`: tell the others the caller is typing
+    case typing(room: String)
+
+    /// The conversation room a route is about, if any.
+    public var conversationRoom: String? {
+        switch self {
+        case .conversation(let room), .renameConversation(let room), .addMember(let room), .removeMember(let room, _),
+             .setMembership(let room), .markRead(let room), .typing(let room):
+            return room
+        default: return nil
+        }
+    }
 
     /// The outcome of matching a request line.
     public enum Match: Equatable, Sendable {
@@ -110,6 +138,23 @@ public enum APIRoute: Equatable, Sendable {
             let room = String(segments[3])
             if method == "POST" { return .route(.adminSystemMessage(room: room)) }
             candidate = (.adminSystemMessage(room: room), ["POST"])
+        case 2 where `is`("api", "conversations"):
+            if method == "POST" { return .route(.createConversation) }
+            candidate = (.conversationList, ["GET", "POST"])
+        case 3 where at(0, "api") && at(1, "conversations"):
+            let room = String(segments[2])
+            if method == "PATCH" { return .route(.renameConversation(room: room)) }
+            candidate = (.conversation(room: room), ["GET", "PATCH"])
+        case 4 where at(0, "api") && at(1, "conversations") && at(3, "members"):
+            candidate = (.addMember(room: String(segments[2])), ["POST"])
+        case 5 where at(0, "api") && at(1, "conversations") && at(3, "members"):
+            let (room, user) = (String(segments[2]), String(segments[4]))
+            if method == "PUT" && user == "me" { return .route(.setMembership(room: room)) }
+            candidate = (.removeMember(room: room, user: user), user == "me" ? ["DELETE", "PUT"] : ["DELETE"])
+        case 4 where at(0, "api") && at(1, "conversations") && at(3, "read"):
+            candidate = (.markRead(room: String(segments[2])), ["PUT"])
+        case 4 where at(0, "api") && at(1, "conversations") && at(3, "typing"):
+            candidate = (.typing(room: String(segments[2])), ["POST"])
         case 2 where `is`("api", "rooms"):
             candidate = (.rooms, ["GET"])
         case 2 where `is`("api", "events"):

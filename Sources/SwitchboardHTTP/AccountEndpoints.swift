@@ -45,11 +45,15 @@ enum AccountEndpoints {
         }
     }
 
-    /// `GET /api/me` → `{"user"}`, or 401 without a token.
-    static func me(_ identity: Identity) throws -> HTTPResponse {
+    /// `GET /api/me` → `{"user","expires","unread"}` (`unread`: other
+    /// people's messages not read in conversations not muted), or 401 without a token.
+    static func me(_ exchange: HTTPExchange, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
         guard let claims = identity.claims else { throw SwitchboardError.unauthorized }
-        struct Me: Encodable { var user: String; var expires: Int64 }
-        return .json(200, MessageJSON.encode(Me(user: claims.user, expires: claims.expires)))
+        return offWorker(exchange, services) {
+            struct Me: Encodable { var user: String; var expires: Int64; var unread: Int? }
+            let unread = try ConversationEndpoints.unread(of: claims.user, services: services)
+            return (200, MessageJSON.encode(Me(user: claims.user, expires: claims.expires, unread: unread)), [])
+        }
     }
 
     /// `GET /api/admin/accounts`: every account (with its ban), and who is
@@ -109,28 +113,8 @@ enum AccountEndpoints {
         return accounts
     }
 
-    /// Suspends `exchange` while `work` runs on the account queue; its
-    /// response (or refusal) is sent on the worker.
-    /// A JSON answer made off the worker: status, body, headers.
-    private typealias Answer = (status: Int, json: [UInt8], headers: [(name: String, value: String)])
-
     private static func offWorker(_ exchange: HTTPExchange, _ services: HTTPServices,
-                                  _ work: @escaping @Sendable () throws -> Answer) -> HTTPHandlerResult {
-        PendingAnswer<Result<Answer, SwitchboardError>>.suspend(exchange, until: { done in
-            services.accountQueue.async {
-                do {
-                    done(.success(try work()))
-                } catch let error as SwitchboardError {
-                    done(.failure(error))
-                } catch {
-                    services.logger.error("account request failed: \(type(of: error))")
-                    done(.failure(.storeFailure("the account store failed")))
-                }
-            }
-        }, answer: { outcome in
-            let answer = try outcome.get()
-            if answer.json.isEmpty { return HTTPResponse(status: answer.status, headers: answer.headers, body: .bytes([])) }
-            return .json(answer.status, answer.json, headers: answer.headers)
-        })
+                                  _ work: @escaping @Sendable () throws -> QueuedAnswer.Answer) -> HTTPHandlerResult {
+        QueuedAnswer.run(exchange, services, what: "account request", work)
     }
 }

@@ -3,6 +3,23 @@ import SwitchboardCore
 /// The HTTP API's own JSON shapes: a page of messages and the error envelope.
 enum HTTPJSON {
     /// `{"messages":[m1,m2,...],"next":N}` from already-encoded messages.
+    /// `{"messages":[...],"prev":P}`: a page back through the history;
+    /// `prev` (the next `before`) is left out at the start of the history.
+    static func olderPage(_ messages: [EncodedMessage], prev: Int64?) -> [UInt8] {
+        var out: [UInt8] = Array(#"{"messages":["#.utf8)
+        for (index, message) in messages.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: message.json)
+        }
+        out.append(UInt8(ascii: "]"))
+        if let prev {
+            out.append(contentsOf: #","prev":"#.utf8)
+            out.append(contentsOf: String(prev).utf8)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     static func page(_ messages: [EncodedMessage], next: Int64) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(32 + messages.reduce(0) { $0 + $1.json.count + 1 })

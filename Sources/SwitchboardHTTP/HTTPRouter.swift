@@ -122,12 +122,28 @@ final class HTTPRouter: HTTPRequestHandler {
                 return .respond(try RoomEndpoints.message(room: room, id: id, services: services))
             case .rooms:
                 try access.checkSignedIn(identity)
-                return .respond(try RoomEndpoints.rooms(services) { (try? access.checkRoom(identity, $0)) != nil })
+                // Public rooms only: conversations are listed by /api/conversations, to their members.
+                return .respond(try RoomEndpoints.rooms(services) { room in
+                    (identity == .admin || !ConversationRoom.isConversation(room)) && (try? access.checkRoom(identity, room)) != nil
+                })
             case .presence(let room):
                 let room = try limits.validRoom(room)
                 try access.checkRoom(identity, room)
                 return .respond(RoomEndpoints.presence(room: room, services: services))
-            case .me: return .respond(try AccountEndpoints.me(identity))
+            case .me:
+                _ = try ConversationEndpoints.caller(identity)
+                return .needsExchange(route, identity)
+            case .conversationList, .createConversation:
+                _ = try ConversationEndpoints.caller(identity)
+                return .needsExchange(route, identity)
+            case _ where route.conversationRoom != nil:
+                // Signed in, and a member: a room that is not a conversation is not one here.
+                _ = try ConversationEndpoints.caller(identity)
+                let room = try limits.validRoom(route.conversationRoom!)
+                guard ConversationRoom.isConversation(room) else { throw SwitchboardError.notAMember(room) }
+                try access.checkRoom(identity, room)
+                if case .typing(let room) = route { return .respond(try ConversationEndpoints.typing(room: room, identity: identity, services: services)) }
+                return .needsExchange(route, identity)
             case .adminStats: return .respond(.json(200, try admin.statsJSON()))
             case .adminConnections: return .respond(admin.connections())
             case .adminKick(let user): return .respond(try admin.kick(user: user))
@@ -166,7 +182,19 @@ final class HTTPRouter: HTTPRequestHandler {
         case .adminSystemMessage(let room):
             return try Publish.systemMessage(room: limits.validRoom(room), exchange: exchange, services: services)
         case .adminDelete(let id): return try admin.delete(id: id, exchange: exchange)
-        case .message, .rooms, .presence, .health, .metrics, .adminStats, .adminConnections, .adminKick, .me:
+        case .me: return try AccountEndpoints.me(exchange, identity: identity, services: services)
+        case .conversationList: return try ConversationEndpoints.list(exchange, identity: identity, services: services)
+        case .createConversation: return try ConversationEndpoints.create(exchange, identity: identity, services: services)
+        case .conversation(let room): return try ConversationEndpoints.one(room: room, exchange, identity: identity, services: services)
+        case .renameConversation(let room):
+            return try ConversationEndpoints.rename(room: room, exchange, identity: identity, services: services)
+        case .addMember(let room): return try ConversationEndpoints.add(room: room, exchange, identity: identity, services: services)
+        case .removeMember(let room, let user):
+            return try ConversationEndpoints.remove(room: room, member: user, exchange, identity: identity, services: services)
+        case .setMembership(let room):
+            return try ConversationEndpoints.setMembership(room: room, exchange, identity: identity, services: services)
+        case .markRead(let room): return try ConversationEndpoints.markRead(room: room, exchange, identity: identity, services: services)
+        case .message, .rooms, .presence, .health, .metrics, .adminStats, .adminConnections, .adminKick, .typing:
             return .respond(.error(.notFound))  // decided without the exchange; never here
         }
     }

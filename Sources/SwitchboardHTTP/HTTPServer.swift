@@ -27,12 +27,16 @@ public final class HTTPServer: Sendable {
     ///     admin's stats list them); nil for a server on its own.
     ///   - access: who a request is and what it may do.
     ///   - accounts: registration, sessions and bans; nil serves none.
+    ///   - conversationStore: conversations' lists, read markers, mutes; nil serves none.
+    ///   - notices: typing and read notices to open streams.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence, connections: ConnectionDirectory, metrics: PrometheusExporter? = nil,
                 upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
-                scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?, logger: Logger) throws {
+                scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
+                conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), logger: Logger) throws {
         let services = HTTPServices(configuration: configuration, bus: bus, presence: presence,
                                     connections: connections, metrics: metrics, upgrades: upgrades,
-                                    cluster: cluster, scheduler: scheduler, access: access, accounts: accounts, logger: logger)
+                                    cluster: cluster, scheduler: scheduler, access: access, accounts: accounts,
+                                    conversationStore: conversationStore, notices: notices, logger: logger)
         self.services = services
         admin = AdminEndpoints(services: services)
         router = HTTPRouter(services: services, admin: admin)

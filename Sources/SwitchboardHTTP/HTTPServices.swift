@@ -21,8 +21,12 @@ final class HTTPServices: Sendable {
     let access: AccessControl
     /// Registration, sessions and bans; nil where accounts are not kept.
     let accounts: AccountService?
+    /// Conversations' lists, read markers and mutes; nil where the store keeps none.
+    let conversationStore: (any ConversationStore)?
+    /// Typing and read notices to open streams.
+    let notices: NoticeBoard
     let origins: OriginPolicy
-    /// Account work (bcrypt) runs here, off the libmicrohttpd workers.
+    /// Account work (bcrypt) and conversation reads run here, off the libmicrohttpd workers.
     let accountQueue = DispatchQueue(label: "switchboard-accounts", attributes: .concurrent)
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
@@ -31,7 +35,9 @@ final class HTTPServices: Sendable {
     init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence,
          connections: ConnectionDirectory, metrics: PrometheusExporter?, upgrades: (any HTTPUpgradeEndpoint)?,
          cluster: (any Cluster)?, scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
-         logger: Logger) {
+         conversationStore: (any ConversationStore)?, notices: NoticeBoard, logger: Logger) {
+        self.conversationStore = conversationStore
+        self.notices = notices
         self.configuration = configuration
         self.bus = bus
         self.presence = presence
@@ -48,4 +54,10 @@ final class HTTPServices: Sendable {
 
     var limits: MessageLimits { configuration.limits }
     var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }
+
+    /// Says `notice` to this node's open streams, and through the cluster to the other nodes'.
+    func announceNotice(_ notice: Notice) {
+        guard notices.post(notice) != nil else { return }
+        cluster?.notice(notice)
+    }
 }

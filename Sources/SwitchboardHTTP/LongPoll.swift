@@ -23,10 +23,11 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
     /// waits, and for 30 s after unless kicked), then the first read.
     static func start(room: String, parameters: PollParameters, wait: Int, user: String?, identity: Identity,
                       exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
-        let subscriber = PollSubscriber(transport: .longPoll, room: room, since: 0)
+        let subscriber = PollSubscriber(transport: .longPoll, room: room, since: 0, access: services.access.readerAccess(identity))
         subscriber.onWake = { [unowned exchange] in exchange.resumeInTurn() }
         if let user { services.presence.poll(user: user, room: room, transport: .longPoll) }
-        let connection = services.connections.open(.longPoll, user: user, rooms: [room], identity: identity) { [bus = services.bus] reason in
+        let connection = services.connections.open(.longPoll, user: user, rooms: [room], identity: identity,
+                                                   follows: [room]) { [bus = services.bus] reason in
             subscriber.end(reason)
             bus.cancel(subscriber)
         }
@@ -64,7 +65,7 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
                 return .respond(subscriber.page)
             case .waitForNews(let scheduleDeadline):
                 switch try bus.pump(subscriber, limit: limit, park: { exchange.suspend(continuingWith: self) }) {
-                case .delivered, .empty, .closed:
+                case .delivered, .empty, .closed, .interrupted:
                     return .respond(subscriber.page)
                 case .cancelled:
                     return .respond(.error(subscriber.endReason?.error ?? ConnectionEnd.kicked.error))

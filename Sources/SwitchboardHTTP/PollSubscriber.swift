@@ -6,6 +6,7 @@ import SwitchboardCore
 final class PollSubscriber: Subscriber, @unchecked Sendable {
     let transport: Transport
     let filter: RoomFilter
+    let access: RoomAccess
     var cursor: Int64
     /// The cursor the poll asked from: `next` when nothing is new.
     private(set) var since: Int64
@@ -17,9 +18,10 @@ final class PollSubscriber: Subscriber, @unchecked Sendable {
     private let ended = Atomic<Bool>(false)
     private let reason = Mutex<ConnectionEnd?>(nil)
 
-    init(transport: Transport, room: String, since: Int64) {
+    init(transport: Transport, room: String, since: Int64, access: RoomAccess) {
         self.transport = transport
         self.filter = .room(room)
+        self.access = access
         self.since = since
         self.cursor = since
     }

@@ -6,7 +6,10 @@ import SwitchboardCore
 enum Polling {
     static func answer(room: String, identity: Identity, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
         let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
-                                            wait: exchange.query("wait"))
+                                            wait: exchange.query("wait"), before: exchange.query("before"))
+        if let before = parameters.before {
+            return .respond(try olderPage(room: room, before: before, limit: parameters.limit, services: services))
+        }
         let user = try services.access.speaker(identity, naming: exchange.query("user"), limits: services.limits)
         let wait = parameters.wait ?? 0
         if wait > 0 {
@@ -18,17 +21,29 @@ enum Polling {
         // user join answers once the join is stored, so it sees it.
         if let user, services.presence.poll(user: user, room: room, transport: .shortPoll) {
             return PendingAnswer<Void>.suspend(exchange, until: { done in services.bus.afterQueuedCommits { done(()) } },
-                                               answer: { try shortPoll(room: room, parameters: parameters, services: services) })
+                                               answer: { try shortPoll(room: room, parameters: parameters, identity: identity,
+                                                                       services: services) })
         }
-        return .respond(try shortPoll(room: room, parameters: parameters, services: services))
+        return .respond(try shortPoll(room: room, parameters: parameters, identity: identity, services: services))
+    }
+
+    /// `?before=N`: the latest `limit` messages with id < N, oldest first,
+    /// and `prev`, the `before` of the next older page (absent at the start).
+    private static func olderPage(room: String, before: Int64, limit: Int, services: HTTPServices) throws -> HTTPResponse {
+        // One more than asked: whether there is an older page.
+        var page = try services.bus.messages(in: room, before: before, limit: limit + 1)
+        let more = page.count > limit
+        if more { page.removeFirst() }
+        return .json(200, HTTPJSON.olderPage(page, prev: more ? page.first?.id : nil))
     }
 
     /// What is newer than `since`, or without it the latest, as a page.
-    private static func shortPoll(room: String, parameters: PollParameters, services: HTTPServices) throws -> HTTPResponse {
+    private static func shortPoll(room: String, parameters: PollParameters, identity: Identity,
+                                  services: HTTPServices) throws -> HTTPResponse {
         guard let since = parameters.since else {
             return try latest(room: room, limit: parameters.limit, services: services).page
         }
-        let poll = PollSubscriber(transport: .shortPoll, room: room, since: since)
+        let poll = PollSubscriber(transport: .shortPoll, room: room, since: since, access: services.access.readerAccess(identity))
         _ = try services.bus.pumpWithoutParking(poll, limit: parameters.limit)
         return poll.page
     }

@@ -11,18 +11,29 @@ import SwitchboardCore
 final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     let transport = Transport.sse
     let filter: RoomFilter
+    let access: RoomAccess
     // Touched only on the connection's worker thread, or while parked (and so not running).
     var cursor: Int64
     private var outbox = FrameOutbox()
-    private let flags = Mutex<(keepaliveDue: Bool, ended: Bool)>((false, false))
+    /// What other threads ask of the stream: a keepalive, its end, notices to write.
+    private struct Flags {
+        var keepaliveDue = false
+        var ended = false
+        /// End once everything its reader may still see is written (its
+        /// user left the one conversation it follows: the removal is its last event).
+        var endWhenDrained = false
+        var notices: [[UInt8]] = []
+    }
+    private let flags = Mutex(Flags())
     private let bus: MessageBus
     private let onWake: @Sendable () -> Void
 
     /// - Parameter onWake: un-parks the stream (resumes its connection).
-    init(bus: MessageBus, filter: RoomFilter, resumeAfter: Int64?, retryMilliseconds: Int = 2000,
+    init(bus: MessageBus, filter: RoomFilter, access: RoomAccess, resumeAfter: Int64?, retryMilliseconds: Int = 2000,
          onWake: @escaping @Sendable () -> Void) {
         self.bus = bus
         self.filter = filter
+        self.access = access
         self.onWake = onWake
         cursor = resumeAfter ?? bus.lastID
         outbox.append(SSEEvent.retry(milliseconds: retryMilliseconds))
@@ -40,15 +51,23 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
             resumeAfter = try Cursor.parse(since, name: "since")
         }
         let user = try services.access.speaker(identity, naming: exchange.query("user"), limits: services.limits)
-        let stream = ServerSentEvents(bus: services.bus, filter: filter, resumeAfter: resumeAfter,
+        let stream = ServerSentEvents(bus: services.bus, filter: filter, access: services.access.readerAccess(identity),
+                                      resumeAfter: resumeAfter,
                                       retryMilliseconds: services.configuration.sseRetryMilliseconds,
                                       onWake: { [unowned exchange] in exchange.resumeInTurn() })
         var rooms: [String] = []
         if case .rooms(let names) = filter { rooms = names.sorted() }
-        let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms, identity: identity) { _ in
-            stream.end()
+        let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms, identity: identity,
+                                                   follows: rooms.isEmpty ? nil : Set(rooms)) { reason in
+            if case .removed = reason { stream.endWhenDrained() } else { stream.end() }
         }
-        exchange.onCompletion { [connections = services.connections] _ in connections.close(connection) }
+        let listening = services.notices.listen(filter: filter, access: stream.access, user: user) { notice in
+            stream.hear(notice)
+        }
+        exchange.onCompletion { [connections = services.connections, notices = services.notices] _ in
+            notices.remove(listening)
+            connections.close(connection)
+        }
         return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 256))
     }
 
@@ -77,18 +96,26 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     func next(into buffer: UnsafeMutableRawBufferPointer, park: () -> Void) -> HTTPStreamRead {
         while true {
             if !outbox.isEmpty { return .wrote(outbox.drain(into: buffer)) }
-            let (keepaliveDue, ended) = flags.withLock { flags in
-                defer { flags.keepaliveDue = false }
+            let asked = flags.withLock { flags in
+                defer { (flags.keepaliveDue, flags.notices) = (false, []) }
                 return flags
             }
-            if ended { return .end }
-            if keepaliveDue {
-                outbox.append(SSEEvent.keepalive)
+            if asked.ended { return .end }
+            if asked.endWhenDrained {
+                // Out of the bus for good: whatever is left that its reader may see, then the end.
+                let outcome = (try? bus.pumpWithoutParking(self)) ?? .empty
+                if outcome == .delivered { continue }
+                flags.withLock { $0.ended = true }
+                continue
+            }
+            if asked.keepaliveDue || !asked.notices.isEmpty {
+                if asked.keepaliveDue { outbox.append(SSEEvent.keepalive) }
+                for notice in asked.notices { outbox.append(notice) }
                 continue
             }
             do {
                 switch try bus.pump(self, park: park) {
-                case .delivered, .empty: continue
+                case .delivered, .empty, .interrupted: continue
                 case .parked: return .suspended
                 case .closed, .cancelled: return .end
                 }
@@ -108,6 +135,26 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     }
 
     var isCancelled: Bool { flags.withLock { $0.ended } }
+
+    var isInterrupted: Bool { flags.withLock { !$0.notices.isEmpty || $0.endWhenDrained } }
+
+    /// A notice for this stream's reader, from any thread: written at the
+    /// next write (`event: typing`, no id), waking the stream if it is parked.
+    func hear(_ notice: Notice) {
+        let queued = flags.withLock { flags -> Bool in
+            guard !flags.ended, flags.notices.count < 64 else { return false }  // a stalled reader does not hoard them
+            flags.notices.append(SSEEvent.event(notice.name, data: notice.json))
+            return true
+        }
+        if queued, bus.unpark(self) { wake() }
+    }
+
+    /// Makes the stream end once it has written what its reader may still
+    /// see (the message that removed them from its one conversation is the last).
+    func endWhenDrained() {
+        flags.withLock { $0.endWhenDrained = true }
+        if bus.unpark(self) { wake() }
+    }
 
     /// Makes the stream end at its next write (e.g. the user was kicked).
     func end() {

@@ -112,6 +112,11 @@ public final class PostgresCluster: Cluster {
         try connections.query("SELECT pg_notify('switchboard_control', \("access \(nodeID)"))")
     }
 
+    public func notice(_ notice: Notice) {
+        let payload = "notice \(nodeID) " + String(decoding: MessageJSON.encode(notice), as: UTF8.self)
+        queue.async { [connections] in _ = try? connections.query("SELECT pg_notify('switchboard_control', \(payload))") }
+    }
+
     public func kick(user: String) throws {
         try connections.query("SELECT pg_notify('switchboard_control', \("kick \(nodeID) \(user)"))")
     }
@@ -224,7 +229,7 @@ public final class PostgresCluster: Cluster {
         }
     }
 
-    /// "kick NODE USER" or "access NODE" from another node.
+    /// "kick NODE USER", "access NODE" or "notice NODE JSON" from another node.
     private func control(_ payload: String) {
         let parts = payload.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2, parts[1] != nodeID else { return }
@@ -233,6 +238,9 @@ public final class PostgresCluster: Cluster {
             queue.async { [weak self] in self?.state.withLock { $0.handlers }?.kick(parts[2]) }
         case "access":
             queue.async { [weak self] in self?.state.withLock { $0.handlers }?.accessChanged() }
+        case "notice" where parts.count == 3:
+            guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(parts[2].utf8)) else { return }
+            state.withLock { $0.handlers }?.notice(notice)
         default:
             break
         }

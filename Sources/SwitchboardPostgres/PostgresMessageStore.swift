@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 import SwitchboardCore
@@ -41,14 +42,17 @@ public final class PostgresMessageStore: MessageStore {
         guard !drafts.isEmpty else { return [] }
         let rooms = drafts.map(\.room), users = drafts.map(\.user), texts = drafts.map(\.text)
         let kinds = drafts.map(\.kind.rawValue), transports = drafts.map { $0.transport?.rawValue ?? "" }
+        let events = drafts.map { $0.event.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) } ?? "" }
+        let effects = drafts.map { $0.event.map(Self.effects) ?? "" }
         let result = try connections.query("""
-            SELECT switchboard_commit(\(nodeID), \(timestamp), \(rooms), \(users), \(texts), \(kinds), \(transports))
+            SELECT switchboard_commit(\(nodeID), \(timestamp), \(rooms), \(users), \(texts), \(kinds), \(transports),
+                                      \(events), \(effects))
             """)
         guard let ids = try result.first?.decode([Int64].self), ids.count == drafts.count else {
             throw PostgresStoreError.unexpectedAnswer("switchboard_commit returned no id per draft")
         }
         return zip(drafts, ids).map { draft, id in
-            id == 0 ? nil : Message(id: id, room: draft.room, user: draft.user, text: draft.text, kind: draft.kind, ts: timestamp)
+            id == 0 ? nil : draft.stored(id: id, timestamp: timestamp)
         }
     }
 
@@ -61,12 +65,12 @@ public final class PostgresMessageStore: MessageStore {
             switch filter {
             case .all:
                 rows = try connections.query("""
-                    SELECT id, room, username, text, kind, ts FROM switchboard_messages
+                    SELECT id, room, username, text, kind, ts, event FROM switchboard_messages
                     WHERE id > \(cursor) AND id <= \(highWater) ORDER BY id LIMIT \(limit)
                     """, on: connection)
             case .rooms(let rooms):
                 rows = try connections.query("""
-                    SELECT id, room, username, text, kind, ts FROM switchboard_messages
+                    SELECT id, room, username, text, kind, ts, event FROM switchboard_messages
                     WHERE id > \(cursor) AND id <= \(highWater) AND room = ANY(\(rooms.sorted())) ORDER BY id LIMIT \(limit)
                     """, on: connection)
             }
@@ -76,16 +80,23 @@ public final class PostgresMessageStore: MessageStore {
         }
     }
 
+    public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
+        try connections.query("""
+            SELECT id, room, username, text, kind, ts, event FROM switchboard_messages
+            WHERE room = \(room) AND id < \(id) ORDER BY id DESC LIMIT \(limit)
+            """).map(Self.message).reversed()
+    }
+
     public func latest(in room: String, limit: Int) throws -> [Message] {
         try connections.query("""
-            SELECT id, room, username, text, kind, ts FROM switchboard_messages
+            SELECT id, room, username, text, kind, ts, event FROM switchboard_messages
             WHERE room = \(room) ORDER BY id DESC LIMIT \(limit)
             """).map(Self.message).reversed()
     }
 
     public func delete(id: Int64) throws -> Message? {
         try connections.query("""
-            DELETE FROM switchboard_messages WHERE id = \(id) RETURNING id, room, username, text, kind, ts
+            DELETE FROM switchboard_messages WHERE id = \(id) RETURNING id, room, username, text, kind, ts, event
             """).first.map(Self.message)
     }
 
@@ -122,11 +133,12 @@ public final class PostgresMessageStore: MessageStore {
         connections.close()
     }
 
-    private static func message(_ row: PostgresRow) throws -> Message {
-        let (id, room, user, text, kind, ts) = try row.decode((Int64, String, String, String, String, Int64).self)
+    static func message(_ row: PostgresRow) throws -> Message {
+        let (id, room, user, text, kind, ts, event) = try row.decode((Int64, String, String, String, String, Int64, String?).self)
         guard let kind = MessageKind(rawValue: kind) else {
             throw PostgresStoreError.unexpectedAnswer("message \(id) has kind \(kind)")
         }
-        return Message(id: id, room: room, user: user, text: text, kind: kind, ts: ts)
+        return Message(id: id, room: room, user: user, text: text, kind: kind, ts: ts,
+                       event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) })
     }
 }

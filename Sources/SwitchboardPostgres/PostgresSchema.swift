@@ -14,11 +14,13 @@ import PostgresNIO
 /// - `switchboard_presence`: which node holds which user in which room.
 /// - `switchboard_accounts`, `switchboard_bans`, `switchboard_revoked`,
 ///   `switchboard_keys`: identity, shared by every node.
+/// - `switchboard_conversations`, `switchboard_members`: conversations and
+///   their members, changed by the commit that stores each event.
 /// - `switchboard_commit(...)`: one group commit, in one round trip.
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 2
+    static let version = 3
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     static let statements: [String] = [
@@ -79,22 +81,58 @@ enum PostgresSchema {
         """
         CREATE TABLE IF NOT EXISTS switchboard_keys (name text PRIMARY KEY, value bytea NOT NULL)
         """,
+        """
+        ALTER TABLE switchboard_messages ADD COLUMN IF NOT EXISTS event text
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_conversations (
+            room text PRIMARY KEY,
+            title text NOT NULL,
+            direct_key text UNIQUE,
+            created_by text NOT NULL,
+            created bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_members (
+            room text NOT NULL,
+            username text NOT NULL,
+            user_key text NOT NULL,
+            since_id bigint NOT NULL,
+            read_id bigint NOT NULL,
+            muted boolean NOT NULL DEFAULT false,
+            PRIMARY KEY (room, user_key))
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_members_user ON switchboard_members (user_key)
+        """,
+        """
+        DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[])
+        """,
         // One group commit. Joins and leaves are this node's presence claims:
         // the message is stored only for the user's first claim on a live
-        // node (join) or when their last claim goes (leave). Returns one id
-        // per draft, 0 for a change another node had already announced.
+        // node (join) or when their last claim goes (leave). A conversation
+        // event (`p_events`, its stored JSON) changes membership as
+        // `p_effects` says, in the same transaction; a `created` one names
+        // its room after its id, and a second direct conversation of a pair
+        // is not stored. Returns one id per draft, 0 for one not stored.
         """
         CREATE OR REPLACE FUNCTION switchboard_commit(p_node text, p_ts bigint, p_rooms text[], p_users text[],
-                                                      p_texts text[], p_kinds text[], p_transports text[])
+                                                      p_texts text[], p_kinds text[], p_transports text[],
+                                                      p_events text[], p_effects text[])
         RETURNS bigint[] LANGUAGE plpgsql AS $$
         DECLARE
             next_id bigint;
             ids bigint[] := '{}';
             changed int;
             elsewhere boolean;
+            v_room text;
+            fx jsonb;
         BEGIN
             SELECT last_id INTO next_id FROM switchboard_counter FOR UPDATE;
             FOR i IN 1 .. coalesce(array_length(p_rooms, 1), 0) LOOP
+                v_room := p_rooms[i];
+                fx := NULL;
+                IF p_effects[i] <> '' THEN fx := p_effects[i]::jsonb; END IF;
                 IF p_node <> '' AND p_kinds[i] IN ('join', 'leave') THEN
                     IF p_kinds[i] = 'join' THEN
                         INSERT INTO switchboard_presence (node, room, username, transport)
@@ -111,9 +149,28 @@ enum PostgresSchema {
                         CONTINUE;
                     END IF;
                 END IF;
+                IF fx->>'type' = 'created' THEN
+                    v_room := 'c.' || (next_id + 1);
+                    INSERT INTO switchboard_conversations (room, title, direct_key, created_by, created)
+                        VALUES (v_room, fx->>'title', fx->>'direct_key', fx->>'actor', p_ts) ON CONFLICT DO NOTHING;
+                    GET DIAGNOSTICS changed = ROW_COUNT;
+                    IF changed = 0 THEN
+                        ids := ids || 0::bigint;
+                        CONTINUE;
+                    END IF;
+                END IF;
                 next_id := next_id + 1;
-                INSERT INTO switchboard_messages (id, room, username, text, kind, ts)
-                    VALUES (next_id, p_rooms[i], p_users[i], p_texts[i], p_kinds[i], p_ts);
+                INSERT INTO switchboard_messages (id, room, username, text, kind, ts, event)
+                    VALUES (next_id, v_room, p_users[i], p_texts[i], p_kinds[i], p_ts, nullif(p_events[i], ''));
+                IF fx->>'type' IN ('created', 'added') THEN
+                    INSERT INTO switchboard_members (room, username, user_key, since_id, read_id)
+                        SELECT v_room, m->>'user', m->>'key', next_id, next_id FROM jsonb_array_elements(fx->'members') AS m
+                        ON CONFLICT DO NOTHING;
+                ELSIF fx->>'type' = 'renamed' THEN
+                    UPDATE switchboard_conversations SET title = fx->>'title' WHERE room = v_room;
+                ELSIF fx->>'type' IN ('removed', 'left') THEN
+                    DELETE FROM switchboard_members WHERE room = v_room AND user_key = fx->>'user_key';
+                END IF;
                 ids := ids || next_id;
             END LOOP;
             UPDATE switchboard_counter SET last_id = next_id;

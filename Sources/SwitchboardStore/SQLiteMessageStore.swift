@@ -62,19 +62,61 @@ public final class SQLiteMessageStore: MessageStore {
                 CREATE TABLE server_key (name TEXT NOT NULL PRIMARY KEY, value BLOB NOT NULL);
                 """)
         }
+        migrator.registerMigration("v3: conversations, members, events") { db in
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN event TEXT;
+                CREATE TABLE conversation (
+                    room TEXT NOT NULL PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    direct_key TEXT UNIQUE,
+                    created_by TEXT NOT NULL,
+                    created INTEGER NOT NULL
+                );
+                CREATE TABLE conversation_member (
+                    room TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    user_key TEXT NOT NULL,
+                    since_id INTEGER NOT NULL,
+                    read_id INTEGER NOT NULL,
+                    muted INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (room, user_key)
+                );
+                CREATE INDEX conversation_member_user ON conversation_member(user_key);
+                """)
+        }
         return migrator
     }
 
-    /// One transaction, so one sync to disk, for the whole group.
     public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
+        try commit(drafts, timestamp: timestamp).compactMap { $0 }
+    }
+
+    /// One transaction, so one sync to disk, for the whole group. A
+    /// conversation event changes membership in the same transaction; a
+    /// second direct conversation for a pair is not stored (nil).
+    public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         try writer.write { db in
             // Compiled once per connection, not per message (a profile of
             // publishes on 64 connections had SQLite's parser at 5%).
-            let insert = try db.cachedStatement(sql: "INSERT INTO message (room, user, text, kind, ts) VALUES (?, ?, ?, ?, ?)")
-            return try drafts.map { draft in
-                try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp])
-                return Message(id: db.lastInsertedRowID, room: draft.room, user: draft.user,
-                               text: draft.text, kind: draft.kind, ts: timestamp)
+            let insert = try db.cachedStatement(sql: "INSERT INTO message (room, user, text, kind, ts, event) VALUES (?, ?, ?, ?, ?, ?)")
+            return try drafts.map { draft -> Message? in
+                guard let event = draft.event else {
+                    try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp, nil])
+                    return draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
+                }
+                if event.type == .created, event.direct == true, let members = event.members, members.count == 2,
+                   try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE direct_key = ?",
+                                     arguments: [ConversationRoom.directKey(members[0], members[1])]) == true {
+                    return nil
+                }
+                try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp,
+                                               String(decoding: MessageJSON.encode(event), as: UTF8.self)])
+                let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
+                if message.room != draft.room {
+                    try db.execute(sql: "UPDATE message SET room = ? WHERE id = ?", arguments: [message.room, message.id])
+                }
+                try Self.apply(event, of: message, in: db)
+                return message
             }
         }
     }
@@ -82,7 +124,7 @@ public final class SQLiteMessageStore: MessageStore {
     public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
         try writer.read { db in
             let highWater = try Self.lastAssignedID(db)
-            var sql = "SELECT id, room, user, text, kind, ts FROM message WHERE id > ?"
+            var sql = "SELECT id, room, user, text, kind, ts, event FROM message WHERE id > ?"
             var arguments: StatementArguments = [cursor]
             if case .rooms(let rooms) = filter {
                 sql += " AND room IN (\(databaseQuestionMarks(count: rooms.count)))"
@@ -99,15 +141,24 @@ public final class SQLiteMessageStore: MessageStore {
     public func latest(in room: String, limit: Int) throws -> [Message] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, room, user, text, kind, ts FROM message
+                SELECT id, room, user, text, kind, ts, event FROM message
                 WHERE room = ? ORDER BY id DESC LIMIT ?
                 """, arguments: [room, limit]).map(Self.message).reversed()
         }
     }
 
+    public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, room, user, text, kind, ts, event FROM message
+                WHERE room = ? AND id < ? ORDER BY id DESC LIMIT ?
+                """, arguments: [room, id, limit]).map(Self.message).reversed()
+        }
+    }
+
     public func delete(id: Int64) throws -> Message? {
         try writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, room, user, text, kind, ts FROM message WHERE id = ?",
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, room, user, text, kind, ts, event FROM message WHERE id = ?",
                                              arguments: [id]) else { return nil }
             try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
             return Self.message(row)
@@ -158,8 +209,10 @@ public final class SQLiteMessageStore: MessageStore {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'message'") ?? 0
     }
 
-    private static func message(_ row: Row) -> Message {
-        Message(id: row["id"], room: row["room"], user: row["user"], text: row["text"],
-                kind: MessageKind(rawValue: row["kind"]) ?? .message, ts: row["ts"])
+    static func message(_ row: Row) -> Message {
+        let event: String? = row["event"]
+        return Message(id: row["id"], room: row["room"], user: row["user"], text: row["text"],
+                       kind: MessageKind(rawValue: row["kind"]) ?? .message, ts: row["ts"],
+                       event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) })
     }
 }

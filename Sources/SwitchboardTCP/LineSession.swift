@@ -7,8 +7,10 @@ import SwitchboardCore
 /// Commands: `iam:NAME` (join room `lobby` as NAME), `msg:TEXT`, and the
 /// extensions `auth:TOKEN` (sign in: answered `auth:NAME`, and the client
 /// joins as NAME; `iam:` may then be left out), `join:ROOM`, `who:`,
-/// `since:ID` and `ping:` (answered `pong:` with the same text, a
-/// heartbeat). A refused command gets one `error:` line and the connection
+/// `since:ID`, `ping:` (answered `pong:` with the same text, a
+/// heartbeat) and `typing:` (the others in the room hear `typing:NAME`; a
+/// client hears theirs only once it has sent one itself, so the DogeChat
+/// app, which never does, sees no line it cannot show). A refused command gets one `error:` line and the connection
 /// stays open. A second `iam:` with the same name does nothing; with
 /// another name it is refused (reconnect to change name), so a name seen in
 /// a room is always the same person. Who may use which name and room is
@@ -32,6 +34,9 @@ public struct LineSession: Sendable {
         /// The client signed in: its connection now holds this identity
         /// (closed when the token expires or is revoked, or the user banned).
         case authenticated(Identity)
+        /// `user` is typing in `room`: tell the room's other readers (and,
+        /// from now on, tell this client when others type).
+        case typing(user: String, room: String)
     }
 
     /// The name given by `iam:`, once given.
@@ -53,6 +58,16 @@ public struct LineSession: Sendable {
         self.maxLineBytes = maxLineBytes
         self.access = access
         self.client = client
+    }
+
+    /// The client's user is no longer a member of conversation `room`: if
+    /// the client is in it, it is told and moved to `lobby`.
+    public mutating func lostAccess(to lost: String) -> [Action] {
+        guard lost == room else { return [] }
+        room = "lobby"
+        let notice = Action.send(LineFormat.line("\(MessageLimits.systemUser):you are no longer in \(lost)"))
+        guard let user else { return [notice] }
+        return [notice, .move(user: user, from: lost, to: room)]
     }
 
     /// Handles one framed command.
@@ -105,11 +120,15 @@ public struct LineSession: Sendable {
                 return [.who(room: room)]
             case "ping":
                 return [.send(LineFormat.pong(argument))]
+            case "typing":
+                guard let user else { return [.send(LineFormat.error("send iam:NAME first"))] }
+                try access.checkRoom(identity, room)
+                return [.typing(user: user, room: room)]
             case "since":
                 try access.checkRoom(identity, room)
                 return [.replay(room: room, after: try Cursor.parse(argument, name: "since"))]
             default:
-                return [.send(LineFormat.error("unknown command '\(name.prefix(32))'; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID, ping:"))]
+                return [.send(LineFormat.error("unknown command '\(name.prefix(32))'; use iam:NAME, msg:TEXT, join:ROOM, who:, since:ID, ping:, typing:"))]
             }
         } catch {
             return [.send(LineFormat.refusal(error))]

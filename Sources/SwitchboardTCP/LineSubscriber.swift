@@ -13,6 +13,9 @@ import SwitchboardCore
 final class LineSubscriber: Subscriber, @unchecked Sendable {
     let transport = Transport.tcp
     private(set) var filter: RoomFilter
+    /// What its client may see of conversations: a guest's until `auth:`.
+    /// Changed on the event loop while the subscriber is out of the bus.
+    var access: RoomAccess
     var cursor: Int64
     /// True for a newline-less client (the DogeChat app): one write per
     /// message, as ``AppLineFormat`` frames it.
@@ -25,8 +28,10 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     /// - Parameters:
     ///   - until: for a replay, the last id to send; nil for live delivery.
     ///   - pump: runs the bus's pump for this subscriber (on the event loop).
-    init(room: String, after cursor: Int64, until: Int64? = nil, channel: any Channel, pump: @escaping () -> Void) {
+    init(room: String, after cursor: Int64, until: Int64? = nil, access: RoomAccess, channel: any Channel,
+         pump: @escaping () -> Void) {
         filter = .room(room)
+        self.access = access
         self.cursor = cursor
         self.until = until
         self.channel = channel

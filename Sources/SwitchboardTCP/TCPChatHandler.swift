@@ -25,6 +25,11 @@ final class TCPChatHandler: ChannelDuplexHandler {
     private let bus: MessageBus
     private let presence: Presence
     private let connections: ConnectionDirectory
+    private let access: AccessControl
+    private let notices: NoticeBoard
+    private let cluster: (any Cluster)?
+    /// Set once the client has sent `typing:`: it hears others' from then on.
+    private var listening: NoticeBoard.Token?
     private let configuration: TCPServerConfiguration
     private let logger: Logger
     private var framer: LineFramer
@@ -40,10 +45,13 @@ final class TCPChatHandler: ChannelDuplexHandler {
     private var readHeldForWrites = false
 
     init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory, access: AccessControl,
-         configuration: TCPServerConfiguration, client: String, logger: Logger) {
+         notices: NoticeBoard, cluster: (any Cluster)?, configuration: TCPServerConfiguration, client: String, logger: Logger) {
+        self.notices = notices
+        self.cluster = cluster
         self.bus = bus
         self.presence = presence
         self.connections = connections
+        self.access = access
         self.configuration = configuration
         self.logger = logger
         framer = LineFramer(maxLineBytes: configuration.maxLineBytes)
@@ -56,7 +64,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        connection = connections.open(.tcp)
+        connection = connections.open(.tcp, follows: [session.room], close: ending(context))
         context.fireChannelActive()
     }
 
@@ -119,6 +127,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
         if let subscriber { _ = bus.unpark(subscriber) }
         subscriber = nil
         replays = []
+        if let listening { notices.remove(listening) }
         if let user = session.user { logger.info("\(user) has left", metadata: ["transport": "tcp"]) }
         if let connection { connections.close(connection) }
         self.context = nil
@@ -144,11 +153,13 @@ final class TCPChatHandler: ChannelDuplexHandler {
             send(line)
         case .enter(let user, let room):
             // Deliver from now on (the user's own join included), then announce.
-            let subscriber = LineSubscriber(room: room, after: bus.lastID, channel: channel) { [weak self] in self?.deliver() }
+            let subscriber = LineSubscriber(room: room, after: bus.lastID, access: access.readerAccess(session.identity),
+                                            channel: channel) { [weak self] in self?.deliver() }
             subscriber.appFraming = !framer.newlineTerminated
             self.subscriber = subscriber
             logger.info("\(user) has joined", metadata: ["transport": "tcp", "room": "\(room)"])
             let reply = replyOnLoop(context)
+            connections.follow(connection, [room])
             connections.identify(connection, user: user, rooms: [room], close: ending(context)) { _, announced in
                 // Present on another connection already: no join is published,
                 // but this client, like the tutorial's app, expects to see its own.
@@ -157,7 +168,13 @@ final class TCPChatHandler: ChannelDuplexHandler {
             deliver()
         case .authenticated(let identity):
             connections.authenticated(connection, as: identity, close: ending(context))
+            if let subscriber {
+                _ = bus.unpark(subscriber)
+                subscriber.access = access.readerAccess(identity)
+                deliver()
+            }
         case .move(_, _, let to):
+            connections.follow(connection, [to])
             guard let subscriber else { return }
             _ = bus.unpark(subscriber)
             subscriber.move(to: to, after: bus.lastID)
@@ -183,11 +200,25 @@ final class TCPChatHandler: ChannelDuplexHandler {
             presence.names(in: room) { [bus] names in
                 bus.afterQueuedCommits { reply(LineFormat.line("who:\(names.joined(separator: ","))")) }
             }
+        case .typing(let user, let room):
+            if listening == nil {
+                let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+                let loop = context.eventLoop
+                listening = notices.listen(filter: .all, access: access.readerAccess(session.identity), user: user) { notice in
+                    guard case .typing(let room, let typist) = notice else { return }
+                    loop.execute {
+                        if handler.value.session.room == room { handler.value.send(LineFormat.line("typing:\(typist)")) }
+                    }
+                }
+            }
+            let notice = Notice.typing(room: room, user: user)
+            if notices.post(notice) != nil { cluster?.notice(notice) }
         case .replay(let room, let after):
             // Up to what live delivery has reached, so nothing comes twice.
             let upTo = subscriber?.cursor ?? bus.lastID
             guard after < upTo else { return }
-            let replay = LineSubscriber(room: room, after: after, until: upTo, channel: channel) {}
+            let replay = LineSubscriber(room: room, after: after, until: upTo, access: access.readerAccess(session.identity),
+                                        channel: channel) {}
             replay.appFraming = !framer.newlineTerminated
             replays.append(replay)
             deliver()
@@ -195,13 +226,25 @@ final class TCPChatHandler: ChannelDuplexHandler {
     }
 
     /// How the server ends this connection from any thread: `error:CODE`
-    /// (`kicked`, `banned`, `token_expired`, `token_revoked`), then close.
+    /// (`kicked`, `banned`, `token_expired`, `token_revoked`), then close;
+    /// or, for a conversation its user left, a move to `lobby`.
     private func ending(_ context: ChannelHandlerContext) -> @Sendable (ConnectionEnd) -> Void {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loop = context.eventLoop
         return { reason in
-            loop.execute { handler.value.send(LineFormat.error(reason.code), thenClose: true) }
+            loop.execute {
+                if case .removed(let room) = reason {
+                    handler.value.lostAccess(to: room)
+                } else {
+                    handler.value.send(LineFormat.error(reason.code), thenClose: true)
+                }
+            }
         }
+    }
+
+    private func lostAccess(to room: String) {
+        deliver()  // the room's last messages it may see, the removal among them, before the move
+        perform(session.lostAccess(to: room))
     }
 
     /// ``send(_:)`` from any thread: the line is sent from the event loop,

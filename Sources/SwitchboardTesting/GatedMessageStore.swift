@@ -42,6 +42,9 @@ public final class GatedMessageStore: MessageStore, @unchecked Sendable {
         try inner.messages(after: id, in: filter, limit: limit)
     }
     public func latest(in room: String, limit: Int) throws -> [Message] { try inner.latest(in: room, limit: limit) }
+    public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
+        try inner.messages(in: room, before: id, limit: limit)
+    }
     public func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
     public func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
     public func rooms() throws -> [RoomSummary] { try inner.rooms() }

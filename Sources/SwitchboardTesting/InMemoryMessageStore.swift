@@ -18,8 +18,7 @@ public final class InMemoryMessageStore: MessageStore {
         state.withLock { state in
             drafts.map { draft in
                 state.lastID += 1
-                let message = Message(id: state.lastID, room: draft.room, user: draft.user, text: draft.text,
-                                      kind: draft.kind, ts: timestamp)
+                let message = draft.stored(id: state.lastID, timestamp: timestamp)
                 state.messages.append(message)
                 return message
             }
@@ -40,6 +39,10 @@ public final class InMemoryMessageStore: MessageStore {
 
     public func latest(in room: String, limit: Int) throws -> [Message] {
         Array(state.withLock { $0.messages }.filter { $0.room == room }.suffix(limit))
+    }
+
+    public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
+        Array(state.withLock { $0.messages }.filter { $0.room == room && $0.id < id }.suffix(limit))
     }
 
     public func delete(id: Int64) throws -> Message? {

@@ -7,9 +7,11 @@ import SwitchboardCore
 enum WebSocketClientMessage: Equatable {
     case publish(MessageDraft, ref: JSONScalar?)
     case ping(JSONScalar)
+    /// `{"typing":true,"room":..}`: the sender is typing in `room`.
+    case typing(room: String, user: String)
     case refused(SwitchboardError, ref: JSONScalar?)
 
-    private static let names: Set<String> = ["text", "user", "room", "ref", "ping"]
+    private static let names: Set<String> = ["text", "user", "room", "ref", "ping", "typing"]
 
     /// Parses `{"text":..,"ref":..}`, `{"user":..,"text":..,"room":..}` or
     /// `{"ping":X}` for a socket of `user` following `filter`, opened as `identity`.
@@ -25,6 +27,16 @@ enum WebSocketClientMessage: Equatable {
         let ref = members["ref"]
         if let ping = members["ping"] { return .ping(ping) }
         do throws(SwitchboardError) {
+            if case .bool(true)? = members["typing"] {
+                let room = try room(members, filter: filter, limits: limits)
+                try access.checkRoom(identity, room)
+                var named = user
+                if case .string(let given) = members["user"] { named = given }
+                guard let typist = try access.speaker(identity, naming: named, limits: limits) else {
+                    throw SwitchboardError(.invalid, code: "user_required", message: "Give 'user', or open the socket with ?user=NAME.")
+                }
+                return .typing(room: room, user: typist)
+            }
             guard case .string(let rawText) = members["text"] else {
                 throw SwitchboardError(.malformed, code: "malformed_json", message: "'text' must be a string.")
             }
@@ -33,21 +45,30 @@ enum WebSocketClientMessage: Equatable {
             guard sender != nil || identity.user != nil else {
                 throw SwitchboardError(.invalid, code: "user_required", message: "Give 'user', or open the socket with ?user=NAME.")
             }
-            let room: String
-            if case .string(let named) = members["room"] {
-                room = try limits.validRoom(named)
-                guard filter.contains(room) else {
-                    throw SwitchboardError(.invalid, code: "not_subscribed", message: "This socket does not follow room \(room).")
-                }
-            } else if case .rooms(let rooms) = filter, rooms.count == 1, let only = rooms.first {
-                room = only
-            } else {
-                throw SwitchboardError(.invalid, code: "room_required", message: "This socket follows several rooms: give 'room'.")
-            }
+            let room = try room(members, filter: filter, limits: limits)
             return .publish(try access.draft(identity, room: room, user: sender, text: rawText, limits: limits, client: client), ref: ref)
         } catch {
             return .refused(error, ref: ref)
         }
+    }
+
+    /// The room a frame is for: its `room`, which the socket must follow,
+    /// or the socket's one room.
+    private static func room(_ members: [String: JSONScalar], filter: RoomFilter, limits: MessageLimits) throws(SwitchboardError) -> String {
+        if case .string(let named) = members["room"] {
+            let room = try limits.validRoom(named)
+            guard filter.contains(room) else {
+                throw SwitchboardError(.invalid, code: "not_subscribed", message: "This socket does not follow room \(room).")
+            }
+            return room
+        }
+        if case .rooms(let rooms) = filter, rooms.count == 1, let only = rooms.first { return only }
+        throw SwitchboardError(.invalid, code: "room_required", message: "This socket follows several rooms: give 'room'.")
+    }
+
+    /// `{"typing":{"room":..,"user":..}}` or `{"read":{"room":..,"user":..,"id":N}}`.
+    static func notice(_ notice: Notice) -> [UInt8] {
+        Array("{\"\(notice.name)\":".utf8) + notice.json + [UInt8(ascii: "}")]
     }
 
     /// `{"ack":REF,"id":ID}`.

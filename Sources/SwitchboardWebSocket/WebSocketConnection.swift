@@ -21,6 +21,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
 
     let transport = Transport.websocket
     let filter: RoomFilter
+    let access: RoomAccess
     var cursor: Int64
     private let request: WebSocketRequest
     private let services: WebSocketServices
@@ -28,6 +29,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     /// Set once when added to the channel, before it can ever be parked (so before any wake).
     private var eventLoop: (any EventLoop)?
     private var connection: ConnectionDirectory.ID?
+    private var listening: NoticeBoard.Token?
     private var closing = false
     private var awaitingPong = false
     private var pending: PendingStores
@@ -36,6 +38,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         self.request = request
         self.services = services
         filter = request.filter
+        access = services.access.readerAccess(request.identity)
         cursor = request.cursor
         pending = PendingStores(limit: services.configuration.maxPendingStores)
     }
@@ -49,22 +52,39 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         if request.echo { return context.fireChannelActive() }
         let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        // Kicks, bans and the token's end close it with 1008, saying which.
+        // Kicks, bans, the token's end and leaving its only conversation close it with 1008, saying which.
         let end: @Sendable (ConnectionEnd) -> Void = { reason in
-            eventLoop.execute { loop.value.close(code: 1008, reason: reason.code) }
+            eventLoop.execute {
+                // Removed from its one conversation: the removal is the last message it gets.
+                if case .removed = reason { loop.value.drain() }
+                loop.value.close(code: 1008, reason: reason.code)
+            }
         }
-        let connection = services.connections.open(.websocket, identity: request.identity, close: end)
+        var follows: Set<String>?
+        if case .rooms(let names) = filter { follows = names }
+        let connection = services.connections.open(.websocket, identity: request.identity, follows: follows, close: end)
         self.connection = connection
         // A named user in named rooms is present (a join, queued for the store).
         if let user = request.user, case .rooms(let names) = filter {
             services.connections.identify(connection, user: user, rooms: names.sorted(), close: end)
         }
+        listening = services.notices.listen(filter: filter, access: access, user: request.identity.user ?? request.user) { notice in
+            eventLoop.execute { loop.value.hear(notice) }
+        }
         context.fireChannelActive()
         pump()
     }
 
+    /// A notice for this socket's reader: one text frame, no id.
+    private func hear(_ notice: Notice) {
+        guard let context, !closing else { return }
+        send(WebSocketClientMessage.notice(notice), on: context)
+        context.flush()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         _ = services.bus.unpark(self)
+        if let listening { services.notices.remove(listening) }
         if let connection { services.connections.close(connection) }
         self.context = nil
         context.fireChannelInactive()
@@ -103,6 +123,13 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         context.flush()
         if outcome == .closed { close(code: 1001, reason: "server going away") }
         // .delivered: the channel is full; channelWritabilityChanged pumps again.
+    }
+
+    /// Writes what its reader may still see, without parking.
+    private func drain() {
+        guard let context, !closing else { return }
+        while (try? services.bus.pumpWithoutParking(self)) == .delivered, context.channel.isWritable {}
+        context.flush()
     }
 
     private func send(_ json: [UInt8], on context: ChannelHandlerContext) {
@@ -152,6 +179,9 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         case .ping(let value):
             send(WebSocketClientMessage.pong(value), on: context)
             context.flush()
+        case .typing(let room, let user):
+            let notice = Notice.typing(room: room, user: user)
+            if services.notices.post(notice) != nil { services.cluster?.notice(notice) }
         case .refused(let error, let ref):
             send(WebSocketClientMessage.error(error, ref: ref), on: context)
             context.flush()

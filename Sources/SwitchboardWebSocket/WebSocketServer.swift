@@ -18,11 +18,16 @@ public final class WebSocketServer: Sendable {
     let services: WebSocketServices
     private let open = Mutex<[ObjectIdentifier: (channel: any Channel, connection: WebSocketConnection)]>([:])
 
-    /// - Parameter access: who a handshake's client is and what it may do.
+    /// - Parameters:
+    ///   - access: who a handshake's client is and what it may do.
+    ///   - notices: typing and read notices, heard by open sockets and said by them.
+    ///   - cluster: the other nodes, which hear this node's notices; nil on one node.
     public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory, access: AccessControl,
+                notices: NoticeBoard = NoticeBoard(), cluster: (any Cluster)? = nil,
                 group: any EventLoopGroup, scheduler: DeadlineScheduler, logger: Logger) {
         self.group = group
-        services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, access: access, logger: logger)
+        services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, access: access,
+                                     notices: notices, cluster: cluster, logger: logger)
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 

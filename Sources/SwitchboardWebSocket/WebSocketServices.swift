@@ -7,5 +7,9 @@ struct WebSocketServices: Sendable {
     let bus: MessageBus
     let connections: ConnectionDirectory
     let access: AccessControl
+    /// Typing and read notices to open sockets.
+    let notices: NoticeBoard
+    /// The other nodes, which hear this node's notices; nil on one node.
+    let cluster: (any Cluster)?
     let logger: Logger
 }

@@ -23,6 +23,9 @@ final class CountingStore: MessageStore, @unchecked Sendable {
         try inner.messages(after: cursor, in: filter, limit: limit)
     }
     func latest(in room: String, limit: Int) throws -> [Message] { try inner.latest(in: room, limit: limit) }
+    func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
+        try inner.messages(in: room, before: id, limit: limit)
+    }
     func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
     func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
     func rooms() throws -> [RoomSummary] { try inner.rooms() }

@@ -6,6 +6,7 @@ import SwitchboardTesting
 
 /// Counts wake-ups; stands for a suspended connection.
 final class CountingSubscriber: Subscriber, @unchecked Sendable {
+        let access = RoomAccess.everything
     let transport = Transport.sse
     let filter = RoomFilter.all
     var cursor: Int64 = 0
@@ -76,7 +77,7 @@ struct MessageBusTests {
             case .messages(let messages, let scanned):
                 seen += messages.map(\.id)
                 cursor = scanned
-            case .parked, .closed, .cancelled:
+            case .parked, .closed, .cancelled, .interrupted:
                 break loop
             }
         }
@@ -140,6 +141,7 @@ struct MessageBusTests {
 @Suite("Cancelling a waiter")
 struct CancellationTests {
     final class CancellableSubscriber: Subscriber, @unchecked Sendable {
+        let access = RoomAccess.everything
         let transport = Transport.sse
         let filter = RoomFilter.all
         var cursor: Int64 = 0

@@ -5,6 +5,7 @@ import SwitchboardTesting
 
 /// A subscriber that records batches; takes `perCall` batches per pump.
 final class RecordingSubscriber: Subscriber, @unchecked Sendable {
+        let access = RoomAccess.everything
     let transport: Transport
     let filter: RoomFilter
     var cursor: Int64

@@ -18,7 +18,7 @@ struct ServerSentEventsTests {
         let bus = try MessageBus(store: InMemoryMessageStore())
         try bus.publishAndWait(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
         let wakes = Atomic<Int>(0)
-        let subscription = ServerSentEvents(bus: bus, filter: .room("lobby"), resumeAfter: 0, onWake: { wakes.add(1, ordering: .relaxed) })
+        let subscription = ServerSentEvents(bus: bus, filter: .room("lobby"), access: .everything, resumeAfter: 0, onWake: { wakes.add(1, ordering: .relaxed) })
         var parks = 0
         #expect(next(subscription, parks: &parks).1 == "retry: 2000\n\n")
         #expect(next(subscription, parks: &parks).1.hasPrefix("id: 1\nevent: message\n"))
@@ -32,7 +32,7 @@ struct ServerSentEventsTests {
     @Test func liveOnlySubscriptionSkipsHistoryAndSendsKeepalives() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
         try bus.publishAndWait(MessageDraft(room: "lobby", user: "u", text: "old", kind: .message))
-        let subscription = ServerSentEvents(bus: bus, filter: .all, resumeAfter: nil, onWake: {})
+        let subscription = ServerSentEvents(bus: bus, filter: .all, access: .everything, resumeAfter: nil, onWake: {})
         var parks = 0
         _ = next(subscription, parks: &parks)
         #expect(next(subscription, parks: &parks).0 == .suspended)
@@ -42,14 +42,14 @@ struct ServerSentEventsTests {
 
     @Test func endsWhenTheBusClosesOrWhenEnded() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
-        let subscription = ServerSentEvents(bus: bus, filter: .all, resumeAfter: nil, onWake: {})
+        let subscription = ServerSentEvents(bus: bus, filter: .all, access: .everything, resumeAfter: nil, onWake: {})
         var parks = 0
         _ = next(subscription, parks: &parks)
         #expect(next(subscription, parks: &parks).0 == .suspended)
         bus.close()
         #expect(next(subscription, parks: &parks).0 == .end)
 
-        let other = ServerSentEvents(bus: try MessageBus(store: InMemoryMessageStore()), filter: .all, resumeAfter: nil, onWake: {})
+        let other = ServerSentEvents(bus: try MessageBus(store: InMemoryMessageStore()), filter: .all, access: .everything, resumeAfter: nil, onWake: {})
         other.end()
         _ = next(other, parks: &parks)
         #expect(next(other, parks: &parks).0 == .end)

@@ -116,4 +116,24 @@ struct LineSessionTests {
         #expect(sent(say(&session, "join:lobby")) == ["error:forbidden\n"])
         #expect(say(&session, "join:jedi-council") == [.move(user: "ahsoka", from: "jedi-temple", to: "jedi-council")])
     }
+
+    @Test func typingNeedsANameAndARoomTheClientMayRead() {
+        var session = LineSession(access: AccessControl(verifier: nil))
+        #expect(sent(say(&session, "typing:")) == ["error:send iam:NAME first\n"])
+        _ = say(&session, "iam:luke")
+        #expect(say(&session, "typing:") == [.typing(user: "luke", room: "lobby")])
+        // A guest may not enter a conversation, nor say it types there.
+        #expect(sent(say(&session, "join:c.7")) == ["error:unauthorized\n"])
+    }
+
+    @Test func losingTheConversationItIsInMovesItToTheLobby() {
+        let access = AccessControl(verifier: nil)
+        var session = LineSession(access: access)
+        _ = say(&session, "iam:luke")
+        _ = say(&session, "join:team")
+        #expect(session.lostAccess(to: "other") == [])
+        #expect(session.lostAccess(to: "team") == [.send(Array("system:you are no longer in team\n".utf8)),
+                                                   .move(user: "luke", from: "team", to: "lobby")])
+        #expect(session.room == "lobby")
+    }
 }

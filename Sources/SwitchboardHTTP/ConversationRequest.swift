@@ -1,0 +1,31 @@
+import Foundation
+import SwitchboardCore
+
+/// The body of `POST /api/conversations`: `{"title":..,"members":[..]}`,
+/// JSON only (it carries a list).
+struct ConversationRequest: Decodable {
+    var title: String?
+    var members: [String]
+
+    /// Reads and checks the body (UTF-8, JSON, `members` a list of strings).
+    static func decode(_ body: [UInt8], contentType: String?) throws(SwitchboardError) -> ConversationRequest {
+        if let contentType, PublishRequest.mediaType(of: contentType) != "application/json" { throw .unsupportedMediaType }
+        guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        do {
+            return try JSONDecoder().decode(ConversationRequest.self, from: Data(body))
+        } catch {
+            throw SwitchboardError(.malformed, code: "malformed_json",
+                                   message: "Send {\"members\":[\"leia\"],\"title\":\"Trip\"} (members: a list of user names).")
+        }
+    }
+
+    /// A title: trimmed, 1 to 100 characters, no control characters.
+    static func validTitle(_ title: String) throws(SwitchboardError) -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw SwitchboardError(.invalid, code: "invalid_title", message: "A title is 1-100 characters, with no control characters.")
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,100 @@
+import PostgresNIO
+import SwitchboardCore
+
+/// Conversations and their members in the shared database. Membership is
+/// changed by `switchboard_commit` with the event that changes it (as
+/// ``effects(_:)`` describes it); read markers and mutes are each member's own.
+extension PostgresMessageStore: ConversationStore {
+    /// What `switchboard_commit` does for `event`, as JSON: the names'
+    /// lower-cased keys and a direct pair's key are computed here, as the
+    /// in-memory directory computes them, never by the database's collation.
+    static func effects(_ event: ConversationEvent) -> String {
+        struct Member: Encodable { var user: String; var key: String }
+        struct Effects: Encodable {
+            var type: String, actor: String, title: String?
+            var directKey: String?, members: [Member]?, userKey: String?
+            enum CodingKeys: String, CodingKey {
+                case type, actor, title, members
+                case directKey = "direct_key", userKey = "user_key"
+            }
+        }
+        var effects = Effects(type: event.type.rawValue, actor: event.actor, title: event.title)
+        switch event.type {
+        case .created:
+            let members = event.members ?? [event.actor]
+            effects.members = members.map { Member(user: $0, key: $0.lowercased()) }
+            if event.direct == true, members.count == 2 { effects.directKey = ConversationRoom.directKey(members[0], members[1]) }
+            effects.title = event.title ?? ""
+        case .added:
+            effects.members = event.user.map { [Member(user: $0, key: $0.lowercased())] }
+        case .removed, .left:
+            effects.userKey = (event.user ?? event.actor).lowercased()
+        case .renamed:
+            effects.title = event.title ?? ""
+        }
+        return String(decoding: MessageJSON.encode(effects), as: UTF8.self)
+    }
+
+    public func conversations() throws -> [Conversation] {
+        var members: [String: [String]] = [:]
+        for row in try connections.query("SELECT room, username FROM switchboard_members ORDER BY since_id, username") {
+            let (room, user) = try row.decode((String, String).self)
+            members[room, default: []].append(user)
+        }
+        return try connections.query("""
+            SELECT room, title, direct_key IS NOT NULL, created_by FROM switchboard_conversations ORDER BY created, room
+            """).map { row in
+            let (room, title, direct, createdBy) = try row.decode((String, String, Bool, String).self)
+            return Conversation(room: room, title: title, direct: direct, createdBy: createdBy, members: members[room] ?? [])
+        }
+    }
+
+    public func summaries(for user: String) throws -> [ConversationSummary] {
+        let key = user.lowercased()
+        let rows = try connections.query("""
+            SELECT c.room, c.title, c.direct_key IS NOT NULL, c.created_by, m.muted, m.read_id,
+                   (SELECT count(*) FROM switchboard_messages x WHERE x.room = c.room AND x.id > m.read_id
+                      AND x.kind = 'message' AND lower(x.username) <> \(key))::bigint,
+                   (SELECT max(id) FROM switchboard_messages x WHERE x.room = c.room),
+                   (SELECT array_agg(o.username ORDER BY o.since_id, o.username) FROM switchboard_members o WHERE o.room = c.room)
+            FROM switchboard_members m JOIN switchboard_conversations c ON c.room = m.room
+            WHERE m.user_key = \(key)
+            """)
+        var summaries: [ConversationSummary] = []
+        for row in rows {
+            let (room, title, direct, createdBy, muted, read, unread, lastID, members) =
+                try row.decode((String, String, Bool, String, Bool, Int64, Int64, Int64?, [String]?).self)
+            let last = try lastID.flatMap { id in
+                try connections.query("""
+                    SELECT id, room, username, text, kind, ts, event FROM switchboard_messages WHERE id = \(id)
+                    """).first.map(Self.message)
+            }
+            summaries.append(ConversationSummary(
+                conversation: Conversation(room: room, title: title, direct: direct, createdBy: createdBy, members: members ?? []),
+                muted: muted, last: last, unread: Int(unread), read: read))
+        }
+        return summaries.sorted { ($0.last?.id ?? 0) > ($1.last?.id ?? 0) }
+    }
+
+    public func readMarkers(in room: String) throws -> [String: Int64] {
+        var markers: [String: Int64] = [:]
+        for row in try connections.query("SELECT username, read_id FROM switchboard_members WHERE room = \(room)") {
+            let (user, read) = try row.decode((String, Int64).self)
+            markers[user] = read
+        }
+        return markers
+    }
+
+    public func markRead(room: String, user: String, id: Int64) throws -> Int64? {
+        try connections.query("""
+            UPDATE switchboard_members SET read_id = greatest(read_id, \(id))
+            WHERE room = \(room) AND user_key = \(user.lowercased()) RETURNING read_id
+            """).first?.decode(Int64.self)
+    }
+
+    public func setMuted(room: String, user: String, muted: Bool) throws -> Bool {
+        try connections.query("""
+            UPDATE switchboard_members SET muted = \(muted) WHERE room = \(room) AND user_key = \(user.lowercased()) RETURNING room
+            """).first != nil
+    }
+}

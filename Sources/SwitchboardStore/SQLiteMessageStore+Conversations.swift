@@ -1,0 +1,103 @@
+import GRDB
+import SwitchboardCore
+
+/// Conversations and their members beside the messages. A membership
+/// change is written by the commit that stores its event (``apply(_:of:in:)``);
+/// read markers and mutes are each member's own rows.
+extension SQLiteMessageStore: ConversationStore {
+    /// Applies `event`, stored as `message`, inside the commit's transaction.
+    static func apply(_ event: ConversationEvent, of message: Message, in db: Database) throws {
+        let room = message.room
+        switch event.type {
+        case .created:
+            let members = event.members ?? [event.actor]
+            let directKey = event.direct == true && members.count == 2 ? ConversationRoom.directKey(members[0], members[1]) : nil
+            try db.execute(sql: "INSERT INTO conversation (room, title, direct_key, created_by, created) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [room, event.title ?? "", directKey, event.actor, message.ts])
+            for member in members { try addMember(member, to: room, at: message.id, in: db) }
+        case .renamed:
+            try db.execute(sql: "UPDATE conversation SET title = ? WHERE room = ?", arguments: [event.title ?? "", room])
+        case .added:
+            if let user = event.user { try addMember(user, to: room, at: message.id, in: db) }
+        case .removed, .left:
+            try db.execute(sql: "DELETE FROM conversation_member WHERE room = ? AND user_key = ?",
+                           arguments: [room, (event.user ?? event.actor).lowercased()])
+        }
+    }
+
+    private static func addMember(_ user: String, to room: String, at id: Int64, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO conversation_member (room, user, user_key, since_id, read_id) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [room, user, user.lowercased(), id, id])
+    }
+
+    public func conversations() throws -> [Conversation] {
+        try writer.read { db in
+            var members: [String: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT room, user FROM conversation_member ORDER BY since_id, user") {
+                members[row["room"], default: []].append(row["user"])
+            }
+            return try Row.fetchAll(db, sql: "SELECT room, title, direct_key, created_by FROM conversation ORDER BY created").map { row in
+                let room: String = row["room"]
+                let directKey: String? = row["direct_key"]
+                return Conversation(room: room, title: row["title"], direct: directKey != nil, createdBy: row["created_by"],
+                                    members: members[room] ?? [])
+            }
+        }
+    }
+
+    public func summaries(for user: String) throws -> [ConversationSummary] {
+        let key = user.lowercased()
+        return try writer.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT c.room, c.title, c.direct_key, c.created_by, m.muted, m.read_id,
+                       (SELECT COUNT(*) FROM message x WHERE x.room = c.room AND x.id > m.read_id
+                          AND x.kind = 'message' AND lower(x.user) <> ?) AS unread,
+                       (SELECT MAX(id) FROM message x WHERE x.room = c.room) AS last_id
+                FROM conversation_member m JOIN conversation c ON c.room = m.room
+                WHERE m.user_key = ? ORDER BY last_id DESC
+                """, arguments: [key, key])
+            return try rows.map { row in
+                let room: String = row["room"]
+                let members = try String.fetchAll(db, sql: "SELECT user FROM conversation_member WHERE room = ? ORDER BY since_id, user",
+                                                  arguments: [room])
+                let lastID: Int64? = row["last_id"]
+                let last = try lastID.flatMap { id in
+                    try Row.fetchOne(db, sql: "SELECT id, room, user, text, kind, ts, event FROM message WHERE id = ?", arguments: [id])
+                }.map(Self.message)
+                let directKey: String? = row["direct_key"]
+                let conversation = Conversation(room: room, title: row["title"], direct: directKey != nil,
+                                                createdBy: row["created_by"], members: members)
+                return ConversationSummary(conversation: conversation, muted: row["muted"], last: last,
+                                           unread: row["unread"], read: row["read_id"])
+            }
+        }
+    }
+
+    public func readMarkers(in room: String) throws -> [String: Int64] {
+        try writer.read { db in
+            var markers: [String: Int64] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT user, read_id FROM conversation_member WHERE room = ?", arguments: [room]) {
+                markers[row["user"]] = row["read_id"]
+            }
+            return markers
+        }
+    }
+
+    public func markRead(room: String, user: String, id: Int64) throws -> Int64? {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE conversation_member SET read_id = max(read_id, ?) WHERE room = ? AND user_key = ?",
+                           arguments: [id, room, user.lowercased()])
+            return try Int64.fetchOne(db, sql: "SELECT read_id FROM conversation_member WHERE room = ? AND user_key = ?",
+                                      arguments: [room, user.lowercased()])
+        }
+    }
+
+    public func setMuted(room: String, user: String, muted: Bool) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE conversation_member SET muted = ? WHERE room = ? AND user_key = ?",
+                           arguments: [muted, room, user.lowercased()])
+            return db.changesCount == 1
+        }
+    }
+}
