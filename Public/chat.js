@@ -19,7 +19,20 @@
     socket: null,        // the open WebSocket, when that is the transport
     acks: new Map(),     // ref -> {resolve, reject} of publishes sent over it
     nextRef: 1,
+    publicRoom: "lobby", // the public room joined from the form; conversations open beside it
   };
+
+  // Conversations (signed-in users): messenger.js, told of every message and notice.
+  const messenger = window.Messenger({
+    state, getJSON, errorText, showError, setStatus, openRoom, prepend,
+    stopTransport: () => { state.generation += 1; state.stop(); state.stop = () => {}; },
+    sendOverSocket: (object) => {
+      if (currentTransport() !== "websocket" || !state.socket || state.socket.readyState !== WebSocket.OPEN) return false;
+      state.socket.send(JSON.stringify(object));
+      return true;
+    },
+  });
+  let messengerStarted = false;
 
   // ---- joining -------------------------------------------------------------
 
@@ -37,6 +50,7 @@
     state.user = state.account || $("join-name").value.trim();
     state.room = $("join-room").value.trim();
     if (!state.user || !state.room) return;
+    if (!messenger.isConversation(state.room)) state.publicRoom = state.room;
     localStorage.setItem("switchboard.user", state.user);
     localStorage.setItem("switchboard.room", state.room);
     start();
@@ -111,16 +125,50 @@
     $("room-title").textContent = `#${state.room}`;
     document.title = `#${state.room} · Switchboard`;
     resetStats();
+    if (state.account && !messengerStarted) {
+      messengerStarted = true;
+      messenger.start(state.account);
+    }
+    let oldest = null;
     try {
       const page = await getJSON(`/api/rooms/${encodeURIComponent(state.room)}/messages?limit=100`);
       page.messages.forEach((message) => deliver(message, false));
       state.since = Math.max(state.since, page.next);
+      if (page.messages.length === 100) oldest = page.messages[0].id;  // fewer: the whole history is shown
     } catch (error) {
       showError(`Could not load the history: ${error.message}`);
     }
+    messenger.roomOpened(state.room, oldest);
     refreshPresence();
     useTransport(currentTransport());
     $("text").focus();
+  }
+
+  /** Opens another room (a conversation, or back to the public one) on the same transport. */
+  function openRoom(room) {
+    if (room === state.room) return;
+    state.generation += 1;
+    state.stop();
+    state.stop = () => {};
+    state.room = room;
+    state.since = 0;
+    state.seen.clear();
+    $("messages").replaceChildren();
+    $("people").replaceChildren();
+    showError(null);
+    start();
+  }
+
+  /** Older messages, above those shown, keeping the view where it was. */
+  function prepend(messages) {
+    const list = $("messages");
+    const fromBottom = list.scrollHeight - list.scrollTop;
+    for (const message of [...messages].reverse()) {
+      if (state.seen.has(message.id) || message.kind === "delete") continue;
+      state.seen.add(message.id);
+      render(message, true);
+    }
+    list.scrollTop = list.scrollHeight - fromBottom;
   }
 
   // ---- transports ----------------------------------------------------------
@@ -170,6 +218,10 @@
         deliver(JSON.parse(event.data), true);
       });
     }
+    // Notices: never stored, no id (so no Last-Event-ID moves); what polling cannot carry.
+    for (const kind of ["typing", "read"]) {
+      source.addEventListener(kind, (event) => messenger.onNotice(kind, JSON.parse(event.data)));
+    }
     return () => source.close();
   }
 
@@ -204,6 +256,10 @@
         state.stats.bytes += encoder.encode(event.data).length;
         const data = JSON.parse(event.data);
         if ("pong" in data) { lastPong = Date.now(); return; }
+        if ("typing" in data || "read" in data) {
+          const kind = "typing" in data ? "typing" : "read";
+          return messenger.onNotice(kind, data[kind]);
+        }
         const waiting = state.acks.get(data.ref ?? data.ack);
         if ("ack" in data || ("error" in data && waiting)) {
           state.acks.delete(data.ref ?? data.ack);
@@ -285,14 +341,16 @@
       return;
     }
     render(message);
+    messenger.onMessage(message, live);
     if (live) {
       state.stats.latency = Math.max(0, Date.now() - message.ts);
       renderCost();
+      messenger.renderReceipts();
     }
     if (live && (message.kind === "join" || message.kind === "leave")) refreshPresence();
   }
 
-  function render(message) {
+  function render(message, atTop) {
     const list = $("messages");
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
     const item = document.createElement("li");
@@ -316,6 +374,7 @@
       item.className = message.kind === "system" ? "notice system" : "notice";
       item.textContent = message.kind === "system" ? message.text : `${message.user} ${message.kind === "join" ? "joined" : "left"}`;
     }
+    if (atTop) return list.prepend(item);
     list.append(item);
     if (nearBottom) list.scrollTop = list.scrollHeight;
   }
@@ -337,6 +396,9 @@
   }
 
   // ---- sending -------------------------------------------------------------
+
+  $("text").addEventListener("input", () => messenger.onTyping());
+  $("messages").addEventListener("scroll", () => { if ($("messages").scrollTop < 40) messenger.loadOlder(); });
 
   $("text").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) {
@@ -382,6 +444,8 @@
       `<b>${formatBytes(s.bytes)}</b> received`,
       `last delivery <b>${s.latency === null ? "–" : `${s.latency} ms`}</b>`,
     ];
+    // Typing and read receipts expire in seconds: only a push transport carries them.
+    if (messenger.isConversation(state.room) && s.transport.endsWith("poll")) parts.push("typing and receipts: <b>not carried</b>");
     $("cost").innerHTML = parts.join(" · ");
   }
 

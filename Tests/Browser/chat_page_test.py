@@ -109,6 +109,75 @@ def tcp_closed(client):
         return True
 
 
+def messenger_checks(server, options, check, screenshots):
+    """Two people, each in a browser profile of their own: a group, a chat, a read receipt,
+    typing, then one removed, whose page stops showing the group's messages."""
+    def sign_up(browser, name, transport):
+        browser.get(f"{server.base}/?transport={transport}")
+        wait_for(lambda: browser.find_element(By.ID, "join-password").is_displayed(), 5)
+        field = browser.find_element(By.ID, "join-name")
+        field.clear()
+        field.send_keys(name)
+        browser.find_element(By.ID, "join-password").send_keys("a long enough password")
+        browser.find_element(By.ID, "register").click()
+        wait_for(lambda: browser.find_element(By.ID, "join-signed-in").is_displayed(), 5)
+        browser.find_element(By.ID, "join-signed-in").click()
+        return wait_for(lambda: browser.find_element(By.ID, "sidebar").is_displayed()
+                        and browser.find_element(By.ID, "status").text.startswith("live"), 10)
+
+    def texts(browser):
+        return [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#messages li")]
+
+    def sidebar(browser):
+        return browser.find_element(By.ID, "conversations").text
+
+    poe = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    kylo = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        check("two people sign up in two profiles and see the conversations sidebar",
+              bool(sign_up(poe, "poe", "sse")) and bool(sign_up(kylo, "kylo", "websocket")))
+        poe.find_element(By.ID, "new-conversation").click()
+        poe.find_element(By.ID, "new-members").send_keys("kylo")
+        poe.find_element(By.ID, "new-title").send_keys("Resistance")
+        poe.find_element(By.CSS_SELECTOR, "#new-form button").click()
+        check("a new group opens, named, with its creation shown",
+              wait_for(lambda: poe.find_element(By.ID, "room-title").text == "Resistance"
+                       and any("poe created" in t for t in texts(poe)), 5), poe.find_element(By.ID, "room-title").text)
+        check("the other member's sidebar lists it with an unread badge once written to",
+              wait_for(lambda: "Resistance" in sidebar(kylo), 5), sidebar(kylo))
+        poe.find_element(By.ID, "text").send_keys("meet at the base\n")
+        check("the badge counts the unread message",
+              wait_for(lambda: "Resistance\n1" in sidebar(kylo), 5), sidebar(kylo).replace("\n", " | "))
+        kylo.execute_script("""for (const item of document.querySelectorAll('#conversations li'))
+                                 if (item.textContent.startsWith('Resistance')) item.click();""")
+        check("opening it shows the message", wait_for(lambda: any("meet at the base" in t for t in texts(kylo)), 5))
+        check("the sender sees 'Read by kylo' under it (a receipt over SSE)",
+              wait_for(lambda: any("Read by kylo" in t for t in texts(poe)), 5), " | ".join(texts(poe)[-2:]))
+        kylo.find_element(By.ID, "text").send_keys("on my w")
+        check("'kylo is typing…' shows on the other page",
+              wait_for(lambda: poe.find_element(By.ID, "typing").text == "kylo is typing…", 5),
+              poe.find_element(By.ID, "typing").text)
+        kylo.find_element(By.ID, "text").send_keys("ay\n")
+        check("the message replaces the typing line",
+              wait_for(lambda: any("on my way" in t for t in texts(poe)) and poe.find_element(By.ID, "typing").text == "", 5))
+        if screenshots:
+            poe.save_screenshot(os.path.join(screenshots, "messenger-group.png"))
+        poe.execute_script("document.querySelector('#conv-members button[data-remove=\"kylo\"]').click()")
+        check("removing a member shows on their page, which then stops",
+              wait_for(lambda: any("poe removed kylo" in t for t in texts(kylo))
+                       and "no longer" in kylo.find_element(By.ID, "status").text, 5), kylo.find_element(By.ID, "status").text)
+        poe.find_element(By.ID, "text").send_keys("kylo cannot read this\n")
+        wait_for(lambda: any("kylo cannot read this" in t for t in texts(poe)), 5)
+        time.sleep(1)
+        check("the removed member's page does not show later messages",
+              not any("kylo cannot read this" in t for t in texts(kylo)) and "Resistance" not in sidebar(kylo))
+        if screenshots:
+            kylo.save_screenshot(os.path.join(screenshots, "messenger-removed.png"))
+    finally:
+        poe.quit()
+        kylo.quit()
+
+
 def main():
     binary = sys.argv[1]
     screenshots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
@@ -361,6 +430,9 @@ def main():
         browser.execute_script("""for (const row of document.querySelectorAll('#accounts tr'))
                                     if (row.cells[0].textContent === 'finn') row.querySelector('button').click();""")
         check("lifting it from the dashboard", wait_for(lambda: "finn" not in accounts_text(), 7), accounts_text())
+
+        # --- the messenger: two signed-in users in two browser profiles
+        messenger_checks(server, options, check, screenshots)
 
         # --- under --auth required the page offers signing in, not a guest join
         required = Server(binary, extra=("--auth", "required"))
