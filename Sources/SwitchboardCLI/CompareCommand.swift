@@ -53,6 +53,9 @@ struct CompareCommand: ParsableCommand {
         configuration.pollInterval = pollInterval
         configuration.transports = try Self.transports(transports)
         let results = try TransportComparison.run(configuration) { print($0) }
+        print("typing notices: \(Self.typingNotices) from a raw TCP client, one per second")
+        let typing = try TypingProbe.run(httpPort: configuration.httpPort, tcpPort: configuration.tcpPort,
+                                         transports: configuration.transports, notices: Self.typingNotices)
         var points: [CompareReport.SweepPoint] = []
         for rate in try sweepRates() {
             var point = configuration
@@ -64,6 +67,8 @@ struct CompareCommand: ParsableCommand {
         let table = ResultTable.compare(results, pollInterval: pollInterval)
         print()
         print(table)
+        print("\ntyping notices (never stored, no id, gone in seconds):")
+        print(ResultTable.typing(typing))
         for point in points {
             print("\nat \(point.rate) messages/s:")
             print(ResultTable.compare(point.results, pollInterval: pollInterval))
@@ -76,6 +81,7 @@ struct CompareCommand: ParsableCommand {
             let folder = URL(fileURLWithPath: out)
             try encoder.encode(results).write(to: folder.appendingPathComponent("compare.json"))
             if !points.isEmpty { try encoder.encode(points).write(to: folder.appendingPathComponent("sweep.json")) }
+            try encoder.encode(typing).write(to: folder.appendingPathComponent("typing.json"))
             let summary = "\(clients) clients per transport, \(messages) messages at \(rate)/s, short polls every \(pollInterval) s; "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) cores; \(ISO8601DateFormatter().string(from: Date()))."
             let html = CompareReport.html(results: results, sweep: points, summary: summary, table: table)
@@ -84,7 +90,11 @@ struct CompareCommand: ParsableCommand {
         }
         // Every run counts, the sweep's included.
         if (results + points.flatMap(\.results)).contains(where: { !$0.complete && $0.transport != .shortPoll }) { throw ExitCode(1) }
+        if typing.contains(where: { result in result.delivered.map { $0 < result.sent } ?? false }) { throw ExitCode(1) }
     }
+
+    /// How many typing notices the probe sends (one per throttle interval).
+    static let typingNotices = 5
 
     /// `compare-20261122-231500` in the current folder.
     static func defaultOutputFolder() -> String {

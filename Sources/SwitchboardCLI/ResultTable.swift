@@ -17,6 +17,16 @@ enum ResultTable {
         return render(header: header, rows: rows)
     }
 
+    /// The typing row of `switchboard compare`: delivered or not, how fast.
+    static func typing(_ results: [TypingProbe.Result]) -> String {
+        let rows = results.map { r -> [String] in
+            guard let delivered = r.delivered else { return [r.transport.rawValue, "not carried", "-", "-"] }
+            return [r.transport.rawValue, "\(delivered)/\(r.sent)", r.latencyP50Milliseconds.map { String(format: "%.1f", $0) } ?? "-",
+                    r.latencyMaxMilliseconds.map { String(format: "%.1f", $0) } ?? "-"]
+        }
+        return render(header: ["transport", "typing", "p50 ms", "max ms"], rows: rows)
+    }
+
     /// Right-aligned columns (the first left-aligned) under a header and a rule.
     static func render(header: [String], rows: [[String]]) -> String {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

@@ -83,4 +83,20 @@ struct WebSocketCompareTests {
         #expect(result.complete, "\(result.delivered)/\(result.expected), \(result.duplicates) duplicates")
         #expect(result.requests == 5 && result.bytesPerDelivery > 0)
     }
+
+    @Test func typingNoticesReachEveryPushTransportAndPollingCannotCarryThem() throws {
+        let server = try TestServer()
+        let results = try TypingProbe.run(httpPort: Int(server.port), tcpPort: server.tcpPort,
+                                          transports: [.shortPoll, .longPoll, .sse, .websocket, .tcp], notices: 2)
+        #expect(results.map(\.transport) == [.shortPoll, .longPoll, .sse, .websocket, .tcp])
+        #expect(results[0].delivered == nil && results[1].delivered == nil)
+        for result in results.dropFirst(2) {
+            #expect(result.delivered == 2, "\(result.transport)")
+            #expect(result.latencyP50Milliseconds != nil, "\(result.transport)")
+        }
+        // Never stored: every message the probe's room holds is a join or a leave.
+        let rooms = try #require(server.client.get("/api/rooms").json()["rooms"] as? [[String: Any]])
+        let probed = try #require(rooms.first { ($0["name"] as? String)?.hasPrefix("typing-") == true }?["name"] as? String)
+        #expect(try server.client.get("/api/rooms/\(probed)/messages").page().messages.allSatisfy { $0.kind == .join || $0.kind == .leave })
+    }
 }
