@@ -7,6 +7,10 @@
 # message was missing, duplicated or out of order).
 #   CLIENTS=5000 MESSAGES=200 RATE=50 IDLE=10 TRANSPORTS="sse websocket tcp" Scripts/bench.sh
 #
+# ROOMS="public conversation" runs sse and websocket twice in one go: in a
+# public room, then in a group conversation as its member (each stream's
+# membership checked on every delivery), so the two rows compare directly.
+#
 # NODES=2 runs the same on several nodes sharing one PostgreSQL (a throwaway
 # one from Scripts/postgres.sh, or DB=postgres://...): subscribers spread
 # over the nodes, publishing on the first. With PUBLISH_SECONDS>0 (default
@@ -15,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLIENTS=${CLIENTS:-${STREAMS:-5000}} MESSAGES=${MESSAGES:-200} RATE=${RATE:-50} IDLE=${IDLE:-10}
-TRANSPORTS=${TRANSPORTS:-"sse websocket tcp"} NODES=${NODES:-1} DB=${DB:-} PUBLISH_SECONDS=${PUBLISH_SECONDS:-5}
+TRANSPORTS=${TRANSPORTS:-"sse websocket tcp"} ROOMS=${ROOMS:-public} NODES=${NODES:-1} DB=${DB:-} PUBLISH_SECONDS=${PUBLISH_SECONDS:-5}
 Scripts/install-deps.sh
 ulimit -n "$(ulimit -Hn)"
 swift build -c release --product switchboard >&2
@@ -34,12 +38,18 @@ fresh_database() {  # a new database per run on the PostgreSQL server, so runs d
 }
 status=0
 for transport in $TRANSPORTS; do
-  echo
-  echo "== $transport: $CLIENTS subscribers over $NODES node(s), $MESSAGES messages at $RATE/s"
-  where=()
-  [ -n "$DB" ] && where=(--nodes "$NODES" --db "$(fresh_database)")
-  .build/release/switchboard bench --transport "$transport" --clients "$CLIENTS" \
-    --messages "$MESSAGES" --rate "$RATE" --idle-seconds "$IDLE" "${where[@]}" || status=1
+  for rooms in $ROOMS; do
+    kind=()
+    if [ "$rooms" = conversation ]; then
+      case "$transport" in sse|websocket) kind=(--conversation) ;; *) continue ;; esac
+    fi
+    echo
+    echo "== $transport in a $rooms room: $CLIENTS subscribers over $NODES node(s), $MESSAGES messages at $RATE/s"
+    where=()
+    [ -n "$DB" ] && where=(--nodes "$NODES" --db "$(fresh_database)")
+    .build/release/switchboard bench --transport "$transport" --clients "$CLIENTS" \
+      --messages "$MESSAGES" --rate "$RATE" --idle-seconds "$IDLE" "${kind[@]}" "${where[@]}" || status=1
+  done
 done
 
 if [ "$PUBLISH_SECONDS" -gt 0 ] && command -v wrk >/dev/null; then

@@ -30,6 +30,8 @@ struct BenchCommand: ParsableCommand {
     var closedLoop = false
     @Option(help: "The server at --url: switchboard, or nchan (configured by Scripts/peers.sh).") var peer = PeerServer.switchboard
     @Flag(help: "Print the figures as one JSON object instead of text.") var json = false
+    @Flag(help: "Subscribe to a group conversation as its member (sse or websocket), not a public room: what membership costs per delivery.")
+    var conversation = false
 
     func validate() throws {
         _ = try CompareCommand.transports(transport)
@@ -37,6 +39,9 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("Bounded runs only: 1-20000 clients, up to 100000 messages, a rate up to 10000/s, 1-64 publishers.")
         }
         guard peer == .switchboard || target.url != nil else { throw ValidationError("A peer is measured at --url (Scripts/peers.sh starts it).") }
+        guard !conversation || ["sse", "websocket"].contains(transport), !conversation || peer == .switchboard else {
+            throw ValidationError("--conversation is for Switchboard's sse and websocket subscribers.")
+        }
     }
 
     func run() throws {
@@ -56,6 +61,7 @@ struct BenchCommand: ParsableCommand {
         configuration.peer = peer
         configuration.idleSeconds = idleSeconds
         configuration.threads = threads
+        if conversation { configuration.conversation = try Self.seat(port: configuration.httpPort) }
         if !json { print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; server pid \(configuration.serverPid.map(String.init) ?? "?")" + (servers.count > 1 ? " (the publishing node, of \(servers.count))" : "")) }
         var result = try TransportComparison.run(configuration)[0]
         if json {
@@ -65,6 +71,25 @@ struct BenchCommand: ParsableCommand {
             Self.report(result, messages: messages)
         }
         if !result.complete { throw ExitCode(1) }
+    }
+
+    /// Registers two accounts, signs the first in and makes a group of
+    /// both: every subscriber reads it as that member, the publishers write as them.
+    static func seat(port: Int) throws -> TransportComparison.Configuration.ConversationSeat {
+        let client = TestHTTPClient(port: UInt16(port))
+        let suffix = UInt32.random(in: 0...UInt32.max), password = "bench password \(suffix)"
+        let json = [("Content-Type", "application/json")]
+        for name in ["bench\(suffix)", "peer\(suffix)"] {
+            let made = try client.request("POST", "/api/accounts", headers: json, body: Array(#"{"user":"\#(name)","password":"\#(password)"}"#.utf8))
+            guard made.status == 201 else { throw TestClientError(description: "register \(name): \(made.status) \(made.text)") }
+        }
+        let session = try client.request("POST", "/api/sessions", headers: json,
+                                         body: Array(#"{"user":"bench\#(suffix)","password":"\#(password)"}"#.utf8))
+        guard let token = try session.json()["token"] as? String else { throw TestClientError(description: "sign in: \(session.text)") }
+        let created = try client.request("POST", "/api/conversations", headers: json + [("Authorization", "Bearer \(token)")],
+                                         body: Array(#"{"title":"bench","members":["peer\#(suffix)"]}"#.utf8))
+        guard let room = try created.json()["room"] as? String else { throw TestClientError(description: "create: \(created.text)") }
+        return .init(room: room, token: token)
     }
 
     static func report(_ r: TransportComparison.Result, messages: Int) {

@@ -31,6 +31,20 @@ extension TransportComparison {
         /// Further nodes on the same shared database: subscribers are spread
         /// over the first node and these in turn; publishing stays on the first.
         public var otherNodes: [NodeAddress] = []
+        /// Subscribe to, and publish in, this conversation as the token's
+        /// user (SSE and WebSocket), rather than a fresh public room: what a
+        /// member's delivery costs beside a public room's.
+        public var conversation: ConversationSeat?
+
+        /// A conversation's room and a member's token.
+        public struct ConversationSeat: Sendable {
+            public var room: String
+            public var token: String
+            public init(room: String, token: String) {
+                self.room = room
+                self.token = token
+            }
+        }
 
         /// One more node's ports.
         public struct NodeAddress: Sendable {

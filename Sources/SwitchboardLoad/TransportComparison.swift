@@ -22,7 +22,7 @@ public enum TransportComparison {
     }
 
     private static func measure(_ transport: Transport, _ configuration: Configuration, group: MultiThreadedEventLoopGroup) throws -> Result {
-        let room = "compare-\(transport.rawValue)-\(UInt32.random(in: 0...UInt32.max))"
+        let room = configuration.conversation?.room ?? "compare-\(transport.rawValue)-\(UInt32.random(in: 0...UInt32.max))"
         let records = (0..<configuration.clients).map { _ in StreamRecord() }
         let unloaded = configuration.serverPid.flatMap(ProcessSample.init(pid:))
         let subscribeStart = Date()
@@ -94,6 +94,7 @@ public enum TransportComparison {
     private static func connect(_ records: [StreamRecord], transport: Transport, room: String, _ configuration: Configuration,
                                 group: MultiThreadedEventLoopGroup) -> [any Channel] {
         let host = configuration.host
+        let credential = configuration.conversation.map { "?access_token=\($0.token)" } ?? ""
         var channels: [any Channel] = []
         for batchStart in stride(from: 0, to: records.count, by: configuration.connectBatch) {
             let batch = records[batchStart..<min(records.count, batchStart + configuration.connectBatch)]
@@ -105,13 +106,13 @@ public enum TransportComparison {
                         channel.eventLoop.makeCompletedFuture {
                             let handler: any ChannelHandler
                             switch transport {
-                            case .sse: handler = SSESubscriberHandler(host: host, path: "/api/rooms/\(room)/events", record: record)
+                            case .sse: handler = SSESubscriberHandler(host: host, path: "/api/rooms/\(room)/events\(credential)", record: record)
                             case .tcp: handler = LineSubscriberHandler(name: "c\(index)", room: room, record: record)
                             case .longPoll where configuration.peer == .nchan:
                                 handler = NchanLongPollHandler(host: host, path: "/lp/\(room)", record: record)
                             case .longPoll:
                                 handler = PollingClientHandler(host: host, room: room, waitSeconds: 25, interval: .zero, since: 0, record: record)
-                            case .websocket: handler = WebSocketSubscriberHandler(host: host, path: "/api/rooms/\(room)/ws", record: record)
+                            case .websocket: handler = WebSocketSubscriberHandler(host: host, path: "/api/rooms/\(room)/ws\(credential)", record: record)
                             case .shortPoll:
                                 handler = PollingClientHandler(host: host, room: room, waitSeconds: nil,
                                                                interval: .milliseconds(Int64(configuration.pollInterval * 1000)), since: 0, record: record)
@@ -146,7 +147,7 @@ public enum TransportComparison {
         let publishers: [@Sendable (Int) throws -> Int64] = try (0..<configuration.publishers).map { _ in
             switch configuration.peer {
             case .switchboard:
-                let publisher = try BlockingPublisher(port: port)
+                let publisher = try BlockingPublisher(port: port, token: configuration.conversation?.token)
                 return { index in try publisher.publish(room: room, user: "bench", text: "m\(index)") }
             case .nchan:
                 let publisher = try PeerPublisher(port: port)
