@@ -37,7 +37,7 @@ extension PostgresMessageStore: ConversationStore {
 
     public func conversations() throws -> [Conversation] {
         var members: [String: [String]] = [:]
-        for row in try connections.query("SELECT room, username FROM switchboard_members ORDER BY since_id, username") {
+        for row in try connections.query("SELECT room, username FROM switchboard_members ORDER BY since_id, ordinal") {
             let (room, user) = try row.decode((String, String).self)
             members[room, default: []].append(user)
         }
@@ -56,7 +56,7 @@ extension PostgresMessageStore: ConversationStore {
                    (SELECT count(*) FROM switchboard_messages x WHERE x.room = c.room AND x.id > m.read_id
                       AND x.kind = 'message' AND lower(x.username) <> \(key))::bigint,
                    (SELECT max(id) FROM switchboard_messages x WHERE x.room = c.room),
-                   (SELECT array_agg(o.username ORDER BY o.since_id, o.username) FROM switchboard_members o WHERE o.room = c.room)
+                   (SELECT array_agg(o.username ORDER BY o.since_id, o.ordinal) FROM switchboard_members o WHERE o.room = c.room)
             FROM switchboard_members m JOIN switchboard_conversations c ON c.room = m.room
             WHERE m.user_key = \(key)
             """)

@@ -99,6 +99,7 @@ enum PostgresSchema {
             user_key text NOT NULL,
             since_id bigint NOT NULL,
             read_id bigint NOT NULL,
+            ordinal int NOT NULL DEFAULT 0,
             muted boolean NOT NULL DEFAULT false,
             PRIMARY KEY (room, user_key))
         """,
@@ -163,8 +164,9 @@ enum PostgresSchema {
                 INSERT INTO switchboard_messages (id, room, username, text, kind, ts, event)
                     VALUES (next_id, v_room, p_users[i], p_texts[i], p_kinds[i], p_ts, nullif(p_events[i], ''));
                 IF fx->>'type' IN ('created', 'added') THEN
-                    INSERT INTO switchboard_members (room, username, user_key, since_id, read_id)
-                        SELECT v_room, m->>'user', m->>'key', next_id, next_id FROM jsonb_array_elements(fx->'members') AS m
+                    INSERT INTO switchboard_members (room, username, user_key, since_id, read_id, ordinal)
+                        SELECT v_room, t.m->>'user', t.m->>'key', next_id, next_id, t.n - 1
+                        FROM jsonb_array_elements(fx->'members') WITH ORDINALITY AS t(m, n)
                         ON CONFLICT DO NOTHING;
                 ELSIF fx->>'type' = 'renamed' THEN
                     UPDATE switchboard_conversations SET title = fx->>'title' WHERE room = v_room;

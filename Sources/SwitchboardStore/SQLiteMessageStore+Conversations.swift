@@ -14,7 +14,7 @@ extension SQLiteMessageStore: ConversationStore {
             let directKey = event.direct == true && members.count == 2 ? ConversationRoom.directKey(members[0], members[1]) : nil
             try db.execute(sql: "INSERT INTO conversation (room, title, direct_key, created_by, created) VALUES (?, ?, ?, ?, ?)",
                            arguments: [room, event.title ?? "", directKey, event.actor, message.ts])
-            for member in members { try addMember(member, to: room, at: message.id, in: db) }
+            for (ordinal, member) in members.enumerated() { try addMember(member, to: room, at: message.id, ordinal: ordinal, in: db) }
         case .renamed:
             try db.execute(sql: "UPDATE conversation SET title = ? WHERE room = ?", arguments: [event.title ?? "", room])
         case .added:
@@ -25,16 +25,17 @@ extension SQLiteMessageStore: ConversationStore {
         }
     }
 
-    private static func addMember(_ user: String, to room: String, at id: Int64, in db: Database) throws {
+    /// Members are listed as they joined: by the message that added them, then their place in the creation's list.
+    private static func addMember(_ user: String, to room: String, at id: Int64, ordinal: Int = 0, in db: Database) throws {
         try db.execute(sql: """
-            INSERT OR IGNORE INTO conversation_member (room, user, user_key, since_id, read_id) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [room, user, user.lowercased(), id, id])
+            INSERT OR IGNORE INTO conversation_member (room, user, user_key, since_id, read_id, ordinal) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [room, user, user.lowercased(), id, id, ordinal])
     }
 
     public func conversations() throws -> [Conversation] {
         try writer.read { db in
             var members: [String: [String]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT room, user FROM conversation_member ORDER BY since_id, user") {
+            for row in try Row.fetchAll(db, sql: "SELECT room, user FROM conversation_member ORDER BY since_id, ordinal") {
                 members[row["room"], default: []].append(row["user"])
             }
             return try Row.fetchAll(db, sql: "SELECT room, title, direct_key, created_by FROM conversation ORDER BY created").map { row in
@@ -59,7 +60,7 @@ extension SQLiteMessageStore: ConversationStore {
                 """, arguments: [key, key])
             return try rows.map { row in
                 let room: String = row["room"]
-                let members = try String.fetchAll(db, sql: "SELECT user FROM conversation_member WHERE room = ? ORDER BY since_id, user",
+                let members = try String.fetchAll(db, sql: "SELECT user FROM conversation_member WHERE room = ? ORDER BY since_id, ordinal",
                                                   arguments: [room])
                 let lastID: Int64? = row["last_id"]
                 let last = try lastID.flatMap { id in

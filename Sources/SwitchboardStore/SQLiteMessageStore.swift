@@ -78,6 +78,7 @@ public final class SQLiteMessageStore: MessageStore {
                     user_key TEXT NOT NULL,
                     since_id INTEGER NOT NULL,
                     read_id INTEGER NOT NULL,
+                    ordinal INTEGER NOT NULL DEFAULT 0,
                     muted INTEGER NOT NULL DEFAULT 0,
                     PRIMARY KEY (room, user_key)
                 );

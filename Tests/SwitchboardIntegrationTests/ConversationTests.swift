@@ -90,6 +90,7 @@ struct ConversationTests {
         var list = try leia.list()
         #expect(list.map { $0["room"] as? String } == [trip, direct])  // most recent activity first
         #expect(list.map { $0["unread"] as? Int } == [2, 1])
+        #expect(list[0]["members"] as? [String] == ["luke", "leia"])  // as they joined: the creator first
         #expect((list[1]["last"] as? [String: Any])?["text"] as? String == "psst")
         #expect(try leia.call("GET", "/api/me").json()["unread"] as? Int == 3)
 
