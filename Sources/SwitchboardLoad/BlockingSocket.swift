@@ -11,22 +11,7 @@ final class BlockingSocket: @unchecked Sendable {  // one thread reads while ano
     private var closed = false
 
     init(port: Int, readTimeoutMilliseconds: Int = 200) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
-        var timeout = timeval(tv_sec: readTimeoutMilliseconds / 1000, tv_usec: Int((readTimeoutMilliseconds % 1000) * 1000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            Glibc.close(fd)
-            closed = true
-            throw TestClientError(description: "connect to \(port): \(String(cString: strerror(errno)))")
-        }
+        fd = try LoopbackSocket.connect(port: port, readTimeoutMicroseconds: readTimeoutMilliseconds * 1000)
     }
 
     deinit { close() }

@@ -15,36 +15,7 @@ public final class TestHTTPConnection {
     private var closed = false
 
     public init(port: UInt16, timeoutSeconds: Int = 15) throws {
-        fd = try Self.connectedSocket(port: port, timeoutSeconds: timeoutSeconds)
-    }
-
-    /// A socket connected to the port; closed again (once) when the connect
-    /// fails. The socket becomes the connection's only once connected: a
-    /// throwing initializer that has set every property still runs `deinit`,
-    /// which closed a failed socket a second time, and in this process that
-    /// second close could hit a server connection that had just been given
-    /// the same number (libmicrohttpd then aborts: "Failed to remove FD from
-    /// epoll set").
-    private static func connectedSocket(port: UInt16, timeoutSeconds: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestClientError(description: "socket: \(errno)") }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let error = errno
-            Glibc.close(fd)
-            throw TestClientError(description: "connect: \(String(cString: strerror(error)))")
-        }
-        return fd
+        fd = try LoopbackSocket.connect(port: Int(port), readTimeoutMicroseconds: timeoutSeconds * 1_000_000)
     }
 
     deinit { close() }

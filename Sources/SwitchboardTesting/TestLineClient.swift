@@ -16,22 +16,8 @@ public final class TestLineClient: @unchecked Sendable {
     ///   the shrunken window only on its persist timer, and a later catch-up
     ///   crawls at tens of KB/s.
     public init(port: Int, readTimeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var noDelay: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else { throw TestClientError(description: "connect: \(String(cString: strerror(errno)))") }
+        fd = try LoopbackSocket.connect(port: port, readTimeoutMicroseconds: readTimeoutSeconds * 1_000_000,
+                                        receiveBuffer: receiveBuffer, noDelay: true)
     }
 
     deinit { close() }

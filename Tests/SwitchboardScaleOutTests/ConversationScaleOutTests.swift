@@ -8,25 +8,9 @@ import SwitchboardTesting
 /// the change as it reads the event from the shared store.
 @Suite("Conversations on several nodes", .enabled(if: TestPostgres.serverURL != nil, Comment(rawValue: TestPostgres.skipReason)))
 struct ConversationScaleOutTests {
-    let password = "correct horse battery"
+    func signUp(_ client: TestHTTPClient, _ user: String) throws -> String { try NodeTestSupport.signUp(client, user) }
 
-    func signUp(_ client: TestHTTPClient, _ user: String) throws -> String {
-        _ = try client.request("POST", "/api/accounts", body: Array("user=\(user)&password=\(password)".utf8))
-        let response = try client.request("POST", "/api/sessions", body: Array("user=\(user)&password=\(password)".utf8))
-        guard response.status == 201, let token = try response.json()["token"] as? String else {
-            throw TestClientError(description: "sign in: \(response.status) \(response.text)")
-        }
-        return token
-    }
-
-    func within(_ seconds: Double, _ check: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try check() { return true }
-            usleep(20_000)
-        }
-        return try check()
-    }
+    func within(_ seconds: Double, _ check: () throws -> Bool) rethrows -> Bool { try NodeTestSupport.within(seconds, check) }
 
     @Test func membershipChangedOnOneNodeIsEnforcedOnTheOtherWithinASecond() throws {
         let database = try TestPostgres.freshDatabase()

@@ -8,25 +8,11 @@ import SwitchboardTesting
 @Suite("Identity on several nodes", .enabled(if: TestPostgres.serverURL != nil, Comment(rawValue: TestPostgres.skipReason)))
 struct IdentityScaleOutTests {
     let admin = [("Authorization", "Bearer \(TestServer.adminToken)")]
-    let password = "correct horse battery"
+    let password = NodeTestSupport.password
 
-    func session(_ client: TestHTTPClient, _ user: String) throws -> String {
-        let response = try client.request("POST", "/api/sessions", body: Array("user=\(user)&password=\(password)".utf8))
-        guard response.status == 201, let token = try response.json()["token"] as? String else {
-            throw TestClientError(description: "sign in: \(response.status) \(response.text)")
-        }
-        return token
-    }
+    func session(_ client: TestHTTPClient, _ user: String) throws -> String { try NodeTestSupport.session(client, user) }
 
-    /// Polls `check` for up to `seconds`.
-    func within(_ seconds: Double, _ check: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try check() { return true }
-            usleep(20_000)
-        }
-        return try check()
-    }
+    func within(_ seconds: Double, _ check: () throws -> Bool) rethrows -> Bool { try NodeTestSupport.within(seconds, check) }
 
     @Test func anAccountMadeOnOneNodeSignsInOnAnotherAndItsBanAndSignOutReachIt() throws {
         let database = try TestPostgres.freshDatabase()

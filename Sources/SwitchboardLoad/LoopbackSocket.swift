@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP socket connected to a port on 127.0.0.1, for the test and
+/// load clients. The descriptor is the caller's only once connected: a failed
+/// connect closes it here, once (a caller that closed it again could hit a
+/// server connection just given the same number: libmicrohttpd then aborts,
+/// "Failed to remove FD from epoll set").
+public enum LoopbackSocket {
+    /// - Parameters:
+    ///   - readTimeoutMicroseconds: how long a read may wait.
+    ///   - receiveBuffer: a small kernel receive buffer, set before connecting
+    ///     (set after, Linux reopens the shrunken window only on its persist timer).
+    ///   - noDelay: send small writes at once (TCP_NODELAY).
+    public static func connect(port: Int, readTimeoutMicroseconds: Int, receiveBuffer: Int32? = nil,
+                               noDelay: Bool = false) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestClientError(description: "socket: \(String(cString: strerror(errno)))") }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var timeout = timeval(tv_sec: readTimeoutMicroseconds / 1_000_000, tv_usec: readTimeoutMicroseconds % 1_000_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if noDelay {
+            var on: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let error = errno
+            Glibc.close(fd)
+            throw TestClientError(description: "connect to \(port): \(String(cString: strerror(error)))")
+        }
+        return fd
+    }
+}
