@@ -173,6 +173,23 @@ def messenger_checks(server, options, check, screenshots):
               not any("kylo cannot read this" in t for t in texts(kylo)) and "Resistance" not in sidebar(kylo))
         if screenshots:
             kylo.save_screenshot(os.path.join(screenshots, "messenger-removed.png"))
+        # A long history: the latest 100 on opening, older pages as it scrolls up.
+        room = poe.execute_script("return document.querySelector('#conversations li.active').dataset.room")
+        poe.execute_async_script("""const done = arguments[arguments.length - 1];
+            (async () => { for (let i = 1; i <= 120; i++)
+                await fetch(`/api/rooms/${arguments[0]}/messages`, {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                                  body: JSON.stringify({text: `old ${i}`})}); })().then(done);""", room)
+        poe.execute_script("for (const li of document.querySelectorAll('#conversations li')) if (li.textContent.startsWith('#')) li.click();")
+        wait_for(lambda: poe.find_element(By.ID, "room-title").text.startswith("#"), 5)
+        poe.execute_script("for (const li of document.querySelectorAll('#conversations li')) if (li.textContent.startsWith('Resistance')) li.click();")
+        wait_for(lambda: len(texts(poe)) >= 100, 5)
+        first_count = len(texts(poe))
+        def scrolled_back():
+            poe.execute_script("const list = document.getElementById('messages'); list.scrollTop = 0; list.dispatchEvent(new Event('scroll'));")
+            return any("poe created" in t for t in texts(poe))
+        check("scrolling up loads older pages, back to the start of the history",
+              first_count >= 100 and not any("poe created" in t for t in texts(poe)) and bool(wait_for(scrolled_back, 10, 0.3)),
+              f"{first_count} shown at first, {len(texts(poe))} after scrolling")
     finally:
         poe.quit()
         kylo.quit()
