@@ -86,7 +86,9 @@
     }
     $("rate-published").textContent = formatRate(rates.published);
     $("uptime").textContent = formatDuration(stats.uptime_s);
-    $("store").textContent = `${formatBytes(stats.store_bytes)} · ${stats.last_id} ids`;
+    $("store").textContent = `${formatBytes(stats.store_bytes)} · ${stats.last_id} ids` +
+      (stats.store_writable === false ? " · writes failing" : "");
+    $("store").classList.toggle("alarm", stats.store_writable === false);
     rows($("transports"), TRANSPORTS.map((t) => [t, stats.connections[t], formatRate(rates[t]), stats.transports[t].delivered,
       ms(stats.transports[t].latency_p50_ms), ms(stats.transports[t].latency_p99_ms)]));
     rows($("rooms"), stats.rooms.map((r) => [r.name, r.message_count, r.last_id, r.online]));

@@ -55,6 +55,10 @@ extension MessageBus {
             if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
             return appendLocked(drafts)
         }
+        switch result {
+        case .success: lastCommitFailed.store(false, ordering: .relaxed)
+        case .failure(let error): if error != .shuttingDown { lastCommitFailed.store(true, ordering: .relaxed) }
+        }
         return result.map(deliver)
     }
 

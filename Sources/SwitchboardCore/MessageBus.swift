@@ -29,6 +29,8 @@ public final class MessageBus: Sendable {
     let publishing = Mutex<Void>(())
     /// Publishes waiting for the store, committed together.
     let groupCommit = GroupCommit()
+    /// Whether the last group commit failed in the store (none has succeeded since).
+    let lastCommitFailed = Atomic<Bool>(false)
     /// Conversations and their members, changed by the events of messages
     /// as they enter the ring.
     public let conversations: ConversationDirectory
@@ -54,6 +56,10 @@ public final class MessageBus: Sendable {
 
     /// The id of the last message published (or stored before start-up).
     public var lastID: Int64 { state.withLock { $0.recent.lastID } }
+
+    /// True while the last write to the store failed and none has succeeded
+    /// since (a full disk, the database gone): `/healthz` answers 503.
+    public var lastWriteFailed: Bool { lastCommitFailed.load(ordering: .relaxed) }
 
     /// Number of subscribers currently parked.
     public var parkedCount: Int { state.withLock { $0.parked.count } }

@@ -32,6 +32,8 @@ final class AdminEndpoints: Sendable {
         struct Stats: Encodable {
             var uptimeSeconds: Double
             var storeBytes: Int64
+            /// False while the last write to the store failed and none has succeeded since.
+            var storeWritable: Bool
             var published: Int
             var lastID: Int64
             var connections: [String: Int]
@@ -44,14 +46,15 @@ final class AdminEndpoints: Sendable {
             enum CodingKeys: String, CodingKey {
                 case published, connections, transports, rooms, users, node, nodes
                 case uptimeSeconds = "uptime_s"
-                case storeBytes = "store_bytes"
+                case storeBytes = "store_bytes", storeWritable = "store_writable"
                 case lastID = "last_id"
             }
         }
         let online = services.presence.onlineEverywhere()
         let bus = services.bus
         let stats = Stats(
-            uptimeSeconds: services.uptimeSeconds, storeBytes: services.bus.storeSizeInBytes, published: bus.stats.publishedCount,
+            uptimeSeconds: services.uptimeSeconds, storeBytes: services.bus.storeSizeInBytes, storeWritable: !bus.lastWriteFailed,
+            published: bus.stats.publishedCount,
             lastID: bus.lastID,
             connections: connectionCounts(services),
             transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),

@@ -46,7 +46,8 @@ enum RoomEndpoints {
         return .json(200, found.json)
     }
 
-    /// `GET /healthz`: 200 while serving with a writable store.
+    /// `GET /healthz`: 200 while serving with a writable store; 503 while
+    /// the last commit failed and none has succeeded since.
     static func health(_ services: HTTPServices) -> HTTPResponse {
         struct Health: Encodable {
             var status: String
@@ -56,6 +57,12 @@ enum RoomEndpoints {
             /// `open` or `required`: whether the page may offer to join as a guest.
             var auth: String
             enum CodingKeys: String, CodingKey { case status, auth; case lastID = "last_id"; case tcpPort = "tcp_port" }
+        }
+        // The probe writes nothing durable (SQLite's is a temporary table), so a
+        // full disk passes it: the last real commit says more.
+        if services.bus.lastWriteFailed {
+            return .error(SwitchboardError(.unavailable, code: "store_unavailable",
+                                           message: "The last write to the store failed, and none has succeeded since."))
         }
         do {
             try services.bus.checkWritable()

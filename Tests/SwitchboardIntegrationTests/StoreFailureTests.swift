@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import SwitchboardCore
+import SwitchboardTesting
+
+/// A store that stops taking writes (a full disk): publishes are refused with
+/// 503 and `/healthz` says so, reads go on, and everything recovers, ids
+/// contiguous, the moment writes work again.
+@Suite("A failing store")
+struct StoreFailureTests {
+    @Test func healthSaysUnavailableWhileTheLastWriteFailedAndRecoversWithTheStore() throws {
+        let store = FailingMessageStore()
+        let server = try TestServer(store: store)
+        let client = server.client
+        let before = try client.publish(text: "before")
+        #expect(try client.get("/healthz").status == 200)
+
+        store.failWrites(true)
+        let refused = try client.postForm("lobby", user: "luke", text: "while full")
+        #expect(refused.status == 503 && refused.errorCode == "store_unavailable")
+        let health = try client.get("/healthz")
+        #expect(health.status == 503 && health.errorCode == "store_unavailable")
+        #expect(try client.get("/api/admin/stats", headers: [("Authorization", "Bearer \(TestServer.adminToken)")])
+                    .json()["store_writable"] as? Bool == false)
+        // Reads go on.
+        #expect(try client.get("/api/rooms/lobby/messages?since=0").page().messages.map(\.text) == ["before"])
+
+        store.failWrites(false)
+        #expect(try client.get("/healthz").status == 503)  // nothing has been written since
+        let after = try client.publish(text: "after")
+        #expect(after.id == before.id + 1)
+        #expect(try client.get("/healthz").status == 200)
+    }
+}
