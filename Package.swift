@@ -76,6 +76,7 @@ let package = Package(
             dependencies: [
                 "SwitchboardCore",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -98,7 +99,7 @@ let package = Package(
             name: "Switchboard",
             dependencies: [
                 "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardHTTP", "SwitchboardTCP",
-                "SwitchboardWebSocket",
+                "SwitchboardWebSocket", "MicroHTTPD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -9,6 +9,11 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <microhttpd.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/abstract.h>
 
 /// MHD_start_daemon with every option passed through one MHD_OPTION_ARRAY
 /// (terminated by an MHD_OPTION_END item).
@@ -58,5 +63,153 @@ sb_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
 {
     return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
 }
+
+
+// ---- A certificate that can be replaced while serving (SIGHUP) -------------
+//
+// libmicrohttpd hands GnuTLS a certificate callback (MHD_OPTION_HTTPS_CERT_CALLBACK)
+// that has no context argument. Each connection's socket context, set when it
+// starts (MHD_OPTION_NOTIFY_CONNECTION), points at the daemon's slot; the
+// callback reaches it through the GnuTLS session (whose pointer libmicrohttpd
+// sets to the connection). A reload swaps the slot's credentials under its
+// lock; the ones replaced stay alive until the slot is destroyed, since a
+// handshake in progress may still use them.
+
+/// A certificate chain and its private key, loaded.
+typedef struct sb_tls_credentials {
+    gnutls_pcert_st *pcerts;
+    unsigned int count;
+    gnutls_privkey_t key;
+    struct sb_tls_credentials *retired_next;
+} sb_tls_credentials;
+
+/// The credentials a daemon serves with now.
+typedef struct sb_tls_slot {
+    pthread_mutex_t lock;
+    sb_tls_credentials *current;
+} sb_tls_slot;
+
+static inline void
+sb_tls_credentials_free(sb_tls_credentials *credentials)
+{
+    for (unsigned int i = 0; i < credentials->count; i++) gnutls_pcert_deinit(&credentials->pcerts[i]);
+    free(credentials->pcerts);
+    if (credentials->key != NULL) gnutls_privkey_deinit(credentials->key);
+    free(credentials);
+}
+
+/// Loads a PEM certificate chain (the server's first) and its PEM key, and
+/// checks that the key is the certificate's. NULL on failure, with a GnuTLS
+/// error code in *error (GNUTLS_E_CERTIFICATE_KEY_MISMATCH for a wrong pair).
+static inline sb_tls_credentials *
+sb_tls_credentials_load(const char *certificate_pem, size_t certificate_length,
+                        const char *key_pem, size_t key_length, int *error)
+{
+    sb_tls_credentials *credentials = calloc(1, sizeof(sb_tls_credentials));
+    unsigned int capacity = 16;
+    credentials->pcerts = calloc(capacity, sizeof(gnutls_pcert_st));
+    gnutls_datum_t certificate = { (unsigned char *)certificate_pem, (unsigned int)certificate_length };
+    gnutls_datum_t key = { (unsigned char *)key_pem, (unsigned int)key_length };
+    int rc = gnutls_pcert_list_import_x509_raw(credentials->pcerts, &capacity, &certificate, GNUTLS_X509_FMT_PEM, 0);
+    if (rc < 0) {
+        free(credentials->pcerts);
+        free(credentials);
+        *error = rc;
+        return NULL;
+    }
+    credentials->count = capacity;
+    rc = gnutls_privkey_init(&credentials->key);
+    if (rc >= 0) rc = gnutls_privkey_import_x509_raw(credentials->key, &key, GNUTLS_X509_FMT_PEM, NULL, 0);
+    if (rc >= 0 && credentials->count > 0) {
+        gnutls_pubkey_t from_key;
+        unsigned char a[64], b[64];
+        size_t a_size = sizeof a, b_size = sizeof b;
+        rc = gnutls_pubkey_init(&from_key);
+        if (rc >= 0) rc = gnutls_pubkey_import_privkey(from_key, credentials->key, 0, 0);
+        if (rc >= 0) rc = gnutls_pubkey_get_key_id(from_key, 0, a, &a_size);
+        if (rc >= 0) rc = gnutls_pubkey_get_key_id(credentials->pcerts[0].pubkey, 0, b, &b_size);
+        if (rc >= 0 && (a_size != b_size || memcmp(a, b, a_size) != 0)) rc = GNUTLS_E_CERTIFICATE_KEY_MISMATCH;
+        gnutls_pubkey_deinit(from_key);
+    }
+    if (rc < 0) {
+        sb_tls_credentials_free(credentials);
+        *error = rc;
+        return NULL;
+    }
+    return credentials;
+}
+
+/// GnuTLS's description of an error code.
+static inline const char *
+sb_tls_error_text(int error)
+{
+    return gnutls_strerror(error);
+}
+
+static inline sb_tls_slot *
+sb_tls_slot_create(sb_tls_credentials *credentials)
+{
+    sb_tls_slot *slot = calloc(1, sizeof(sb_tls_slot));
+    pthread_mutex_init(&slot->lock, NULL);
+    slot->current = credentials;
+    return slot;
+}
+
+/// Serves `credentials` from now on; the ones replaced are kept until the slot goes.
+static inline void
+sb_tls_slot_replace(sb_tls_slot *slot, sb_tls_credentials *credentials)
+{
+    pthread_mutex_lock(&slot->lock);
+    credentials->retired_next = slot->current;
+    slot->current = credentials;
+    pthread_mutex_unlock(&slot->lock);
+}
+
+/// After the daemon stopped: frees the slot and every credentials it held.
+static inline void
+sb_tls_slot_destroy(sb_tls_slot *slot)
+{
+    sb_tls_credentials *credentials = slot->current;
+    while (credentials != NULL) {
+        sb_tls_credentials *next = credentials->retired_next;
+        sb_tls_credentials_free(credentials);
+        credentials = next;
+    }
+    pthread_mutex_destroy(&slot->lock);
+    free(slot);
+}
+
+/// MHD_OPTION_NOTIFY_CONNECTION: a starting connection's socket context is the slot (`cls`).
+static inline void
+sb_tls_notify_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
+                         enum MHD_ConnectionNotificationCode code)
+{
+    (void)connection;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) *socket_context = cls;
+}
+
+/// MHD_OPTION_HTTPS_CERT_CALLBACK: the slot's current credentials.
+static inline int
+sb_tls_retrieve(gnutls_session_t session, const gnutls_datum_t *req_ca_dn, int nreqs,
+                const gnutls_pk_algorithm_t *algorithms, int algorithms_length,
+                gnutls_pcert_st **pcert, unsigned int *pcert_length, gnutls_privkey_t *key)
+{
+    (void)req_ca_dn; (void)nreqs; (void)algorithms; (void)algorithms_length;
+    struct MHD_Connection *connection = gnutls_session_get_ptr(session);
+    const union MHD_ConnectionInfo *info =
+        connection == NULL ? NULL : MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    sb_tls_slot *slot = info == NULL ? NULL : (sb_tls_slot *)info->socket_context;
+    if (slot == NULL) return -1;
+    pthread_mutex_lock(&slot->lock);
+    *pcert = slot->current->pcerts;
+    *pcert_length = slot->current->count;
+    *key = slot->current->key;
+    pthread_mutex_unlock(&slot->lock);
+    return 0;
+}
+
+/// The two callbacks as the pointers libmicrohttpd's options take.
+static inline void *sb_tls_retrieve_pointer(void) { return (void *)&sb_tls_retrieve; }
+static inline void *sb_tls_notify_pointer(void) { return (void *)&sb_tls_notify_connection; }
 
 #endif

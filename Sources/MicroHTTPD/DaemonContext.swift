@@ -13,16 +13,18 @@ final class DaemonContext: Sendable {
     let accepting = Atomic<Bool>(true)
     /// Resumes exchanges a batch at a time (``HTTPExchange/resumeInTurn()``).
     let resumeQueue: ResumeQueue
-    /// The TLS options' strings (key, certificate, priorities), as C strings
-    /// that live as long as the daemon; none without TLS.
+    /// The TLS priorities as a C string that lives as long as the daemon; none without TLS.
     let tlsStrings: CStrings
+    /// The certificate and key served, replaceable; nil without TLS.
+    let certificate: TLSCertificateSlot?
 
-    init(handler: any HTTPRequestHandler, configuration: HTTPDaemonConfiguration) {
+    init(handler: any HTTPRequestHandler, configuration: HTTPDaemonConfiguration) throws(MicroHTTPDError) {
         self.handler = handler
         self.configuration = configuration
         resumeQueue = ResumeQueue(batchSize: configuration.resumeBatchSize,
                                   patience: .microseconds(configuration.resumePatienceMicroseconds))
-        tlsStrings = CStrings(configuration.tls.map { [$0.keyPEM, $0.certificatePEM, $0.priorities] } ?? [])
+        tlsStrings = CStrings(configuration.tls.map { [$0.priorities] } ?? [])
+        certificate = try configuration.tls.map { tls throws(MicroHTTPDError) in try TLSCertificateSlot(tls) }
     }
 }
 

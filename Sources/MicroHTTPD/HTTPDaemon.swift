@@ -27,7 +27,7 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// Binds and starts serving at once.
     /// - Throws: ``MicroHTTPDError`` when the address is invalid or cannot be bound.
     public init(configuration: HTTPDaemonConfiguration, handler: any HTTPRequestHandler) throws {
-        let context = DaemonContext(handler: handler, configuration: configuration)
+        let context = try DaemonContext(handler: handler, configuration: configuration)
         self.context = context
 
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
@@ -53,7 +53,7 @@ public final class HTTPDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .NOTIFY_COMPLETED,
                                value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: contextPointer),
             ]
-            options += Self.tlsOptions(context.tlsStrings)
+            options += Self.tlsOptions(context)
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { buffer in
                 sb_start_daemon(flags, configuration.port, acceptPolicy, contextPointer,
@@ -70,12 +70,27 @@ public final class HTTPDaemon: @unchecked Sendable {
         port = sb_daemon_bind_port(started)
     }
 
-    /// The key, the certificate and the priorities (`strings`, in that
-    /// order, owned by the context) as libmicrohttpd's options.
-    private static func tlsOptions(_ strings: CStrings) -> [MHD_OptionItem] {
-        guard strings.pointers.count == 3 else { return [] }
-        let kinds: [MHD_OPTION] = [.HTTPS_MEM_KEY, .HTTPS_MEM_CERT, .HTTPS_PRIORITIES]
-        return zip(kinds, strings.pointers).map { MHD_OptionItem(option: $0, value: 0, ptr_value: UnsafeMutableRawPointer($1)) }
+    /// TLS as libmicrohttpd's options: the priorities, and the certificate
+    /// asked for at each handshake from the context's slot (each connection's
+    /// socket context points at it), so that ``reloadCertificate(_:)`` reaches new connections.
+    private static func tlsOptions(_ context: DaemonContext) -> [MHD_OptionItem] {
+        guard let certificate = context.certificate, let priorities = context.tlsStrings.pointers.first else { return [] }
+        return [
+            MHD_OptionItem(option: .HTTPS_PRIORITIES, value: 0, ptr_value: UnsafeMutableRawPointer(priorities)),
+            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(sb_tls_notify_pointer(), to: Int.self),
+                           ptr_value: UnsafeMutableRawPointer(certificate.slot)),
+            MHD_OptionItem(option: .HTTPS_CERT_CALLBACK, value: 0, ptr_value: sb_tls_retrieve_pointer()),
+        ]
+    }
+
+    /// Serves `credentials` from the next TLS handshake on; connections open
+    /// now keep theirs. Throws, keeping the current ones, when they cannot be
+    /// loaded or the key is not the certificate's.
+    public func reloadCertificate(_ credentials: TLSCredentials) throws(MicroHTTPDError) {
+        guard let certificate = context.certificate else {
+            throw MicroHTTPDError(operation: "reload a certificate (this daemon serves no TLS)", errno: 0)
+        }
+        try certificate.replace(with: credentials)
     }
 
     /// Stops serving new connections: from now on each is closed as soon as

@@ -1,4 +1,5 @@
 import Logging
+import MicroHTTPD
 import SwitchboardAuth
 import NIOPosix
 import SwitchboardCore
@@ -148,6 +149,14 @@ public final class ChatServer: @unchecked Sendable {
         }
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
         cluster?.advertise(address: "http://\(host):\(http.port)" + (tcp.map { " tcp \($0.port)" } ?? ""))
+    }
+
+    /// Serves `credentials` from the next TLS handshake on, on HTTPS and wss
+    /// (SIGHUP); connections open now keep theirs. Throws, changing nothing,
+    /// when they cannot be loaded or do not match. (The line protocol's
+    /// listener takes its own context: ``TCPChatServer/reloadTLS(_:)``.)
+    public func reloadCertificate(_ credentials: TLSCredentials) throws {
+        try http.reloadCertificate(credentials)
     }
 
     /// The bound TCP port, when the listener is enabled.

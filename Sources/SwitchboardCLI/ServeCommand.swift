@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import MicroHTTPD
 import Switchboard
 import SwitchboardAuth
 import SwitchboardCore
@@ -13,7 +14,8 @@ import SwitchboardWebSocket
 import Glibc
 #endif
 
-/// `switchboard serve`: runs every transport in one process until SIGINT/SIGTERM.
+/// `switchboard serve`: runs every transport in one process until SIGINT/SIGTERM;
+/// SIGHUP reloads the TLS certificate.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -142,7 +144,11 @@ struct ServeCommand: ParsableCommand {
             server = try ChatServer(configuration: configuration, logger: logger)
         } catch let error as TokenKeyError {
             throw ValidationError("--jwt-secret or --jwt-public-key: \(error.reason).")
+        } catch let error as MicroHTTPDError where configuration.http.tls != nil {
+            throw ValidationError("--tls-cert \(tls.certificate ?? "") and --tls-key \(tls.key ?? ""): \(error)")
         }
+        let reloads = CertificateReloader(options: tls, logger: logger).install(for: server)
+        defer { reloads.cancel() }
         let node = server.cluster.map { " as node \($0.nodeID)" } ?? ""
         let scheme = configuration.http.tls == nil ? "http" : "https"
         logger.info("serving HTTP on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(server.httpPort) with database \(configuration.databaseForLogs)\(node)")

@@ -62,6 +62,13 @@ public final class HTTPServer: Sendable {
     }
 
     /// New connections are closed as soon as they are accepted; open ones go on.
+    /// Serves `credentials` from the next TLS handshake on (SIGHUP); open
+    /// connections keep theirs. Throws, keeping the current ones, when they
+    /// cannot be loaded or do not match.
+    public func reloadCertificate(_ credentials: TLSCredentials) throws {
+        try daemon.reloadCertificate(credentials)
+    }
+
     public func stopAccepting() {
         daemon.quiesce()
     }

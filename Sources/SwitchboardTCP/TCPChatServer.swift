@@ -2,7 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Synchronization
+import NIOConcurrencyHelpers
 import SwitchboardCore
 
 /// The raw TCP listener: the DogeChat `iam:`/`msg:` line protocol (and `nc`)
@@ -13,6 +13,8 @@ public final class TCPChatServer: Sendable {
     private let serverChannel: any Channel
     private let registry: ClientRegistry
     private let bus: MessageBus
+    /// The TLS context new connections get (`--tcp-tls`), replaced by ``reloadTLS(_:)``; nil: plain.
+    private let tls: NIOLockedValueBox<NIOSSLContext?>
 
     /// Binds and starts accepting on `group`.
     /// - Parameters:
@@ -24,6 +26,8 @@ public final class TCPChatServer: Sendable {
                 cluster: (any Cluster)? = nil, group: any EventLoopGroup, logger: Logger) throws {
         let registry = ClientRegistry()
         self.bus = bus
+        let tls = NIOLockedValueBox(configuration.tls)
+        self.tls = tls
         serverChannel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.maxMessagesPerRead, value: 256)
@@ -43,9 +47,9 @@ public final class TCPChatServer: Sendable {
             .childChannelInitializer { channel in
                 registry.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
-                    if let tls = configuration.tls {
+                    if let context = tls.withLockedValue({ $0 }) {
                         // TLS first: the line protocol sees only plaintext.
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
                     if let seconds = configuration.idleTimeoutSeconds {
                         // Opt-in: a timer per connection, for clients that send `ping:`.
@@ -75,6 +79,12 @@ public final class TCPChatServer: Sendable {
     }
 
     /// Stops accepting new clients.
+    /// New connections use `context` from now on (a reloaded certificate);
+    /// open ones keep theirs. Ignored on a plain listener.
+    public func reloadTLS(_ context: NIOSSLContext) {
+        tls.withLockedValue { if $0 != nil { $0 = context } }
+    }
+
     public func stopAccepting() {
         try? serverChannel.close().wait()
     }

@@ -5,7 +5,7 @@ throwaway CA and a server certificate made with openssl, then curl and
 Python's ssl module as clients (both verify the chain). Usage:
     python3 Tests/TLS/tls_test.py .build/debug/switchboard
 """
-import base64, json, os, socket, ssl, subprocess, sys, tempfile, time, urllib.request, warnings
+import base64, json, os, signal, socket, ssl, subprocess, sys, tempfile, time, urllib.request, warnings
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)  # TLS 1.1, on purpose
 
@@ -56,6 +56,13 @@ def main():
                          capture_output=True, text=True, timeout=20)
     check("a missing certificate stops the start, naming the file",
           bad.returncode != 0 and "missing.pem" in bad.stderr, bad.stderr.strip().splitlines()[:1])
+    other_key = os.path.join(folder, "other.key")
+    openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", other_key)
+    mismatched = subprocess.run([binary, "serve", "--http", "127.0.0.1:0", "--tcp", "off", "--db", ":memory:",
+                                 "--tls-cert", cert, "--tls-key", other_key], capture_output=True, text=True, timeout=20)
+    check("a key that is not the certificate's stops the start, naming both files",
+          mismatched.returncode != 0 and "other.key" in mismatched.stderr and "cert.pem" in mismatched.stderr,
+          mismatched.stderr.strip().splitlines()[:1])
 
     server = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", f"127.0.0.1:{tcp_port}", "--tcp-tls",
                                "--db", os.path.join(folder, "db.sqlite"), "--tls-cert", cert, "--tls-key", key,
@@ -154,6 +161,47 @@ def main():
         # The relay was released: the server goes on serving.
         after = curl("--cacert", ca, f"{base}/api/rooms/lobby/messages?since=0")
         check("the server serves on after a wss client left", '"over wss"' in after.stdout)
+
+        # SIGHUP: a renewed certificate from the next handshake on, HTTPS and the line port alike,
+        # while a stream opened before goes on; a pair that does not match keeps the current one.
+        context = ssl.create_default_context(cafile=ca)
+        def served_name(at_port):
+            with socket.create_connection(("127.0.0.1", at_port), timeout=5) as raw:
+                with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls_socket:
+                    return dict(field[0] for field in tls_socket.getpeercert()["subject"]).get("commonName")
+        stream = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1")
+        stream.sendall(b"GET /api/rooms/renewal/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        opened = stream.recv(4096)
+        renewed_key, renewed = os.path.join(folder, "renewed.key"), os.path.join(folder, "renewed.pem")
+        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", renewed_key,
+                "-out", os.path.join(folder, "renewed.csr"), "-subj", "/CN=renewed")
+        openssl("x509", "-req", "-in", os.path.join(folder, "renewed.csr"), "-CA", ca, "-CAkey", os.path.join(folder, "ca.key"),
+                "-CAcreateserial", "-out", renewed, "-days", "2", "-extfile", os.path.join(folder, "san.ext"))
+        before = (served_name(port), served_name(tcp_port))
+        old_key = open(key).read()
+        open(cert, "w").write(open(renewed).read())
+        open(key, "w").write(open(renewed_key).read())
+        server.send_signal(signal.SIGHUP)
+        time.sleep(0.5)
+        check("SIGHUP serves the renewed certificate on HTTPS and on the line port",
+              before == ("127.0.0.1", "127.0.0.1") and (served_name(port), served_name(tcp_port)) == ("renewed", "renewed"),
+              f"{before} -> {(served_name(port), served_name(tcp_port))}")
+        curl("--cacert", ca, "-d", "user=luke", "-d", "text=after the renewal", f"{base}/api/rooms/renewal/messages")
+        stream.settimeout(5)
+        carried = b""
+        while b"after the renewal" not in carried:
+            chunk = stream.recv(4096)
+            if not chunk:
+                break
+            carried += chunk
+        check("a stream opened before the reload stays open and carries what comes after",
+              opened.startswith(b"HTTP/1.1 200") and b"after the renewal" in carried, carried[-60:])
+        stream.close()
+        open(key, "w").write(old_key)  # the renewed certificate with the old key: a pair that does not match
+        server.send_signal(signal.SIGHUP)
+        time.sleep(0.5)
+        check("a reload of a pair that does not match keeps the current certificate",
+              served_name(port) == "renewed" and curl("--cacert", ca, f"{base}/healthz").returncode == 0)
     finally:
         server.terminate()
         status = server.wait(timeout=15)
