@@ -7,13 +7,16 @@
 // next bytes are split into segments at every 0xFF byte; after each segment
 // a quiet-time flush happens when the segment's length is odd.
 
+/// Guests only (no token can be verified), as a client that never signed in.
+private let access = AccessControl(verifier: nil)
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func lineProtocolFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let first = bytes.first else { return 0 }
     let maxLine = 8 + Int(first)
     var framer = LineFramer(maxLineBytes: maxLine)
-    var session = LineSession(limits: MessageLimits(maxTextBytes: maxLine), maxLineBytes: maxLine)
+    var session = LineSession(limits: MessageLimits(maxTextBytes: maxLine), maxLineBytes: maxLine, access: access)
     var everNewline = false
     for segment in bytes.dropFirst().split(separator: 0xFF, omittingEmptySubsequences: false) {
         var outputs = framer.feed(segment)

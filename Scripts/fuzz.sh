@@ -4,6 +4,7 @@
 # in Fuzz/crashes/; make each such input a regression test in
 # Tests/SwitchboardTCPTests (LineFramerTests or LineSessionTests).
 #   SECONDS_TO_RUN=300 Scripts/fuzz.sh
+# Exit 1 when the target does not build or libFuzzer finds a crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${SECONDS_TO_RUN:-60}

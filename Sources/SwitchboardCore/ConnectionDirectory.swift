@@ -87,7 +87,7 @@ public final class ConnectionDirectory: Sendable {
         scheduler.schedule(after: Double(expires - clock()) / 1000) { [weak self] in
             guard let self else { return }
             end(id, if: { entry in
-                guard let claims = entry.identity.claims, claims.expires == expires, claims.expires <= clock() else { return false }
+                guard let claims = entry.identity.claims, claims.expires == expires, claims.expires <= self.clock() else { return false }
                 return true
             }, reason: .tokenExpired)
         }
