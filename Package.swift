@@ -83,7 +83,8 @@ let package = Package(
             ]
         ),
         // The WebSocket way in, all of it: its paths and handshake (behind the
-        // HTTP side's upgrade hook), sockets upgraded by libmicrohttpd, framed by NIOWebSocket.
+        // HTTP side's upgrade hook), sockets upgraded by libmicrohttpd, framed by NIOWebSocket;
+        // and wss on a port of its own, TLS and handshake in SwiftNIO (NIOSSL, NIOHTTP1).
         .target(
             name: "SwitchboardWebSocket",
             dependencies: [
@@ -91,6 +92,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -102,6 +106,7 @@ let package = Package(
                 "SwitchboardWebSocket", "MicroHTTPD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Load clients for every transport (SwiftNIO), a blocking HTTP client,

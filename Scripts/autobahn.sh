@@ -32,14 +32,19 @@ work=$(mktemp -d -t switchboard-autobahn.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 # TLS=1: the same suite over wss, through libmicrohttpd's TLS relay (a
 # throwaway self-signed certificate; the suite's client does not verify it).
-# Not in test.sh: every case's behaviour passes over wss, but the relay closes
-# only after the client does, so most closing handshakes end "FAILED BY
-# CLIENT" (docs/BENCHMARKS.md, "ws against wss").
-scheme=ws tls=()
+# TLS=1 is not in test.sh: every case's behaviour passes over the relay, but it
+# closes only after the client does, so most closing handshakes end "FAILED BY
+# CLIENT" (docs/BENCHMARKS.md, "ws against wss"). TLS=nio (wss on --wss, TLS
+# in SwiftNIO) is clean and runs in test.sh.
+scheme=ws tls=() socket_port=$port
 if [ -n "${TLS:-}" ]; then
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1 \
     -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
   scheme=wss tls=(--tls-cert "$work/cert.pem" --tls-key "$work/key.pem")
+  if [ "$TLS" = nio ]; then  # TLS=nio: wss on the port of its own (--wss), TLS in SwiftNIO
+    socket_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    tls+=(--wss "127.0.0.1:$socket_port")
+  fi
 fi
 "$binary" serve --http "127.0.0.1:$port" --tcp off --db :memory: --admin-token autobahn --log-level error --websocket-echo \
   "${tls[@]+"${tls[@]}"}" &
@@ -47,12 +52,15 @@ server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; [ -n "${KEEP_REPORTS:-}" ] || rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -sfk "${scheme/ws/http}://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 cat > "$work/fuzzingclient.json" <<JSON
-{"outdir": "$work/reports", "servers": [{"agent": "Switchboard", "url": "$scheme://127.0.0.1:$port/api/test/ws-echo"}],
+{"outdir": "$work/reports", "servers": [{"agent": "Switchboard", "url": "$scheme://127.0.0.1:$socket_port/api/test/ws-echo"}],
  "cases": ["*"], "exclude-cases": ["9.*", "12.*", "13.*"], "exclude-agent-cases": {}}
 JSON
 (cd "$work" && timeout 900 "$PYTHONUSERBASE/bin/wstest" -m fuzzingclient -s fuzzingclient.json >"$work/wstest.log" 2>&1) || {
   echo "autobahn: wstest did not finish:"; tail -20 "$work/wstest.log"; exit 1; }
-python3 - "$work/reports/index.json" "$([ "$scheme" = wss ] && echo " over wss" || true)" <<'PY'
+label=""
+[ "$scheme" = wss ] && label=" over wss"
+[ "${TLS:-}" = nio ] && label=" over wss (--wss, SwiftNIO)"
+python3 - "$work/reports/index.json" "$label" <<'PY'
 import collections, json, sys
 cases = json.load(open(sys.argv[1]))["Switchboard"]
 counts = collections.Counter(result["behavior"] for result in cases.values())

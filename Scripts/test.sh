@@ -40,6 +40,8 @@ fi
 
 echo "== WebSocket conformance (Autobahn|Testsuite)"
 Scripts/autobahn.sh .build/debug/switchboard
+echo "== WebSocket conformance over wss (--wss: TLS in SwiftNIO)"
+TLS=nio Scripts/autobahn.sh .build/debug/switchboard
 
 echo "== fuzzing the line protocol (libFuzzer, 15 s: that the target builds and finds nothing quickly)"
 # Run here so the target cannot fall behind the code again (it stopped

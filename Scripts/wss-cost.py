@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""ws against wss on one machine: what libmicrohttpd's TLS relay costs a WebSocket fan-out.
+"""ws against wss on one machine: what libmicrohttpd's TLS relay costs a WebSocket fan-out, and
+what wss costs on a port of its own in SwiftNIO (--wss).
 
-Starts the switchboard binary twice, plain and then with --tls-cert (a throwaway
-certificate), holds CLIENTS WebSocket subscribers of one room (Python's
+Starts the switchboard binary three times: plain, with --tls-cert (wss through the HTTP
+port's TLS relay) and with --wss (a throwaway certificate in both), holds CLIENTS
+WebSocket subscribers of one room (Python's
 `websockets`, asyncio), publishes MESSAGES at RATE per second over one keep-alive
 HTTP(S) connection, and prints for each: messages delivered, latency from the
 server's commit to the client (p50, p99), the server's CPU per 1,000 deliveries
@@ -37,9 +39,11 @@ def rss_mib(pid):
     return 0.0
 
 
-def run(binary, folder, tls):
-    port = free_port()
+def run(binary, folder, tls, nio=False):
+    port, wss_port = free_port(), free_port()
     extra = ["--tls-cert", os.path.join(folder, "cert.pem"), "--tls-key", os.path.join(folder, "key.pem")] if tls else []
+    if nio:
+        extra += ["--wss", f"127.0.0.1:{wss_port}"]
     server = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", "off", "--admin-token", "x",
                                "--db", os.path.join(folder, f"{'tls' if tls else 'plain'}.sqlite"), "--log-level", "warning", *extra])
     context = ssl.create_default_context()
@@ -54,15 +58,15 @@ def run(binary, folder, tls):
     room = f"wss-cost-{int(time.time())}"
     received = [dict() for _ in range(CLIENTS)]   # client -> id -> latency ms
     try:
-        result = asyncio.run(fan_out(port, tls, context, room, received, server.pid))
+        result = asyncio.run(fan_out(port, wss_port if nio else port, tls, context, room, received, server.pid))
     finally:
         server.terminate()
         server.wait(timeout=15)
     return result
 
 
-async def fan_out(port, tls, context, room, received, pid):
-    url = f"{'wss' if tls else 'ws'}://127.0.0.1:{port}/api/rooms/{room}/ws"
+async def fan_out(port, socket_port, tls, context, room, received, pid):
+    url = f"{'wss' if tls else 'ws'}://127.0.0.1:{socket_port}/api/rooms/{room}/ws"
     sockets = []
     for start in range(0, CLIENTS, 100):
         sockets += await asyncio.gather(*(websockets.connect(url, ssl=context if tls else None, max_size=None,
@@ -124,15 +128,15 @@ def main():
     print(f"{CLIENTS} WebSocket subscribers, {MESSAGES} messages at {RATE}/s; {os.cpu_count()} cores")
     ok = True
     rows = {}
-    for tls in (False, True):
-        rows[tls] = r = run(binary, folder, tls)
-        name = "wss (libmicrohttpd's TLS relay)" if tls else "ws"
-        print(f"{name:32} delivered {r['delivered']}/{r['expected']}  p50 {r['p50']:.1f} ms  p99 {r['p99']:.1f} ms  "
+    for name, tls, nio in (("ws", False, False), ("wss, libmicrohttpd's relay", True, False), ("wss, SwiftNIO (--wss)", True, True)):
+        rows[name] = r = run(binary, folder, tls, nio)
+        print(f"{name:28} delivered {r['delivered']}/{r['expected']}  p50 {r['p50']:.1f} ms  p99 {r['p99']:.1f} ms  "
               f"server CPU {r['cpu_per_1000']:.1f} ms per 1,000 deliveries  RSS {r['rss']:.0f} MiB", flush=True)
         ok = ok and r["delivered"] == r["expected"]
-    if rows[False]["cpu_per_1000"] > 0:
-        print(f"wss / ws: CPU per delivery {rows[True]['cpu_per_1000'] / rows[False]['cpu_per_1000']:.2f}, "
-              f"p99 {rows[True]['p99'] / max(0.1, rows[False]['p99']):.2f}")
+    plain = rows["ws"]["cpu_per_1000"]
+    if plain > 0:
+        for name in list(rows)[1:]:
+            print(f"{name} / ws: CPU per delivery {rows[name]['cpu_per_1000'] / plain:.2f}, p99 {rows[name]['p99'] / max(0.1, rows['ws']['p99']):.2f}")
     return 0 if ok else 1
 
 

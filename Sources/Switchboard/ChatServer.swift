@@ -27,6 +27,8 @@ public final class ChatServer: @unchecked Sendable {
     public let webSockets: WebSocketServer
     /// The raw TCP side, when enabled.
     public let tcp: TCPChatServer?
+    /// wss on a port of its own (`--wss`), when enabled.
+    public let webSocketTLS: WebSocketTLSListener?
     /// This node among the others on a PostgreSQL store; nil on SQLite.
     public let cluster: PostgresCluster?
     /// Who a client is and what it may do: every transport asks it.
@@ -147,6 +149,18 @@ public final class ChatServer: @unchecked Sendable {
             abandon()
             throw error
         }
+        do {
+            webSocketTLS = try configuration.webSocketTLS.map { [http, webSockets] address in
+                try WebSocketTLSListener(server: webSockets, host: address.host, port: address.port, context: address.context,
+                                         group: eventLoops, identity: { request in try http.upgradeIdentity(request) })
+            }
+        } catch {
+            http.stop()
+            tcp?.closeAll()
+            abandon()
+            throw TCPListenError(host: configuration.webSocketTLS?.host ?? "", port: configuration.webSocketTLS?.port ?? 0,
+                                 underlying: error)
+        }
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
         cluster?.advertise(address: "http://\(host):\(http.port)" + (tcp.map { " tcp \($0.port)" } ?? ""))
     }
@@ -172,6 +186,7 @@ public final class ChatServer: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         tcp?.stopAccepting()
+        webSocketTLS?.close()
         http.stopAccepting()
         bus.close()  // no more publishes; every parked long poll and stream woken to finish
         http.stop()

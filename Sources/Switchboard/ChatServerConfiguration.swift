@@ -18,6 +18,8 @@ public struct ChatServerConfiguration: Sendable {
     public var tcp: TCPServerConfiguration?
     /// WebSocket connections (on the HTTP port).
     public var webSocket: WebSocketConfiguration
+    /// wss on a port of its own (`--wss`): where, and its TLS context; nil: none.
+    public var webSocketTLS: WebSocketTLSAddress?
     /// Event-loop threads for the TCP side.
     public var tcpThreads: Int
     /// Recent messages kept in memory for live delivery and short replays.

@@ -9,8 +9,8 @@ import Glibc
 #endif
 
 /// SIGHUP reads `--tls-cert` and `--tls-key` again and serves them from the
-/// next handshake on, on HTTPS, wss and (with `--tcp-tls`) the line
-/// protocol, without closing a connection. A file that cannot be read, or a
+/// next handshake on, on HTTPS, wss (the HTTP port's and `--wss`'s) and
+/// (with `--tcp-tls`) the line protocol, without closing a connection. A file that cannot be read, or a
 /// pair that does not match, is logged and the current certificate stays.
 struct CertificateReloader {
     let options: TLSOptions
@@ -33,11 +33,13 @@ struct CertificateReloader {
             }
             // HTTPS first: GnuTLS checks the pair and says what is wrong; nothing changes if it refuses.
             try server.reloadCertificate(credentials)
-            if options.tcp {
+            if options.tcp || options.webSocket != nil {
                 do {
-                    server.tcp?.reloadTLS(try LineTLS.context(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM))
+                    let context = try LineTLS.context(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM)
+                    if options.tcp { server.tcp?.reloadTLS(context) }
+                    server.webSocketTLS?.reloadTLS(context)
                 } catch {
-                    logger.error("SIGHUP: HTTPS took the new certificate; the line protocol kept its own: \(error)")
+                    logger.error("SIGHUP: HTTPS took the new certificate; the line port and the wss port kept theirs: \(error)")
                     return
                 }
             }

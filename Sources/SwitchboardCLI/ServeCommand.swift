@@ -127,6 +127,16 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("--tls-cert and --tls-key: not a usable certificate and key for --tcp-tls (\(error)).")
             }
         }
+        if let address = tls.webSocket, let credentials = configuration.http.tls {
+            let (wssHost, wssPort) = try Self.hostAndPort(address)
+            do {
+                configuration.webSocketTLS = WebSocketTLSAddress(
+                    host: wssHost, port: Int(wssPort),
+                    context: try LineTLS.context(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM))
+            } catch {
+                throw ValidationError("--tls-cert and --tls-key: not a usable certificate and key for --wss (\(error)).")
+            }
+        }
 
         // Signals are taken on a queue, not in a handler, so shutdown can do real work.
         signal(SIGINT, SIG_IGN)
@@ -158,6 +168,9 @@ struct ServeCommand: ParsableCommand {
             fflush(nil)
         }
         logger.info("identity: --auth \(configuration.auth.mode.rawValue), registration \(configuration.auth.registration.rawValue)")
+        if let wss = server.webSocketTLS, let wssHost = configuration.webSocketTLS?.host {
+            logger.info("serving wss on wss://\(wssHost):\(wss.port)/api/rooms/ROOM/ws (TLS in SwiftNIO, no relay)")
+        }
         if let tcpPort = server.tcpPort, let tcpHost = configuration.tcp?.host {
             let hint = configuration.tcp?.tls == nil ? "nc \(tcpHost) \(tcpPort)" : "openssl s_client -quiet -connect \(tcpHost):\(tcpPort)"
             logger.info("serving the DogeChat line protocol on TCP \(tcpHost):\(tcpPort)\(configuration.tcp?.tls == nil ? "" : " over TLS") (try: \(hint))")

@@ -13,9 +13,15 @@ struct TLSOptions: ParsableArguments {
     @Flag(name: .customLong("tcp-tls"), help: "Serve the raw TCP line protocol over TLS too, with the same certificate.")
     var tcp = false
 
+    @Option(name: .customLong("wss"), help: ArgumentHelp(
+        "Also serve wss on this HOST:PORT of its own, TLS in SwiftNIO (no libmicrohttpd relay), with the same certificate.",
+        valueName: "host:port"))
+    var webSocket: String?
+
     func validate() throws {
         guard (certificate == nil) == (key == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
         guard !tcp || certificate != nil else { throw ValidationError("--tcp-tls needs --tls-cert and --tls-key.") }
+        guard webSocket == nil || certificate != nil else { throw ValidationError("--wss needs --tls-cert and --tls-key.") }
     }
 
     /// The credentials, read from their files; a missing or unreadable file,

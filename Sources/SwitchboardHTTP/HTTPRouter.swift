@@ -91,11 +91,7 @@ final class HTTPRouter: HTTPRequestHandler {
             if let upgrades = services.upgrades {
                 let answer: HTTPResponse?
                 do {
-                    answer = try upgrades.answer(request) { () throws -> Identity in
-                        // A page elsewhere may not open a socket in this browser's name.
-                        guard self.services.origins.permits(request) else { throw SwitchboardError.originNotAllowed }
-                        return try identify()
-                    }
+                    answer = try upgrades.answer(request) { () throws -> Identity in try self.upgradeIdentity(request, credentials) }
                 }
                 if let answer { return .respond(answer) }
             }
@@ -156,6 +152,18 @@ final class HTTPRouter: HTTPRequestHandler {
             default: return .needsExchange(route, identity)
             }
         }
+    }
+
+    /// Who opens a connection taken over after a `101` (a WebSocket, here or
+    /// on the wss listener): the request's token, and a page elsewhere may
+    /// not open a socket in this browser's name.
+    func upgradeIdentity(_ request: HTTPRequest) throws(SwitchboardError) -> Identity {
+        try upgradeIdentity(request, HTTPCredentials(request, adminToken: services.configuration.adminToken))
+    }
+
+    private func upgradeIdentity(_ request: HTTPRequest, _ credentials: HTTPCredentials) throws(SwitchboardError) -> Identity {
+        guard services.origins.permits(request) else { throw .originNotAllowed }
+        return try services.access.identify(token: credentials.token, isAdmin: credentials.isAdmin)
     }
 
     /// The routes that suspend, stream or wait for the store: only those

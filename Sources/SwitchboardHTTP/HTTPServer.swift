@@ -62,6 +62,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// New connections are closed as soon as they are accepted; open ones go on.
+    /// Who a WebSocket handshake arriving elsewhere (the wss listener) is,
+    /// decided as the router decides it here: the token, the origin.
+    public func upgradeIdentity(_ request: HTTPRequest) throws(SwitchboardError) -> Identity {
+        try router.upgradeIdentity(request)
+    }
+
     /// Serves `credentials` from the next TLS handshake on (SIGHUP); open
     /// connections keep theirs. Throws, keeping the current ones, when they
     /// cannot be loaded or do not match.

@@ -43,13 +43,25 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         pending = PendingStores(limit: services.configuration.maxPendingStores)
     }
 
+    private var started = false
+
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         eventLoop = context.eventLoop
+        // Added after an upgrade on the wss listener: the channel is active already.
+        if context.channel.isActive { start(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if request.echo { return context.fireChannelActive() }
+        start(context)
+        context.fireChannelActive()
+    }
+
+    /// Opens the connection: registered, present, listening, delivering. Once.
+    private func start(_ context: ChannelHandlerContext) {
+        guard !started else { return }
+        started = true
+        if request.echo { return }
         let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
         // Kicks, bans, the token's end and leaving its only conversation close it with 1008, saying which.
@@ -71,7 +83,6 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         listening = services.notices.listen(filter: filter, access: access, user: request.identity.user ?? request.user) { notice in
             eventLoop.execute { loop.value.hear(notice) }
         }
-        context.fireChannelActive()
         pump()
     }
 

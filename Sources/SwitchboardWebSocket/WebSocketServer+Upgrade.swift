@@ -6,6 +6,25 @@ import SwitchboardHTTP
 /// upgraded; only the handshake goes through libmicrohttpd.
 extension WebSocketServer: HTTPUpgradeEndpoint {
     public func answer(_ request: HTTPRequest, identity resolve: () throws -> Identity) throws -> HTTPResponse? {
+        let asked: WebSocketRequest
+        do {
+            guard let accepted = try accept(request, identity: resolve, checkHandshake: true) else { return nil }
+            asked = accepted
+        } catch let refused as RefusedHandshake {
+            return refused.response
+        }
+        let accept = WebSocketHandshake.acceptValue(key: WebSocketHandshake.key(request) ?? "")
+        return HTTPResponse(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", accept)],
+                            body: .upgrade { [self] socket in
+                                adopt(socket, request: asked)
+                            })
+    }
+
+    /// What a handshake for one of WebSocket's paths asks for, checked as
+    /// any HTTP request is (room, cursor, who, what it may read, the cap);
+    /// nil when the path is not WebSocket's. `checkHandshake`: also the
+    /// upgrade headers (SwiftNIO's upgrader checks its own).
+    func accept(_ request: HTTPRequest, identity resolve: () throws -> Identity, checkHandshake: Bool) throws -> WebSocketRequest? {
         guard let path = WebSocketHandshake.Path(request.path) else { return nil }
         let configuration = services.configuration
         let limits = configuration.limits
@@ -22,18 +41,18 @@ extension WebSocketServer: HTTPUpgradeEndpoint {
         let identity = path == .echo ? Identity.guest : try resolve()
         if path != .echo { try services.access.checkRooms(identity, filter) }
         let user = try services.access.speaker(identity, naming: request.query("user"), limits: limits)
-        if let refusal = try WebSocketHandshake.refusal(request) { return refusal }
+        if checkHandshake, let refusal = try WebSocketHandshake.refusal(request) { throw RefusedHandshake(response: refusal) }
         guard !services.bus.isClosed else { throw SwitchboardError.shuttingDown }
         guard (services.connections.counts()[.websocket] ?? 0) < configuration.maxConnections else {
             throw SwitchboardError(.unavailable, code: "too_many_websockets",
                                    message: "The server holds its most WebSocket connections (\(configuration.maxConnections)).")
         }
-        let asked = WebSocketRequest(filter: filter, cursor: since ?? services.bus.lastID, user: user, echo: path == .echo,
-                                     identity: identity, client: request.clientAddress ?? "unknown")
-        let accept = WebSocketHandshake.acceptValue(key: WebSocketHandshake.key(request) ?? "")
-        return HTTPResponse(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", accept)],
-                            body: .upgrade { [self] socket in
-                                adopt(socket, request: asked)
-                            })
+        return WebSocketRequest(filter: filter, cursor: since ?? services.bus.lastID, user: user, echo: path == .echo,
+                                identity: identity, client: request.clientAddress ?? "unknown")
     }
+}
+
+/// A handshake refused for its headers: the answer to send as it is.
+struct RefusedHandshake: Error {
+    let response: HTTPResponse
 }

@@ -37,40 +37,44 @@ public final class WebSocketServer: Sendable {
     func adopt(_ socket: UpgradedSocket, request: WebSocketRequest) {
         let (descriptor, bytesAlreadyRead) = (socket.descriptor, socket.bytesAlreadyRead)
         let services = self.services
-        let connection = WebSocketConnection(request: request, services: services)
         ClientBootstrap(group: group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
-            .channelInitializer { channel in
+            .channelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     let maxBytes = services.configuration.maxMessageBytes
                     try channel.pipeline.syncOperations.addHandlers([
                         InitialBytesHandler(bytes: bytesAlreadyRead),
                         ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxBytes)),
                         WebSocketFrameEncoder(),
-                        ClientFrameCheck(),
-                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024,
-                                                    maxAccumulatedFrameSize: maxBytes),
-                        connection,
                     ])
+                    try install(on: channel, request: request, release: socket.release)
                 }
             }
             .withConnectedSocket(descriptor)
-            .whenComplete { [weak self] result in
-                switch result {
-                case .success(let channel):
-                    guard let self else { return }
-                    let key = ObjectIdentifier(channel)
-                    self.open.withLock { $0[key] = (channel, connection) }
-                    channel.closeFuture.whenComplete { [weak self] _ in
-                        socket.release()
-                        _ = self?.open.withLock { $0.removeValue(forKey: key) }
-                    }
-                case .failure(let error):
-                    socket.release()
-                    services.logger.warning("could not adopt a WebSocket: \(error)")
-                }
+            .whenFailure { error in
+                socket.release()
+                services.logger.warning("could not adopt a WebSocket: \(error)")
             }
+    }
+
+    /// Adds what every WebSocket runs on (after the frame codec) and counts
+    /// the channel among the open ones until it closes, then `release`s.
+    /// On the channel's event loop.
+    func install(on channel: any Channel, request: WebSocketRequest, release: @escaping @Sendable () -> Void) throws {
+        let maxBytes = services.configuration.maxMessageBytes
+        let connection = WebSocketConnection(request: request, services: services)
+        try channel.pipeline.syncOperations.addHandlers([
+            ClientFrameCheck(),
+            NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024, maxAccumulatedFrameSize: maxBytes),
+            connection,
+        ])
+        let key = ObjectIdentifier(channel)
+        open.withLock { $0[key] = (channel, connection) }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            release()
+            _ = self?.open.withLock { $0.removeValue(forKey: key) }
+        }
     }
 
     private func heartbeat() {

@@ -42,7 +42,7 @@ def main():
     binary = sys.argv[1]
     folder = tempfile.mkdtemp(prefix="switchboard-tls-")
     ca, cert, key = make_certificates(folder)
-    port, tcp_port = free_port(), free_port()
+    port, tcp_port, wss_port = free_port(), free_port(), free_port()
     base = f"https://127.0.0.1:{port}"
     results = []
 
@@ -66,6 +66,7 @@ def main():
 
     server = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", f"127.0.0.1:{tcp_port}", "--tcp-tls",
                                "--db", os.path.join(folder, "db.sqlite"), "--tls-cert", cert, "--tls-key", key,
+                               "--wss", f"127.0.0.1:{wss_port}",
                                "--admin-token", "tls-admin", "--log-level", "warning"])
     try:
         for _ in range(100):
@@ -162,6 +163,48 @@ def main():
         after = curl("--cacert", ca, f"{base}/api/rooms/lobby/messages?since=0")
         check("the server serves on after a wss client left", '"over wss"' in after.stdout)
 
+        # wss on its own port (--wss): TLS, handshake and frames in SwiftNIO, no relay.
+        context = ssl.create_default_context(cafile=ca)
+        own = context.wrap_socket(socket.create_connection(("127.0.0.1", wss_port), timeout=5), server_hostname="127.0.0.1")
+        key_b64 = base64.b64encode(os.urandom(16)).decode()
+        own.sendall((f"GET /api/rooms/lobby/ws?user=rey&since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key_b64}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += own.recv(1)
+        def own_frame():
+            header = own.recv(2)
+            length = header[1] & 0x7F
+            if length == 126:
+                length = int.from_bytes(own.recv(2), "big")
+            data = b""
+            while len(data) < length:
+                data += own.recv(length - len(data))
+            return header[0] & 0x0F, data
+        def send_own(opcode, payload):
+            mask = os.urandom(4)
+            own.sendall(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        send_own(1, json.dumps({"text": "over nio wss", "ref": 9}).encode())
+        replies = []
+        while not any(r.get("ack") == 9 for r in replies):
+            opcode, data = own_frame()
+            replies.append(json.loads(data))
+        check("--wss: the upgrade is answered, a publish delivered and acknowledged",
+              head.startswith(b"HTTP/1.1 101") and any(r.get("text") == "over nio wss" for r in replies), head.split(b"\r\n")[0])
+        send_own(8, (1000).to_bytes(2, "big"))
+        opcode, _ = own_frame()
+        started = time.monotonic()
+        own.settimeout(3)
+        try:
+            closed = own.recv(1) == b""
+        except (socket.timeout, ssl.SSLError, ConnectionError):
+            closed = False
+        check("--wss: the server answers the close and closes the TCP connection first",
+              opcode == 8 and closed and time.monotonic() - started < 1, f"{time.monotonic() - started:.3f} s")
+        own.close()
+        refused = curl("--cacert", ca, f"https://127.0.0.1:{wss_port}/api/rooms/lobby/ws")
+        check("--wss: a request that is not an upgrade gets a JSON refusal", "upgrade_required" in refused.stdout, refused.stdout[:60])
+
         # SIGHUP: a renewed certificate from the next handshake on, HTTPS and the line port alike,
         # while a stream opened before goes on; a pair that does not match keeps the current one.
         context = ssl.create_default_context(cafile=ca)
@@ -183,9 +226,10 @@ def main():
         open(key, "w").write(open(renewed_key).read())
         server.send_signal(signal.SIGHUP)
         time.sleep(0.5)
-        check("SIGHUP serves the renewed certificate on HTTPS and on the line port",
-              before == ("127.0.0.1", "127.0.0.1") and (served_name(port), served_name(tcp_port)) == ("renewed", "renewed"),
-              f"{before} -> {(served_name(port), served_name(tcp_port))}")
+        check("SIGHUP serves the renewed certificate on HTTPS, the line port and the wss port",
+              before == ("127.0.0.1", "127.0.0.1") and (served_name(port), served_name(tcp_port), served_name(wss_port))
+              == ("renewed", "renewed", "renewed"),
+              f"{before} -> {(served_name(port), served_name(tcp_port), served_name(wss_port))}")
         curl("--cacert", ca, "-d", "user=luke", "-d", "text=after the renewal", f"{base}/api/rooms/renewal/messages")
         stream.settimeout(5)
         carried = b""

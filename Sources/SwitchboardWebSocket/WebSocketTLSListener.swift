@@ -1,0 +1,129 @@
+import Logging
+import MicroHTTPD
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import SwitchboardCore
+import SwitchboardHTTP
+
+/// wss on a port of its own (`--wss`): TLS (NIOSSL), the HTTP handshake
+/// (NIOHTTP1's upgrader) and the frames all in SwiftNIO, with no
+/// libmicrohttpd relay between them. The handshake is checked exactly as on
+/// the HTTP port (``WebSocketServer/accept(_:identity:checkHandshake:)``,
+/// with the router's identity); after the `101` the connection is the same
+/// ``WebSocketConnection``.
+public final class WebSocketTLSListener: Sendable {
+    private let channel: any Channel
+    private let tls: NIOLockedValueBox<NIOSSLContext>
+
+    /// The bound port.
+    public var port: Int { channel.localAddress?.port ?? 0 }
+
+    /// Binds `host:port` and serves wss with `context`; `identity` says who
+    /// a handshake is (the HTTP server's ``HTTPServer/upgradeIdentity(_:)``).
+    public init(server: WebSocketServer, host: String, port: Int, context: NIOSSLContext, group: any EventLoopGroup,
+                identity: @escaping @Sendable (HTTPRequest) throws -> Identity) throws {
+        let tls = NIOLockedValueBox(context)
+        self.tls = tls
+        let maxBytes = server.services.configuration.maxMessageBytes
+        channel = try ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handshake = HandshakeOutcome()
+                    let refusal = HandshakeRefusal(handshake)
+                    let upgrader = NIOWebSocketServerUpgrader(
+                        maxFrameSize: maxBytes, automaticErrorHandling: false,
+                        shouldUpgrade: { channel, head in
+                            channel.eventLoop.makeSucceededFuture(
+                                handshake.decide(head, client: channel.remoteAddress?.ipAddress, server: server, identity: identity))
+                        },
+                        upgradePipelineHandler: { channel, _ in
+                            guard let request = handshake.accepted else { return channel.close() }
+                            return channel.eventLoop.makeCompletedFuture {
+                                // Frames from here on: the HTTP side's last handler goes with the others.
+                                channel.pipeline.syncOperations.removeHandler(refusal, promise: nil)
+                                try server.install(on: channel, request: request, release: {})
+                            }
+                        })
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.withLockedValue { $0 }))
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                    try channel.pipeline.syncOperations.addHandler(refusal)
+                }
+            }
+            .bind(host: host, port: port)
+            .wait()
+    }
+
+    /// New connections use `context` from now on (a reloaded certificate).
+    public func reloadTLS(_ context: NIOSSLContext) {
+        tls.withLockedValue { $0 = context }
+    }
+
+    /// Stops accepting; open sockets are closed with the WebSocket server's others.
+    public func close() {
+        channel.close(promise: nil)
+    }
+}
+
+/// What the handshake of one connection decided: the request accepted, or
+/// the answer that refuses it. Touched on the connection's event loop only.
+final class HandshakeOutcome: @unchecked Sendable {
+    private(set) var accepted: WebSocketRequest?
+    private(set) var refusal: HTTPResponse?
+
+    /// Accepts (empty extra headers) or refuses (nil, the refusal kept for ``HandshakeRefusal``).
+    func decide(_ head: HTTPRequestHead, client: String?, server: WebSocketServer,
+                identity: @escaping (HTTPRequest) throws -> Identity) -> HTTPHeaders? {
+        do {
+            let request = try RequestLine.request(method: head.method.rawValue, uri: head.uri,
+                                                  headers: head.headers.map { ($0.name, $0.value) }, clientAddress: client)
+            guard let asked = try server.accept(request, identity: { try identity(request) }, checkHandshake: false) else {
+                refusal = .error(SwitchboardError(.notFound, code: "not_found", message: "This port serves WebSocket paths only."))
+                return nil
+            }
+            accepted = asked
+            return HTTPHeaders()
+        } catch let error as SwitchboardError {
+            refusal = .error(error)
+        } catch {
+            refusal = .error(.storeFailure("\(error)"))
+        }
+        return nil
+    }
+}
+
+/// Answers a request the upgrader did not take (no upgrade asked, or
+/// refused) with the refusal as JSON, then closes: this port speaks wss only.
+final class HandshakeRefusal: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let outcome: HandshakeOutcome
+
+    init(_ outcome: HandshakeOutcome) {
+        self.outcome = outcome
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .end = unwrapInboundIn(data) else { return }
+        let answer = outcome.refusal ?? .error(SwitchboardError(.malformed, code: "upgrade_required",
+                                                                message: "This port speaks wss only: ask for a WebSocket upgrade."))
+        var headers = HTTPHeaders(answer.headers.map { ($0.name, $0.value) })
+        var body = ByteBuffer()
+        if case .bytes(let bytes) = answer.body { body.writeBytes(bytes) }
+        headers.replaceOrAdd(name: "Content-Length", value: String(body.readableBytes))
+        headers.replaceOrAdd(name: "Connection", value: "close")
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    }
+}
