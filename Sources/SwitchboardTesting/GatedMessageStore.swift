@@ -4,7 +4,7 @@ import SwitchboardCore
 
 /// A store whose writes wait while its gate is closed: a disk that cannot
 /// keep up, or has stalled. Reads go through at once.
-public final class GatedMessageStore: MessageStore, @unchecked Sendable {
+public final class GatedMessageStore: ForwardingMessageStore, @unchecked Sendable {
     public let inner = InMemoryMessageStore()
     private let opened = DispatchSemaphore(value: 0)
     private let gated: Atomic<Bool>
@@ -38,17 +38,4 @@ public final class GatedMessageStore: MessageStore, @unchecked Sendable {
         passGate()
         return try inner.commit(drafts, timestamp: timestamp)
     }
-    public func messages(after id: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
-        try inner.messages(after: id, in: filter, limit: limit)
-    }
-    public func latest(in room: String, limit: Int) throws -> [Message] { try inner.latest(in: room, limit: limit) }
-    public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
-        try inner.messages(in: room, before: id, limit: limit)
-    }
-    public func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
-    public func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
-    public func rooms() throws -> [RoomSummary] { try inner.rooms() }
-    public func sizeInBytes() -> Int64 { 0 }
-    public func checkWritable() throws {}
-    public func close() throws {}
 }

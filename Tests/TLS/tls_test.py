@@ -38,6 +38,45 @@ def curl(*args):
     return subprocess.run(["curl", "-s", *args], capture_output=True, text=True, timeout=10)
 
 
+def wss_open(context, port, path):
+    """A WebSocket handshake over TLS: the socket and the answer's head."""
+    sock = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1")
+    key_value = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key_value}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    return sock, head
+
+
+class FrameReader:
+    """The server's (unmasked) frames off a socket: (opcode, payload)."""
+    def __init__(self, sock):
+        self.sock, self.buffer = sock, b""
+
+    def frame(self):
+        while True:
+            if len(self.buffer) >= 2:
+                length, start = self.buffer[1] & 0x7F, 2
+                if length == 126:
+                    length, start = int.from_bytes(self.buffer[2:4], "big"), 4
+                if len(self.buffer) >= start + length:
+                    opcode, payload = self.buffer[0] & 0x0F, self.buffer[start:start + length]
+                    self.buffer = self.buffer[start + length:]
+                    return opcode, payload
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("the server closed the wss connection")
+            self.buffer += chunk
+
+
+def send_frame(sock, opcode, payload):
+    """One masked client frame (payloads under 126 bytes)."""
+    mask = os.urandom(4)
+    sock.sendall(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
 def main():
     binary = sys.argv[1]
     folder = tempfile.mkdtemp(prefix="switchboard-tls-")
@@ -93,36 +132,14 @@ def main():
 
         # wss: the handshake through libmicrohttpd, then frames through its TLS relay into SwiftNIO.
         context = ssl.create_default_context(cafile=ca)
-        sock = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1")
-        key_value = base64.b64encode(os.urandom(16)).decode()
-        sock.sendall((f"GET /api/rooms/lobby/ws?since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key_value}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += sock.recv(1)
+        sock, head = wss_open(context, port, "/api/rooms/lobby/ws?since=0")
         check("wss: the upgrade is answered 101", head.startswith(b"HTTP/1.1 101"), head.split(b"\r\n")[0])
-        buffer = b""
-
-        def frame():
-            nonlocal buffer
-            while True:
-                if len(buffer) >= 2:
-                    length, start = buffer[1] & 0x7F, 2
-                    if length == 126:
-                        length, start = int.from_bytes(buffer[2:4], "big"), 4
-                    if len(buffer) >= start + length:
-                        payload, buffer = buffer[start:start + length], buffer[start + length:]
-                        return payload
-                chunk = sock.recv(65536)
-                if not chunk:
-                    raise EOFError("the server closed the wss connection")
-                buffer += chunk
+        frames = FrameReader(sock)
+        frame = lambda: frames.frame()[1]
 
         replayed = json.loads(frame())
         check("wss: replay from the cursor", replayed.get("text") == "over https", replayed)
-        payload = json.dumps({"text": "over wss", "user": "han", "ref": 7}).encode()
-        mask = os.urandom(4)
-        sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        send_frame(sock, 1, json.dumps({"text": "over wss", "user": "han", "ref": 7}).encode())
         seen = [json.loads(frame()) for _ in range(2)]
         check("wss: a publish is delivered and acknowledged", any(m.get("text") == "over wss" for m in seen)
               and any(m.get("ack") == 7 for m in seen), seen)
@@ -164,26 +181,10 @@ def main():
         check("the server serves on after a wss client left", '"over wss"' in after.stdout)
 
         # wss on its own port (--wss): TLS, handshake and frames in SwiftNIO, no relay.
-        context = ssl.create_default_context(cafile=ca)
-        own = context.wrap_socket(socket.create_connection(("127.0.0.1", wss_port), timeout=5), server_hostname="127.0.0.1")
-        key_b64 = base64.b64encode(os.urandom(16)).decode()
-        own.sendall((f"GET /api/rooms/lobby/ws?user=rey&since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key_b64}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += own.recv(1)
-        def own_frame():
-            header = own.recv(2)
-            length = header[1] & 0x7F
-            if length == 126:
-                length = int.from_bytes(own.recv(2), "big")
-            data = b""
-            while len(data) < length:
-                data += own.recv(length - len(data))
-            return header[0] & 0x0F, data
-        def send_own(opcode, payload):
-            mask = os.urandom(4)
-            own.sendall(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        own, head = wss_open(context, wss_port, "/api/rooms/lobby/ws?user=rey&since=0")
+        own_frames = FrameReader(own)
+        own_frame = own_frames.frame
+        send_own = lambda opcode, payload: send_frame(own, opcode, payload)
         send_own(1, json.dumps({"text": "over nio wss", "ref": 9}).encode())
         replies = []
         while not any(r.get("ack") == 9 for r in replies):
