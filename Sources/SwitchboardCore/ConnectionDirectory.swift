@@ -129,14 +129,10 @@ public final class ConnectionDirectory: Sendable {
     public func membershipChanged(_ changes: [ConversationChange]) {
         for change in changes where !change.isMember {
             let key = change.user.lowercased(), only: Set<String> = [change.room]
+            // The closer stays: each transport decides what losing the room
+            // means (raw TCP stays open), and ending twice is a no-op everywhere.
             let told = state.withLock { state in
-                var told: [@Sendable (ConnectionEnd) -> Void] = []
-                for (index, entry) in state.entries where entry.identity.user?.lowercased() == key && entry.follows == only {
-                    guard let close = entry.close else { continue }
-                    told.append(close)
-                    if entry.transport != .tcp { state.entries[index]!.close = nil }
-                }
-                return told
+                state.entries.values.filter { $0.identity.user?.lowercased() == key && $0.follows == only }.compactMap(\.close)
             }
             for close in told { close(.removed(room: change.room)) }
         }
