@@ -25,6 +25,10 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         var notices: [[UInt8]] = []
     }
     private let flags = Mutex(Flags())
+    /// What the bus reads under its lock at every park, mirrored from
+    /// ``flags`` as they change: an atomic load each, not a lock.
+    private let ended = Atomic<Bool>(false)
+    private let interrupted = Atomic<Bool>(false)
     private let bus: MessageBus
     private let onWake: @Sendable () -> Void
 
@@ -96,7 +100,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     func next(into buffer: UnsafeMutableRawBufferPointer, park: () -> Void) -> HTTPStreamRead {
         while true {
             if !outbox.isEmpty { return .wrote(outbox.drain(into: buffer)) }
-            let asked = flags.withLock { flags in
+            let asked = change { flags in
                 defer { (flags.keepaliveDue, flags.notices) = (false, []) }
                 return flags
             }
@@ -105,7 +109,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
                 // Out of the bus for good: whatever is left that its reader may see, then the end.
                 let outcome = (try? bus.pumpWithoutParking(self)) ?? .empty
                 if outcome == .delivered { continue }
-                flags.withLock { $0.ended = true }
+                change { $0.ended = true }
                 continue
             }
             if asked.keepaliveDue || !asked.notices.isEmpty {
@@ -134,14 +138,25 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         onWake()
     }
 
-    var isCancelled: Bool { flags.withLock { $0.ended } }
+    var isCancelled: Bool { ended.load(ordering: .acquiring) }
 
-    var isInterrupted: Bool { flags.withLock { !$0.notices.isEmpty || $0.endWhenDrained } }
+    var isInterrupted: Bool { interrupted.load(ordering: .acquiring) }
+
+    /// Changes the flags under their lock and mirrors what the bus reads.
+    @discardableResult
+    private func change<Result>(_ body: (inout Flags) -> Result) -> Result {
+        flags.withLock { flags in
+            let result = body(&flags)
+            ended.store(flags.ended, ordering: .releasing)
+            interrupted.store(!flags.notices.isEmpty || flags.endWhenDrained, ordering: .releasing)
+            return result
+        }
+    }
 
     /// A notice for this stream's reader, from any thread: written at the
     /// next write (`event: typing`, no id), waking the stream if it is parked.
     func hear(_ notice: Notice) {
-        let queued = flags.withLock { flags -> Bool in
+        let queued = change { flags -> Bool in
             guard !flags.ended, flags.notices.count < 64 else { return false }  // a stalled reader does not hoard them
             flags.notices.append(SSEEvent.event(notice.name, data: notice.json))
             return true
@@ -152,19 +167,19 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     /// Makes the stream end once it has written what its reader may still
     /// see (the message that removed them from its one conversation is the last).
     func endWhenDrained() {
-        flags.withLock { $0.endWhenDrained = true }
+        change { $0.endWhenDrained = true }
         if bus.unpark(self) { wake() }
     }
 
     /// Makes the stream end at its next write (e.g. the user was kicked).
     func end() {
-        flags.withLock { $0.ended = true }
+        change { $0.ended = true }
         bus.cancel(self)
     }
 
     /// The response was released: make sure the bus holds no reference.
     func finish() {
-        flags.withLock { $0.ended = true }
+        change { $0.ended = true }
         _ = bus.unpark(self)
     }
 }
