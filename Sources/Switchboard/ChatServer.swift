@@ -74,7 +74,7 @@ public final class ChatServer: @unchecked Sendable {
             try? store.close()
             throw error
         }
-        let notices = NoticeBoard()
+        let notices = NoticeBoard(cluster: cluster)
         let scheduler = DeadlineScheduler()
         self.scheduler = scheduler
         scheduler.start()
@@ -127,7 +127,7 @@ public final class ChatServer: @unchecked Sendable {
         do {
             tcp = try configuration.tcp.map {
                 try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, access: access,
-                                  notices: notices, cluster: cluster, group: eventLoops, logger: logger)
+                                  notices: notices, group: eventLoops, logger: logger)
             }
         } catch {
             abandon()
@@ -135,7 +135,7 @@ public final class ChatServer: @unchecked Sendable {
         }
         webSockets = WebSocketServer(
             configuration: configuration.webSocket,
-            bus: bus, connections: connections, access: access, notices: notices, cluster: cluster,
+            bus: bus, connections: connections, access: access, notices: notices,
             group: eventLoops, scheduler: scheduler, logger: logger)
         do {
             var httpConfiguration = configuration.http

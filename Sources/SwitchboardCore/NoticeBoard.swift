@@ -31,9 +31,21 @@ public final class NoticeBoard: Sendable {
 
     private let state = Mutex(State())
     private let clock: @Sendable () -> Int64
+    /// The other nodes, told what is said here; nil on one node.
+    private let cluster: (any Cluster)?
 
-    public init(clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
+    /// - Parameter cluster: the other nodes on a shared store, which hear
+    ///   every notice said on this one (``say(_:)``).
+    public init(cluster: (any Cluster)? = nil, clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
+        self.cluster = cluster
         self.clock = clock
+    }
+
+    /// A client of this node said `notice`: this node's listeners hear it
+    /// (``post(_:)``) and, unless it was dropped for coming too soon, so do
+    /// the other nodes'.
+    public func say(_ notice: Notice) {
+        if post(notice) != nil { cluster?.notice(notice) }
     }
 
     /// A connection of `user` reading `filter` with `access` hears notices
@@ -52,7 +64,8 @@ public final class NoticeBoard: Sendable {
         _ = state.withLock { $0.listeners.removeValue(forKey: token.value) }
     }
 
-    /// Says `notice` to its room's listeners; returns how many heard it,
+    /// Says `notice` to this node's listeners of its room (one said here, or
+    /// heard from another node); returns how many heard it,
     /// or nil when it was a typing notice dropped for coming too soon.
     @discardableResult
     public func post(_ notice: Notice) -> Int? {

@@ -54,10 +54,4 @@ final class HTTPServices: Sendable {
 
     var limits: MessageLimits { configuration.limits }
     var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }
-
-    /// Says `notice` to this node's open streams, and through the cluster to the other nodes'.
-    func announceNotice(_ notice: Notice) {
-        guard notices.post(notice) != nil else { return }
-        cluster?.notice(notice)
-    }
 }

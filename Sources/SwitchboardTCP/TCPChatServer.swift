@@ -20,10 +20,9 @@ public final class TCPChatServer: Sendable {
     /// - Parameters:
     ///   - access: who a client that sends `auth:` is, and what every client may do.
     ///   - notices: typing notices, said and heard by line clients that send `typing:`.
-    ///   - cluster: the other nodes, which hear this node's notices; nil on one node.
     public init(configuration: TCPServerConfiguration, bus: MessageBus, presence: Presence,
                 connections: ConnectionDirectory, access: AccessControl, notices: NoticeBoard = NoticeBoard(),
-                cluster: (any Cluster)? = nil, group: any EventLoopGroup, logger: Logger) throws {
+                group: any EventLoopGroup, logger: Logger) throws {
         let registry = ClientRegistry()
         self.bus = bus
         let tls = NIOLockedValueBox(configuration.tls)
@@ -57,7 +56,7 @@ public final class TCPChatServer: Sendable {
                     }
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(bus: bus, presence: presence, connections: connections, access: access,
-                                       notices: notices, cluster: cluster, configuration: configuration, client: channel.remoteAddress?.ipAddress ?? "unknown",
+                                       notices: notices, configuration: configuration, client: channel.remoteAddress?.ipAddress ?? "unknown",
                                        logger: logger))
                 }
             }

@@ -23,16 +23,16 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     let filter: RoomFilter
     let access: RoomAccess
     var cursor: Int64
-    private let request: WebSocketRequest
-    private let services: WebSocketServices
-    private var context: ChannelHandlerContext?
+    let request: WebSocketRequest
+    let services: WebSocketServices
+    var context: ChannelHandlerContext?
     /// Set once when added to the channel, before it can ever be parked (so before any wake).
     private var eventLoop: (any EventLoop)?
     private var connection: ConnectionDirectory.ID?
     private var listening: NoticeBoard.Token?
-    private var closing = false
-    private var awaitingPong = false
-    private var pending: PendingStores
+    var closing = false
+    var awaitingPong = false
+    var pending: PendingStores
 
     init(request: WebSocketRequest, services: WebSocketServices) {
         self.request = request
@@ -143,99 +143,9 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         context.flush()
     }
 
-    private func send(_ json: [UInt8], on context: ChannelHandlerContext) {
+    func send(_ json: [UInt8], on context: ChannelHandlerContext) {
         let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(bytes: json))
         context.write(wrapOutboundOut(frame), promise: nil)
-    }
-
-    // MARK: - The client's frames
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        // Once the server has sent its close (or failed the connection),
-        // nothing but the client's close frame counts (RFC 6455, 5.5.1, 7.1.7).
-        if closing {
-            if frame.opcode == .connectionClose { context.close(promise: nil) }
-            return
-        }
-        switch frame.opcode {
-        case .text:
-            guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
-                return close(code: 1007, reason: "text frames must be UTF-8", hangUp: true)
-            }
-            if request.echo { return echo(frame, on: context) }
-            received(text, on: context)
-        case .binary:
-            if request.echo { return echo(frame, on: context) }
-            close(code: 1003, reason: "only text frames are spoken", hangUp: true)
-        case .ping:
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
-        case .pong:
-            awaitingPong = false
-        case .connectionClose:
-            closeReceived(frame.unmaskedData)
-        default:
-            break
-        }
-    }
-
-    /// The test-only echo endpoint's answer.
-    private func echo(_ frame: WebSocketFrame, on context: ChannelHandlerContext) {
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: frame.opcode, data: frame.unmaskedData)), promise: nil)
-    }
-
-    private func received(_ text: String, on context: ChannelHandlerContext) {
-        switch WebSocketClientMessage.parse(text, user: request.user, filter: filter, limits: services.configuration.limits,
-                                            access: services.access, identity: request.identity, client: request.client) {
-        case .ping(let value):
-            send(WebSocketClientMessage.pong(value), on: context)
-            context.flush()
-        case .typing(let room, let user):
-            let notice = Notice.typing(room: room, user: user)
-            if services.notices.post(notice) != nil { services.cluster?.notice(notice) }
-        case .refused(let error, let ref):
-            send(WebSocketClientMessage.error(error, ref: ref), on: context)
-            context.flush()
-        case .publish(let draft, let ref):
-            pending.submitted()
-            let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
-            let eventLoop = context.eventLoop
-            services.bus.publish(draft) { result in
-                let reply = switch result {
-                case .success(let stored): WebSocketClientMessage.ack(ref: ref, id: stored.id)
-                case .failure(let error): WebSocketClientMessage.error(error, ref: ref)
-                }
-                eventLoop.execute { loop.value.stored(reply) }
-            }
-        }
-    }
-
-    /// A publish was stored (or refused): answer it, and let a held read go through.
-    private func stored(_ reply: [UInt8]) {
-        let readNow = pending.finished()
-        guard let context else { return }
-        send(reply, on: context)
-        context.flush()
-        if readNow { context.read() }
-    }
-
-    func read(context: ChannelHandlerContext) {
-        if pending.mayRead() { context.read() }
-    }
-
-    private func closeReceived(_ payload: ByteBuffer) {
-        var payload = payload
-        guard payload.readableBytes != 1 else { return close(code: 1002, reason: "a close payload of one byte", hangUp: true) }
-        guard let code = payload.readInteger(as: UInt16.self) else { return close(code: 1000, reason: "", hangUp: true) }
-        guard WebSocketClose.isValidReceived(code) else { return close(code: 1002, reason: "close code \(code) is not allowed", hangUp: true) }
-        guard String(validating: payload.readableBytesView, as: UTF8.self) != nil else {
-            return close(code: 1007, reason: "the close reason must be UTF-8", hangUp: true)
-        }
-        close(code: code, reason: "", hangUp: true)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        close(code: WebSocketClose.code(for: error), reason: "\(error)", hangUp: true)
     }
 
     // MARK: - Heartbeat and close

@@ -21,13 +21,12 @@ public final class WebSocketServer: Sendable {
     /// - Parameters:
     ///   - access: who a handshake's client is and what it may do.
     ///   - notices: typing and read notices, heard by open sockets and said by them.
-    ///   - cluster: the other nodes, which hear this node's notices; nil on one node.
     public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory, access: AccessControl,
-                notices: NoticeBoard = NoticeBoard(), cluster: (any Cluster)? = nil,
+                notices: NoticeBoard = NoticeBoard(),
                 group: any EventLoopGroup, scheduler: DeadlineScheduler, logger: Logger) {
         self.group = group
         services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, access: access,
-                                     notices: notices, cluster: cluster, logger: logger)
+                                     notices: notices, logger: logger)
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 

@@ -9,7 +9,5 @@ struct WebSocketServices: Sendable {
     let access: AccessControl
     /// Typing and read notices to open sockets.
     let notices: NoticeBoard
-    /// The other nodes, which hear this node's notices; nil on one node.
-    let cluster: (any Cluster)?
     let logger: Logger
 }

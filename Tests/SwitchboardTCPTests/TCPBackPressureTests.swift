@@ -31,7 +31,7 @@ struct TCPBackPressureTests {
         let counter = ReadCounter()
         try await loop.executeInContext {
             let handler = TCPChatHandler(bus: bus, presence: presence, connections: connections, access: AccessControl(verifier: nil),
-                                         notices: NoticeBoard(), cluster: nil, configuration: TCPServerConfiguration(maxPendingStores: 8), client: "test", logger: Logger(label: "test"))
+                                         notices: NoticeBoard(), configuration: TCPServerConfiguration(maxPendingStores: 8), client: "test", logger: Logger(label: "test"))
             try channel.pipeline.syncOperations.addHandlers([counter, handler])
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()

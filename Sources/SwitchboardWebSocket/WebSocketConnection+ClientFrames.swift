@@ -1,0 +1,96 @@
+import NIOCore
+import NIOWebSocket
+import SwitchboardCore
+
+/// What a ``WebSocketConnection`` does with its client's frames: publishes
+/// (acknowledged once stored), script-level pings and typing, ping and pong
+/// frames, the close handshake; and reads held while too many publishes wait.
+extension WebSocketConnection {
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        // Once the server has sent its close (or failed the connection),
+        // nothing but the client's close frame counts (RFC 6455, 5.5.1, 7.1.7).
+        if closing {
+            if frame.opcode == .connectionClose { context.close(promise: nil) }
+            return
+        }
+        switch frame.opcode {
+        case .text:
+            guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
+                return close(code: 1007, reason: "text frames must be UTF-8", hangUp: true)
+            }
+            if request.echo { return echo(frame, on: context) }
+            received(text, on: context)
+        case .binary:
+            if request.echo { return echo(frame, on: context) }
+            close(code: 1003, reason: "only text frames are spoken", hangUp: true)
+        case .ping:
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            awaitingPong = false
+        case .connectionClose:
+            closeReceived(frame.unmaskedData)
+        default:
+            break
+        }
+    }
+
+    /// The test-only echo endpoint's answer.
+    private func echo(_ frame: WebSocketFrame, on context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: frame.opcode, data: frame.unmaskedData)), promise: nil)
+    }
+
+    private func received(_ text: String, on context: ChannelHandlerContext) {
+        switch WebSocketClientMessage.parse(text, user: request.user, filter: filter, limits: services.configuration.limits,
+                                            access: services.access, identity: request.identity, client: request.client) {
+        case .ping(let value):
+            send(WebSocketClientMessage.pong(value), on: context)
+            context.flush()
+        case .typing(let room, let user):
+            let notice = Notice.typing(room: room, user: user)
+            services.notices.say(notice)
+        case .refused(let error, let ref):
+            send(WebSocketClientMessage.error(error, ref: ref), on: context)
+            context.flush()
+        case .publish(let draft, let ref):
+            pending.submitted()
+            let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            services.bus.publish(draft) { result in
+                let reply = switch result {
+                case .success(let stored): WebSocketClientMessage.ack(ref: ref, id: stored.id)
+                case .failure(let error): WebSocketClientMessage.error(error, ref: ref)
+                }
+                eventLoop.execute { loop.value.stored(reply) }
+            }
+        }
+    }
+
+    /// A publish was stored (or refused): answer it, and let a held read go through.
+    private func stored(_ reply: [UInt8]) {
+        let readNow = pending.finished()
+        guard let context else { return }
+        send(reply, on: context)
+        context.flush()
+        if readNow { context.read() }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if pending.mayRead() { context.read() }
+    }
+
+    private func closeReceived(_ payload: ByteBuffer) {
+        var payload = payload
+        guard payload.readableBytes != 1 else { return close(code: 1002, reason: "a close payload of one byte", hangUp: true) }
+        guard let code = payload.readInteger(as: UInt16.self) else { return close(code: 1000, reason: "", hangUp: true) }
+        guard WebSocketClose.isValidReceived(code) else { return close(code: 1002, reason: "close code \(code) is not allowed", hangUp: true) }
+        guard String(validating: payload.readableBytesView, as: UTF8.self) != nil else {
+            return close(code: 1007, reason: "the close reason must be UTF-8", hangUp: true)
+        }
+        close(code: code, reason: "", hangUp: true)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        close(code: WebSocketClose.code(for: error), reason: "\(error)", hangUp: true)
+    }
+}
