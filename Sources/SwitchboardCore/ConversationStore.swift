@@ -9,6 +9,9 @@ public protocol ConversationStore: Sendable {
     /// `user`'s conversations with their last message and unread count,
     /// most recent activity first.
     func summaries(for user: String) throws -> [ConversationSummary]
+    /// Other people's unread messages over `user`'s conversations not
+    /// muted (what ``summaries(for:)`` would add up, in one query).
+    func unread(for user: String) throws -> Int
     /// Each member's read marker in `room`: member → the last id they read.
     func readMarkers(in room: String) throws -> [String: Int64]
     /// Moves `user`'s read marker in `room` forward to `id` (a lower id is

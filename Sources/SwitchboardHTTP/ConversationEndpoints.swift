@@ -114,7 +114,7 @@ enum ConversationEndpoints {
         }
         return QueuedAnswer.run(exchange, services, what: "read marker") {
             guard let marker = try store.markRead(room: room, user: user, id: id) else { throw SwitchboardError.notAMember(room) }
-            if marker == id { services.announceNotice(.read(room: room, user: user, id: marker)) }
+            if marker == id { services.notices.say(.read(room: room, user: user, id: marker)) }
             struct Read: Encodable { var room: String; var read: Int64 }
             return (200, MessageJSON.encode(Read(room: room, read: marker)), [])
         }
@@ -123,7 +123,7 @@ enum ConversationEndpoints {
     /// `POST /api/conversations/{room}/typing` → 204: the others' open streams
     /// hear it (at most once a second per user and room).
     static func typing(room: String, identity: Identity, services: HTTPServices) throws -> HTTPResponse {
-        services.announceNotice(.typing(room: room, user: try caller(identity)))
+        services.notices.say(.typing(room: room, user: try caller(identity)))
         return HTTPResponse(status: 204, headers: [], body: .bytes([]))
     }
 
@@ -151,7 +151,7 @@ enum ConversationEndpoints {
 
     /// The caller's unread total over conversations not muted (`GET /api/me`).
     static func unread(of user: String, services: HTTPServices) throws -> Int? {
-        try services.conversationStore?.summaries(for: user).filter { !$0.muted }.reduce(0) { $0 + $1.unread }
+        try services.conversationStore?.unread(for: user)
     }
 
     // MARK: -

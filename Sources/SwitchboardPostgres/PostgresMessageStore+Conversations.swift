@@ -76,6 +76,14 @@ extension PostgresMessageStore: ConversationStore {
         return summaries.sorted { ($0.last?.id ?? 0) > ($1.last?.id ?? 0) }
     }
 
+    public func unread(for user: String) throws -> Int {
+        let key = user.lowercased()
+        return Int(try connections.query("""
+            SELECT count(*)::bigint FROM switchboard_members m JOIN switchboard_messages x ON x.room = m.room
+            WHERE m.user_key = \(key) AND NOT m.muted AND x.id > m.read_id AND x.kind = 'message' AND lower(x.username) <> \(key)
+            """).first?.decode(Int64.self) ?? 0)
+    }
+
     public func readMarkers(in room: String) throws -> [String: Int64] {
         var markers: [String: Int64] = [:]
         for row in try connections.query("SELECT username, read_id FROM switchboard_members WHERE room = \(room)") {

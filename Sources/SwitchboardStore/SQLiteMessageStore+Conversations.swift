@@ -75,6 +75,16 @@ extension SQLiteMessageStore: ConversationStore {
         }
     }
 
+    public func unread(for user: String) throws -> Int {
+        let key = user.lowercased()
+        return try writer.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM conversation_member m JOIN message x ON x.room = m.room
+                WHERE m.user_key = ? AND m.muted = 0 AND x.id > m.read_id AND x.kind = 'message' AND lower(x.user) <> ?
+                """, arguments: [key, key]) ?? 0
+        }
+    }
+
     public func readMarkers(in room: String) throws -> [String: Int64] {
         try writer.read { db in
             var markers: [String: Int64] = [:]
