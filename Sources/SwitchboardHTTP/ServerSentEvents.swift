@@ -147,8 +147,10 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     private func change<Result>(_ body: (inout Flags) -> Result) -> Result {
         flags.withLock { flags in
             let result = body(&flags)
-            ended.store(flags.ended, ordering: .releasing)
-            interrupted.store(!flags.notices.isEmpty || flags.endWhenDrained, ordering: .releasing)
+            // Stored only when changed: next() passes here on every turn of its loop.
+            if ended.load(ordering: .relaxed) != flags.ended { ended.store(flags.ended, ordering: .releasing) }
+            let waiting = !flags.notices.isEmpty || flags.endWhenDrained
+            if interrupted.load(ordering: .relaxed) != waiting { interrupted.store(waiting, ordering: .releasing) }
             return result
         }
     }
