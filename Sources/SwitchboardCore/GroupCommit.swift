@@ -31,6 +31,8 @@ final class GroupCommit: Sendable {
         var commit: Commit?
         var draining = false
         var stopped = false
+        /// Woken when the commit thread next finds nothing left to do.
+        var idleWaiters: [DispatchSemaphore] = []
     }
 
     private let pending = Mutex(Pending())
@@ -55,6 +57,19 @@ final class GroupCommit: Sendable {
 
     /// Whether anything is queued or being committed.
     var isBusy: Bool { pending.withLock { $0.draining || !$0.entries.isEmpty } }
+
+    /// Waits, at most `seconds`, until nothing is queued or being committed
+    /// and every completion has run. True when that happened in time.
+    @discardableResult
+    func waitUntilIdle(seconds: Double) -> Bool {
+        let idle = DispatchSemaphore(value: 0)
+        let already = pending.withLock { pending -> Bool in
+            if !pending.draining && pending.entries.isEmpty { return true }
+            pending.idleWaiters.append(idle)
+            return false
+        }
+        return already || idle.wait(timeout: .now() + seconds) == .success
+    }
 
     /// Sleeps until there is something to commit; false once stopped and drained.
     private func waitForWork() -> Bool {
@@ -86,11 +101,16 @@ final class GroupCommit: Sendable {
 
     private func drain() {
         while true {
-            let (entries, commit) = pending.withLock { pending in
+            let (entries, commit, idleWaiters) = pending.withLock { pending in
                 defer { pending.entries.removeAll(keepingCapacity: true) }
-                if pending.entries.isEmpty { pending.draining = false }
-                return (pending.entries, pending.commit)
+                var idleWaiters: [DispatchSemaphore] = []
+                if pending.entries.isEmpty {
+                    pending.draining = false
+                    swap(&idleWaiters, &pending.idleWaiters)
+                }
+                return (pending.entries, pending.commit, idleWaiters)
             }
+            for waiter in idleWaiters { waiter.signal() }
             guard !entries.isEmpty, let commit else { return }
             var drafts: [MessageDraft] = []
             drafts.reserveCapacity(entries.count)

@@ -26,14 +26,13 @@ extension MessageBus {
     /// Whether anything is queued for the store or being committed.
     public var hasQueuedCommits: Bool { groupCommit.isBusy }
 
-    /// Waits, at most `seconds`, until everything queued so far is committed
-    /// or refused and its completions have run. For shutdown (so that no
-    /// completion reaches an event loop after it stopped) and tests; never
-    /// call it on a thread that serves connections.
+    /// Waits, at most `seconds`, until nothing is queued for the store or
+    /// being committed and every completion has run (``hasQueuedCommits`` is
+    /// false). For shutdown, once the connections that could queue more are
+    /// closed (so that no completion reaches an event loop after it stopped),
+    /// and tests; never call it on a thread that serves connections.
     public func waitForQueuedCommits(seconds: Double) {
-        let done = DispatchSemaphore(value: 0)
-        afterQueuedCommits { done.signal() }
-        _ = done.wait(timeout: .now() + seconds)
+        groupCommit.waitUntilIdle(seconds: seconds)
     }
 
     /// Queues `draft` for the next group commit: everything waiting is stored

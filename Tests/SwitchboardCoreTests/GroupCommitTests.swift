@@ -125,4 +125,26 @@ struct GroupCommitTests {
         #expect(groups.reduce(0, +) == 80)
         #expect(groups.count < 40, "joins and leaves waiting together share commits: \(groups)")
     }
+
+    /// Waiting for the queued commits (as a shutdown does, once its
+    /// connections are closed) returns only when nothing is left: also what
+    /// a completion queued while the wait was under way, as a raw TCP
+    /// client's next line is queued from its previous line's completion.
+    /// (Waiting behind a barrier returned with those still queued, and the
+    /// event loops stopped under them: RawTCPHardeningTests'
+    /// shutdownWaitsForEveryQueuedStore failed in CI.)
+    @Test func waitingForQueuedCommitsAlsoWaitsForWhatTheirCompletionsQueue() throws {
+        let store = CountingStore()
+        store.delay.store(10_000, ordering: .relaxed)  // 10 ms a transaction
+        let bus = try MessageBus(store: store)
+        @Sendable func chain(_ left: Int) {
+            bus.publish(MessageDraft(room: "lobby", user: "leia", text: "\(left)", kind: .message)) { _ in
+                if left > 0 { chain(left - 1) }
+            }
+        }
+        chain(5)
+        bus.waitForQueuedCommits(seconds: 10)
+        #expect(!bus.hasQueuedCommits)
+        #expect(try bus.read(after: 0, in: .all, limit: 100).messages.count == 6)
+    }
 }
