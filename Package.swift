@@ -118,6 +118,7 @@ let package = Package(
                 "SwitchboardCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Test fixtures, linked by tests only: a real server in-process, fake

@@ -1,10 +1,19 @@
-# Sourced by peers.sh and instructions.sh: nchan_conf WORK PORT MASTER
+# Sourced by peers.sh and instructions.sh: nchan_conf WORK PORT MASTER [CERT KEY]
 # prints an nginx.conf for Nchan with Switchboard's paths (SSE, long-poll
 # at /lp/ROOM with every message available in one answer, publishing),
 # one worker, files under WORK. MASTER: on (a worker process, as deployed)
-# or off (one process, for valgrind).
+# or off (one process, for valgrind). With CERT and KEY, the port speaks
+# TLS only (nginx `ssl`, TLS 1.2 and 1.3), as Switchboard's does with
+# --tls-cert and --tls-key.
 nchan_conf() {
-  local work=$1 port=$2 master=$3
+  local work=$1 port=$2 master=$3 cert=${4:-} key=${5:-}
+  local listen="listen 127.0.0.1:$port backlog=4096;"
+  if [ -n "$cert" ]; then
+    listen="listen 127.0.0.1:$port ssl backlog=4096;
+    ssl_certificate $cert;
+    ssl_certificate_key $key;
+    ssl_protocols TLSv1.2 TLSv1.3;"
+  fi
   cat <<CONF
 load_module /usr/lib/nginx/modules/ngx_nchan_module.so;
 worker_processes 1;
@@ -24,7 +33,7 @@ http {
   keepalive_requests 100000000;
   keepalive_timeout 120s;
   server {
-    listen 127.0.0.1:$port backlog=4096;
+    $listen
     location ~ ^/api/rooms/([A-Za-z0-9_.-]+)/events\$ {
       nchan_subscriber eventsource;
       nchan_channel_id \$1;

@@ -10,15 +10,17 @@
 # ratio (Switchboard / Nchan). Bounded in time; loopback only; every server
 # is stopped by its PID at the end.
 #
-#   Scripts/peers.sh            # everything (about 5 minutes)
+#   Scripts/peers.sh            # everything (about 6 minutes)
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
 #
-# Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish shortpoll.
+# Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish shortpoll,
+# and over TLS (a second pair, both serving only TLS with one throwaway
+# certificate): tls-sse1000 tls-idle5000.
 # Nchan keeps messages in memory; Switchboard's publishes are durable (each
 # 201 after its commit is on disk): the publish rows compare those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORKLOADS=${WORKLOADS:-"idle5000 sse1000 sse5000 sse5000rate longpoll1000 publish shortpoll"}
+WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse5000rate longpoll1000 publish shortpoll"}
 SECONDS_PER_WRK=${SECONDS_PER_WRK:-5}
 
 Scripts/install-deps.sh
@@ -43,33 +45,64 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# --- Nchan: one worker, Switchboard's paths.
+# start_nchan DIR PORT [CERT KEY]: Nchan (one worker, Switchboard's paths)
+# with its files in DIR; sets nchan_worker to its worker's pid.
+start_nchan() {
+  local dir=$1 port=$2
+  mkdir -p "$dir"
+  nchan_conf "$dir" "$port" on "${@:3}" >"$dir/nginx.conf"
+  nginx -c "$dir/nginx.conf" -p "$dir" 2>"$dir/nginx-start.log" &
+  pids+=($!)
+  for _ in $(seq 100); do [ -s "$dir/nginx.pid" ] && pgrep -P "$(cat "$dir/nginx.pid")" >/dev/null && break; sleep 0.1; done
+  nchan_worker=$(pgrep -P "$(cat "$dir/nginx.pid" 2>/dev/null)" | head -1)
+  [ -n "$nchan_worker" ] || { cat "$dir/nginx-start.log" "$dir/nginx-error.log" >&2; exit 1; }
+}
+# start_switchboard HTTP_PORT TCP_PORT DB [ARGS...]: a release Switchboard; sets switchboard_pid.
+start_switchboard() {
+  local http=$1 tcp=$2 db=$3
+  "$binary" serve --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$db" \
+    --log-level warning --admin-token peers --max-connections 20000 "${@:4}" &
+  switchboard_pid=$!
+  pids+=($switchboard_pid)
+  for _ in $(seq 100); do curl -fsk "$( [ $# -gt 3 ] && echo https || echo http)://127.0.0.1:$http/healthz" >/dev/null 2>&1 && return; sleep 0.1; done
+  echo "Switchboard did not start on :$http" >&2; exit 1
+}
+
+# --- Nchan and Switchboard (database on disk), each as deployed.
 . Scripts/nchan-conf.sh
-nchan_conf "$work" "$nchan_port" on >"$work/nginx.conf"
-nginx -c "$work/nginx.conf" -p "$work" 2>"$work/nginx-start.log" &
-pids+=($!)
-# --- Switchboard, release, database on disk.
-"$binary" serve --http "127.0.0.1:$http_port" --tcp "127.0.0.1:$tcp_port" --db "$work/switchboard.sqlite" \
-  --log-level warning --admin-token peers --max-connections 20000 &
-switchboard_pid=$!
-pids+=($switchboard_pid)
-for _ in $(seq 100); do
-  curl -fs "http://127.0.0.1:$http_port/healthz" >/dev/null 2>&1 \
-    && curl -s -o /dev/null "http://127.0.0.1:$nchan_port/static" && break
-  sleep 0.1
-done
-nchan_worker=$(pgrep -P "$(cat "$work/nginx.pid")" | head -1)
-[ -n "$nchan_worker" ] || { cat "$work/nginx-start.log" "$work/nginx-error.log" >&2; exit 1; }
+start_nchan "$work/nchan" "$nchan_port"
+start_switchboard "$http_port" "$tcp_port" "$work/switchboard.sqlite"
+curl -s -o /dev/null "http://127.0.0.1:$nchan_port/static"
 echo "machine: $(nproc) cores, $(uname -r); nginx $(nginx -v 2>&1 | sed 's/.*\///'), Nchan $(dpkg-query -W -f='${Version}' libnginx-mod-nchan 2>/dev/null)"
 echo "Switchboard pid $switchboard_pid on :$http_port; Nchan worker pid $nchan_worker on :$nchan_port"
+# --- The tls-* workloads: a second pair, fresh, serving only TLS with one
+# throwaway certificate (P-256): nginx `ssl`, Switchboard --tls-cert/--tls-key
+# (libmicrohttpd's GnuTLS).
+tls_nchan_port="" tls_http_port="" plain=("$switchboard_pid" "$nchan_worker")
+if [[ " $WORKLOADS " == *" tls-"* ]]; then
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+  tls_nchan_port=$(free_port) tls_http_port=$(free_port)
+  start_nchan "$work/nchan-tls" "$tls_nchan_port" "$work/cert.pem" "$work/key.pem"
+  tls_nchan_worker=$nchan_worker
+  start_switchboard "$tls_http_port" "$(free_port)" "$work/switchboard-tls.sqlite" --tls-cert "$work/cert.pem" --tls-key "$work/key.pem"
+  tls_switchboard_pid=$switchboard_pid
+  echo "over TLS: Switchboard pid $tls_switchboard_pid on :$tls_http_port; Nchan worker pid $tls_nchan_worker on :$tls_nchan_port"
+fi
+switchboard_pid=${plain[0]} nchan_worker=${plain[1]}
 
 results="$work/results"
 : >"$results"
 # bench NAME SERVER TRANSPORT ARGS...: one `switchboard bench` run, its JSON appended to the results.
+# A tls-* workload runs against the TLS pair, its client over TLS.
 bench() {
   local name=$1 server=$2 transport=$3; shift 3
   local target=(--url "127.0.0.1:$http_port" --tcp "127.0.0.1:$tcp_port" --server-pid "$switchboard_pid")
   [ "$server" = nchan ] && target=(--url "127.0.0.1:$nchan_port" --server-pid "$nchan_worker" --peer nchan)
+  if [[ $name == tls-* ]]; then
+    target=(--tls --url "127.0.0.1:$tls_http_port" --server-pid "$tls_switchboard_pid")
+    [ "$server" = nchan ] && target=(--tls --url "127.0.0.1:$tls_nchan_port" --server-pid "$tls_nchan_worker" --peer nchan)
+  fi
   local line
   line=$("$binary" bench --json --transport "$transport" "${target[@]}" "$@") || true
   [ -n "$line" ] || line='{}'
@@ -93,12 +126,12 @@ cpu_seconds() {  # user+system seconds of a process
 
 # Memory per idle connection is measured first, while both servers are fresh
 # (a server that held 5,000 connections before keeps that memory for reuse).
-ordered=$(for w in $WORKLOADS; do [ "$w" = idle5000 ] && echo "$w"; done; for w in $WORKLOADS; do [ "$w" != idle5000 ] && echo "$w"; done)
+ordered=$(for w in $WORKLOADS; do [[ $w == *idle5000 ]] && echo "$w"; done; for w in $WORKLOADS; do [[ $w != *idle5000 ]] && echo "$w"; done)
 for workload in $ordered; do
   echo "== $workload" >&2
   case $workload in
-  sse1000)
-    for server in switchboard nchan; do bench sse1000 $server sse --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
+  sse1000|tls-sse1000)
+    for server in switchboard nchan; do bench $workload $server sse --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
   sse5000)
     for server in switchboard nchan; do bench sse5000 $server sse --clients 5000 --messages 200 --closed-loop --publishers 1 --idle-seconds 0; done ;;
   sse5000rate)
@@ -108,8 +141,8 @@ for workload in $ordered; do
     for server in switchboard nchan; do bench sse5000rate $server sse --clients 5000 --messages 200 --rate 15 --idle-seconds 0; done ;;
   longpoll1000)
     for server in switchboard nchan; do bench longpoll1000 $server long-poll --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
-  idle5000)
-    for server in switchboard nchan; do bench idle5000 $server sse --clients 5000 --messages 1 --rate 1 --idle-seconds 10; done ;;
+  idle5000|tls-idle5000)
+    for server in switchboard nchan; do bench $workload $server sse --clients 5000 --messages 1 --rate 1 --idle-seconds 10; done ;;
   publish)
     for connections in 1 64; do
       for server in switchboard nchan; do
@@ -160,6 +193,7 @@ def ms(text):
     value = float(text.rstrip("usm"))
     return value / 1000 if text.endswith("us") else value * 1000 if text.endswith("s") and not text.endswith("ms") else value
 add("SSE, 1,000 subscribers, 200 msgs @ 50/s: p99", "sse1000", r("latencyP99Milliseconds"), "ms", "lower")
+add("same: server CPU per 1,000 deliveries", "sse1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
 add("SSE, 5,000 subscribers, closed-loop publisher: deliveries/s", "sse5000", r("deliveriesPerSecond"), "/s", "higher")
 add("same: p99", "sse5000", r("latencyP99Milliseconds"), "ms", "lower")
 add("same: publish answered (201), p99", "sse5000", r("publishAnswerP99Milliseconds"), "ms", "lower")
@@ -172,6 +206,10 @@ def per_connection(row):
     return (x["idleRSSMiB"] - x["unloadedRSSMiB"]) * 1024 / x["subscribed"]
 add("5,000 idle SSE connections: memory per connection", "idle5000", per_connection, "KiB", "lower")
 add("same: server CPU while idle (10 s)", "idle5000", r("idleCPUPercent"), "%", "lower")
+add("TLS: SSE, 1,000 subscribers, 200 msgs @ 50/s: p99", "tls-sse1000", r("latencyP99Milliseconds"), "ms", "lower")
+add("TLS: same: server CPU per 1,000 deliveries", "tls-sse1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
+add("TLS: 5,000 idle SSE connections: memory per connection", "tls-idle5000", per_connection, "KiB", "lower")
+add("TLS: same: server CPU while idle (10 s)", "tls-idle5000", r("idleCPUPercent"), "%", "lower")
 add("publishes acked/s, 1 connection, closed loop", "publish1", lambda x: x["wrk"]["rps"], "/s", "higher")
 add("publishes acked/s, 64 connections (wrk)", "publish64", lambda x: x["wrk"]["rps"], "/s", "higher")
 add("same: p99", "publish64", lambda x: ms(x["wrk"]["p99"]), "ms", "lower")

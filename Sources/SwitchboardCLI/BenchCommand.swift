@@ -32,6 +32,8 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print the figures as one JSON object instead of text.") var json = false
     @Flag(help: "Subscribe to a group conversation as its member (sse or websocket), not a public room: what membership costs per delivery.")
     var conversation = false
+    @Flag(help: "Connect over TLS (https: sse, long-poll, short-poll, websocket), not checking the certificate: what serving TLS costs.")
+    var tls = false
 
     func validate() throws {
         _ = try CompareCommand.transports(transport)
@@ -41,6 +43,9 @@ struct BenchCommand: ParsableCommand {
         guard peer == .switchboard || target.url != nil else { throw ValidationError("A peer is measured at --url (Scripts/peers.sh starts it).") }
         guard !conversation || ["sse", "websocket"].contains(transport), !conversation || peer == .switchboard else {
             throw ValidationError("--conversation is for Switchboard's sse and websocket subscribers.")
+        }
+        guard !tls || (target.url != nil && transport != "tcp" && !conversation) else {
+            throw ValidationError("--tls measures a running server's https (--url), over sse, long-poll, short-poll or websocket.")
         }
     }
 
@@ -61,6 +66,7 @@ struct BenchCommand: ParsableCommand {
         configuration.peer = peer
         configuration.idleSeconds = idleSeconds
         configuration.threads = threads
+        configuration.tls = tls
         if conversation { configuration.conversation = try Self.seat(port: configuration.httpPort) }
         if !json { print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; server pid \(configuration.serverPid.map(String.init) ?? "?")" + (servers.count > 1 ? " (the publishing node, of \(servers.count))" : "")) }
         var result = try TransportComparison.run(configuration)[0]

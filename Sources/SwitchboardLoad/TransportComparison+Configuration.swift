@@ -35,6 +35,10 @@ extension TransportComparison {
         /// user (SSE and WebSocket), rather than a fresh public room: what a
         /// member's delivery costs beside a public room's.
         public var conversation: ConversationSeat?
+        /// Every HTTP connection (subscribers and publishers) over TLS. The
+        /// server's certificate is not checked: the client measures, on
+        /// loopback, what serving TLS costs.
+        public var tls = false
 
         /// A conversation's room and a member's token.
         public struct ConversationSeat: Sendable {

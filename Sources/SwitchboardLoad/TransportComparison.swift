@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Synchronization
 import SwitchboardCore
 
@@ -15,18 +16,27 @@ public enum TransportComparison {
     public static func run(_ configuration: Configuration, log: (String) -> Void = { _ in }) throws -> [Result] {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads)
         defer { try? group.syncShutdownGracefully() }
+        let tls = try configuration.tls ? unverifiedTLS() : nil
         return try configuration.transports.map { transport in
             log("\(transport.rawValue): \(configuration.clients) clients, \(configuration.messages) messages at \(configuration.rate)/s")
-            return try measure(transport, configuration, group: group)
+            return try measure(transport, configuration, group: group, tls: tls)
         }
     }
 
-    private static func measure(_ transport: Transport, _ configuration: Configuration, group: MultiThreadedEventLoopGroup) throws -> Result {
+    /// TLS 1.2 or newer, without checking the server's certificate.
+    private static func unverifiedTLS() throws -> NIOSSLContext {
+        var settings = TLSConfiguration.makeClientConfiguration()
+        settings.certificateVerification = .none
+        return try NIOSSLContext(configuration: settings)
+    }
+
+    private static func measure(_ transport: Transport, _ configuration: Configuration, group: MultiThreadedEventLoopGroup,
+                                tls: NIOSSLContext?) throws -> Result {
         let room = configuration.conversation?.room ?? "compare-\(transport.rawValue)-\(UInt32.random(in: 0...UInt32.max))"
         let records = (0..<configuration.clients).map { _ in StreamRecord() }
         let unloaded = configuration.serverPid.flatMap(ProcessSample.init(pid:))
         let subscribeStart = Date()
-        let channels = connect(records, transport: transport, room: room, configuration, group: group)
+        let channels = connect(records, transport: transport, room: room, configuration, group: group, tls: tls)
         defer { for channel in channels { channel.close(promise: nil) } }
         let subscribedBy = Date().addingTimeInterval(60)
         while records.contains(where: { !$0.opened }), Date() < subscribedBy { Thread.sleep(forTimeInterval: 0.02) }
@@ -38,7 +48,7 @@ public enum TransportComparison {
 
         let before = configuration.serverPid.flatMap(ProcessSample.init(pid:))
         let baseline = records.map(\.costs)
-        let (sentAt, idByIndex, failures, start, acks) = try publish(room: room, configuration)
+        let (sentAt, idByIndex, failures, start, acks) = try publish(room: room, configuration, group: group, tls: tls)
         let publishedIn = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         func receipts(_ record: StreamRecord) -> [(id: Int64, at: UInt64)] {
             transport == .tcp ? ClientTally.receiptsByID(record.receipts, idByIndex: idByIndex) : record.receipts
@@ -92,7 +102,7 @@ public enum TransportComparison {
 
     /// Opens every client, `connectBatch` at a time.
     private static func connect(_ records: [StreamRecord], transport: Transport, room: String, _ configuration: Configuration,
-                                group: MultiThreadedEventLoopGroup) -> [any Channel] {
+                                group: MultiThreadedEventLoopGroup, tls: NIOSSLContext?) -> [any Channel] {
         let host = configuration.host
         let credential = configuration.conversation.map { "?access_token=\($0.token)" } ?? ""
         var channels: [any Channel] = []
@@ -117,6 +127,7 @@ public enum TransportComparison {
                                 handler = PollingClientHandler(host: host, room: room, waitSeconds: nil,
                                                                interval: .milliseconds(Int64(configuration.pollInterval * 1000)), since: 0, record: record)
                             }
+                            if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: nil)) }
                             try channel.pipeline.syncOperations.addHandler(handler)
                         }
                     }
@@ -140,17 +151,20 @@ public enum TransportComparison {
     /// delay the next one) or each after the last is answered (closed loop);
     /// returns when each id was sent, each index's id, the failures, the
     /// monotonic start and every publish's answer time, sorted.
-    private static func publish(room: String, _ configuration: Configuration) throws
+    private static func publish(room: String, _ configuration: Configuration, group: MultiThreadedEventLoopGroup, tls: NIOSSLContext?) throws
         -> (sentAt: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, start: UInt64, ackMilliseconds: [Double])
     {
         let port = UInt16(configuration.httpPort)
         let publishers: [@Sendable (Int) throws -> Int64] = try (0..<configuration.publishers).map { _ in
+            let connection: any HTTPExchange = try tls.map {
+                try ChannelHTTPConnection(host: configuration.host, port: Int(port), tls: $0, group: group)
+            } ?? TestHTTPConnection(port: port)
             switch configuration.peer {
             case .switchboard:
-                let publisher = try BlockingPublisher(port: port, token: configuration.conversation?.token)
+                let publisher = BlockingPublisher(connection: connection, token: configuration.conversation?.token)
                 return { index in try publisher.publish(room: room, user: "bench", text: "m\(index)") }
             case .nchan:
-                let publisher = try PeerPublisher(port: port)
+                let publisher = PeerPublisher(connection: connection)
                 return { index in try publisher.publish(room: room, id: Int64(index) + 1, user: "bench", text: "m\(index)") }
             }
         }

@@ -206,6 +206,14 @@ def main():
         refused = curl("--cacert", ca, f"https://127.0.0.1:{wss_port}/api/rooms/lobby/ws")
         check("--wss: a request that is not an upgrade gets a JSON refusal", "upgrade_required" in refused.stdout, refused.stdout[:60])
 
+        # The load client over TLS (Scripts/peers.sh's tls-* rows): every subscriber gets every message.
+        bench = subprocess.run([binary, "bench", "--tls", "--url", f"127.0.0.1:{port}", "--transport", "sse", "--clients", "20",
+                                "--messages", "10", "--rate", "50", "--idle-seconds", "0", "--publishers", "2"],
+                               capture_output=True, text=True, timeout=120)
+        check("switchboard bench --tls: 20 SSE subscribers over https get every message",
+              bench.returncode == 0 and "delivered: 200 of 200" in bench.stdout,
+              (bench.stdout + bench.stderr).strip().splitlines()[-1:] if bench.returncode else "")
+
         # SIGHUP: a renewed certificate from the next handshake on, HTTPS and the line port alike,
         # while a stream opened before goes on; a pair that does not match keeps the current one.
         context = ssl.create_default_context(cafile=ca)
