@@ -3,7 +3,7 @@ import Foundation
 /// Publishes over one keep-alive HTTP connection, returning the id of each
 /// stored message: a connection used by one thread at a time.
 public final class BlockingPublisher: @unchecked Sendable {
-    private let connection: any HTTPExchange
+    private let connection: any RequestResponseConnection
     private let headers: [(String, String)]
     private let signedIn: Bool
 
@@ -13,7 +13,7 @@ public final class BlockingPublisher: @unchecked Sendable {
     }
 
     /// Publishes over `connection` (plain or TLS).
-    public init(connection: any HTTPExchange, token: String? = nil) {
+    public init(connection: any RequestResponseConnection, token: String? = nil) {
         self.connection = connection
         signedIn = token != nil
         headers = [("Content-Type", "application/x-www-form-urlencoded")] + (token.map { [("Authorization", "Bearer \($0)")] } ?? [])

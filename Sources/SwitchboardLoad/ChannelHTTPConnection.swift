@@ -2,10 +2,10 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-/// An ``HTTPExchange`` on a SwiftNIO channel, over TLS when given a context:
+/// A ``RequestResponseConnection`` on a SwiftNIO channel, over TLS when given a context:
 /// how the load client publishes to a server that speaks only https. The
 /// calling thread waits for each answer; responses need a Content-Length.
-public final class ChannelHTTPConnection: HTTPExchange, @unchecked Sendable {
+public final class ChannelHTTPConnection: RequestResponseConnection, @unchecked Sendable {
     private let channel: any Channel
     private let answers: ResponseCollector
     private let timeoutSeconds: Int64

@@ -5,14 +5,14 @@ import Foundation
 /// as it is and has no ids of ours), so subscribers can be checked the same
 /// way as Switchboard's.
 public final class PeerPublisher: @unchecked Sendable {
-    private let connection: any HTTPExchange
+    private let connection: any RequestResponseConnection
 
     public convenience init(port: UInt16) throws {
         try self.init(connection: TestHTTPConnection(port: port))
     }
 
     /// Publishes over `connection` (plain or TLS).
-    public init(connection: any HTTPExchange) {
+    public init(connection: any RequestResponseConnection) {
         self.connection = connection
     }
 

@@ -156,7 +156,7 @@ public enum TransportComparison {
     {
         let port = UInt16(configuration.httpPort)
         let publishers: [@Sendable (Int) throws -> Int64] = try (0..<configuration.publishers).map { _ in
-            let connection: any HTTPExchange = try tls.map {
+            let connection: any RequestResponseConnection = try tls.map {
                 try ChannelHTTPConnection(host: configuration.host, port: Int(port), tls: $0, group: group)
             } ?? TestHTTPConnection(port: port)
             switch configuration.peer {
