@@ -10,17 +10,19 @@
 # ratio (Switchboard / Nchan). Bounded in time; loopback only; every server
 # is stopped by its PID at the end.
 #
-#   Scripts/peers.sh            # everything (about 6 minutes)
+#   Scripts/peers.sh            # everything (about 11 minutes)
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
 #
-# Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish shortpoll,
+# Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish
+# publishmem (a Switchboard with --db :memory:) shortpoll instructions
+# (per delivery, under callgrind: Scripts/instructions.sh),
 # and over TLS (a second pair, both serving only TLS with one throwaway
 # certificate): tls-sse1000 tls-idle5000.
 # Nchan keeps messages in memory; Switchboard's publishes are durable (each
 # 201 after its commit is on disk): the publish rows compare those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse5000rate longpoll1000 publish shortpoll"}
+WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse5000rate longpoll1000 publish publishmem shortpoll instructions"}
 SECONDS_PER_WRK=${SECONDS_PER_WRK:-5}
 
 Scripts/install-deps.sh
@@ -89,6 +91,14 @@ if [[ " $WORKLOADS " == *" tls-"* ]]; then
   tls_switchboard_pid=$switchboard_pid
   echo "over TLS: Switchboard pid $tls_switchboard_pid on :$tls_http_port; Nchan worker pid $tls_nchan_worker on :$tls_nchan_port"
 fi
+# --- publishmem: a third Switchboard with no database (--db :memory:), for
+# publishes compared like with like (Nchan keeps messages in memory).
+memory_http_port=""
+if [[ " $WORKLOADS " == *" publishmem "* ]]; then
+  memory_http_port=$(free_port)
+  start_switchboard "$memory_http_port" "$(free_port)" :memory:
+  memory_switchboard_pid=$switchboard_pid
+fi
 switchboard_pid=${plain[0]} nchan_worker=${plain[1]}
 
 results="$work/results"
@@ -154,6 +164,23 @@ for workload in $ordered; do
         echo "{\"workload\":\"publish$connections-cpu\",\"server\":\"$server\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results"
       done
     done ;;
+  publishmem)
+    before=$(cpu_seconds "$memory_switchboard_pid")
+    wrk_run publishmem64 switchboard 64 "http://127.0.0.1:$memory_http_port/api/rooms/wrk/messages" Scripts/wrk-publish.lua
+    after=$(cpu_seconds "$memory_switchboard_pid")
+    echo "{\"workload\":\"publishmem64-cpu\",\"server\":\"switchboard\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results"
+    # Nchan's row is its publish64 (always in memory): run it here too, in the same minute.
+    before=$(cpu_seconds "$nchan_worker")
+    wrk_run publishmem64 nchan 64 "http://127.0.0.1:$nchan_port/api/rooms/wrkmem/messages" Scripts/wrk-publish.lua
+    after=$(cpu_seconds "$nchan_worker")
+    echo "{\"workload\":\"publishmem64-cpu\",\"server\":\"nchan\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results" ;;
+  instructions)
+    # Instructions per delivery under callgrind (each server alone, in one
+    # process), the same load client: figures that do not move with the
+    # machine's noise. Its own servers; about 4 minutes.
+    NCHAN=1 TRANSPORTS="sse long-poll" CLIENTS=100 FEW=5 MANY=25 CLIENT="$binary" Scripts/instructions.sh >"$work/instructions.txt"
+    awk '$1 == "switchboard" || $1 == "nchan" { printf "{\"workload\":\"instructions-%s\",\"server\":\"%s\",\"per_delivery\":%s}\n", $2, $1, $NF }' \
+      "$work/instructions.txt" >>"$results" ;;
   shortpoll)
     # A poller that is caught up (since = the room's last id): the common
     # case of short polling, answered from memory.
@@ -170,6 +197,9 @@ rows = [json.loads(line) for line in open(sys.argv[1])]
 def find(workload, server):
     return next((r for r in rows if r["workload"] == workload and r["server"] == server), None)
 table = []
+def fmt(value, unit):
+    text = f"{value:,.3f}" if 0 < abs(value) < 1 else f"{value:,.1f}"
+    return f"{text} {unit}".strip()
 def add(what, workload, pick, unit, better):
     s, n = find(workload, "switchboard"), find(workload, "nchan")
     if not s or not n: return
@@ -180,10 +210,10 @@ def add(what, workload, pick, unit, better):
     if a is None or b is None:
         table.append((what, str(a), str(b), "–")); return
     if b == 0:
-        table.append((what, f"{a:,.1f} {unit}", f"{b:,.1f} {unit}", "–")); return
+        table.append((what, fmt(a, unit), fmt(b, unit), "–")); return
     ratio = a / b
     worse = (ratio > 1) if better == "lower" else (ratio < 1)
-    table.append((what, f"{a:,.1f} {unit}", f"{b:,.1f} {unit}", f"{ratio:.2f}" + (" (worse)" if worse else "")))
+    table.append((what, fmt(a, unit), fmt(b, unit), f"{ratio:.2f}" + (" (worse)" if worse else "")))
 def r(key):
     return lambda row: row["result"][key]
 def complete(row):
@@ -194,6 +224,7 @@ def ms(text):
     return value / 1000 if text.endswith("us") else value * 1000 if text.endswith("s") and not text.endswith("ms") else value
 add("SSE, 1,000 subscribers, 200 msgs @ 50/s: p99", "sse1000", r("latencyP99Milliseconds"), "ms", "lower")
 add("same: server CPU per 1,000 deliveries", "sse1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
+add("same: server context switches per delivery", "sse1000", r("serverContextSwitchesPerDelivery"), "", "lower")
 add("SSE, 5,000 subscribers, closed-loop publisher: deliveries/s", "sse5000", r("deliveriesPerSecond"), "/s", "higher")
 add("same: p99", "sse5000", r("latencyP99Milliseconds"), "ms", "lower")
 add("same: publish answered (201), p99", "sse5000", r("publishAnswerP99Milliseconds"), "ms", "lower")
@@ -201,6 +232,7 @@ add("same: publishes/s (set by the server's answers)", "sse5000", r("publishedPe
 add("SSE, 5,000 subscribers, 200 msgs @ 15/s: p99", "sse5000rate", r("latencyP99Milliseconds"), "ms", "lower")
 add("long-poll, 1,000 subscribers @ 50/s: p99", "longpoll1000", r("latencyP99Milliseconds"), "ms", "lower")
 add("long-poll: server CPU per 1,000 deliveries", "longpoll1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
+add("long-poll: server context switches per delivery", "longpoll1000", r("serverContextSwitchesPerDelivery"), "", "lower")
 def per_connection(row):
     x = row["result"]
     return (x["idleRSSMiB"] - x["unloadedRSSMiB"]) * 1024 / x["subscribed"]
@@ -214,6 +246,10 @@ add("publishes acked/s, 1 connection, closed loop", "publish1", lambda x: x["wrk
 add("publishes acked/s, 64 connections (wrk)", "publish64", lambda x: x["wrk"]["rps"], "/s", "higher")
 add("same: p99", "publish64", lambda x: ms(x["wrk"]["p99"]), "ms", "lower")
 add("same: server CPU", "publish64-cpu", lambda x: x["cpu_percent"], "%", "lower")
+add("publishes acked/s, 64 connections, both in memory (Switchboard --db :memory:)", "publishmem64", lambda x: x["wrk"]["rps"], "/s", "higher")
+add("same: server CPU", "publishmem64-cpu", lambda x: x["cpu_percent"], "%", "lower")
+add("instructions per delivery (callgrind), SSE, 100 subscribers", "instructions-sse", lambda x: x["per_delivery"], "", "lower")
+add("instructions per delivery (callgrind), long-poll, 100 subscribers", "instructions-long-poll", lambda x: x["per_delivery"], "", "lower")
 add("short-poll GET, 64 connections (Nchan: nginx return 200)", "shortpoll", lambda x: x["wrk"]["rps"], "/s", "higher")
 width = max(len(t[0]) for t in table) if table else 10
 print()

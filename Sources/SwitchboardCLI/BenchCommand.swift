@@ -109,7 +109,8 @@ struct BenchCommand: ParsableCommand {
         print(String(format: "latency ms (publish sent -> message received): p50 %.1f  p99 %.1f  max %.1f",
                      r.latencyP50Milliseconds, r.latencyP99Milliseconds, r.latencyMaxMilliseconds))
         if let busy = r.serverBusyCPUPercent, let rss = r.serverRSSMiB, let perThousand = r.serverCPUMillisecondsPer1000 {
-            print(String(format: "server CPU while publishing: %.0f%% of one core, %.1f ms per 1,000 deliveries, RSS %.0f MiB", busy, perThousand, rss))
+            print(String(format: "server CPU while publishing: %.0f%% of one core, %.1f ms per 1,000 deliveries, RSS %.0f MiB", busy, perThousand, rss)
+                  + (r.serverContextSwitchesPerDelivery.map { String(format: "; %.3f context switches per delivery", $0) } ?? ""))
         }
         if let idle = r.idleCPUPercent, let rss = r.idleRSSMiB {
             print(String(format: "idle: %d clients connected, server CPU %.2f%% of one core, RSS %.0f MiB", r.subscribed, idle, rss)

@@ -1,11 +1,14 @@
 import Foundation
 
-/// CPU time and resident memory of a process, read from /proc.
+/// CPU time, resident memory and context switches of a process, read from /proc.
 public struct ProcessSample {
     /// User + system CPU seconds.
     public var cpuSeconds: Double
     /// Resident set size in MiB.
     public var rssMiB: Double
+    /// Context switches of all its threads so far, voluntary and not (the
+    /// threads that ended are not counted: sample servers whose threads live).
+    public var contextSwitches: Int
     public var at: Date
 
     public init?(pid: Int32) {
@@ -20,6 +23,18 @@ public struct ProcessSample {
         let rssKiB = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true)[1]) } ?? 0
         rssMiB = rssKiB / 1024
+        contextSwitches = Self.contextSwitches(of: pid)
         at = Date()
+    }
+
+    private static func contextSwitches(of pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { total, task in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { return total }
+            return total + status.split(separator: "\n").reduce(0) { sum, line in
+                guard line.contains("ctxt_switches:") else { return sum }
+                return sum + (line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0)
+            }
+        }
     }
 }

@@ -30,6 +30,8 @@ extension TransportComparison {
         public var bytesPerDelivery: Double
         /// Server CPU milliseconds per 1,000 deliveries (nil when not measurable).
         public var serverCPUMillisecondsPer1000: Double?
+        /// The server's context switches (all threads) per delivery while publishing.
+        public var serverContextSwitchesPerDelivery: Double?
         /// Server CPU while publishing, in % of one core, and its memory after.
         public var serverBusyCPUPercent: Double?
         public var serverRSSMiB: Double?

@@ -95,6 +95,9 @@ public enum TransportComparison {
             requests: requests, emptyRequests: empty,
             bytesPerDelivery: delivered == 0 ? 0 : Double(bytes) / Double(delivered),
             serverCPUMillisecondsPer1000: cpu.map { delivered == 0 ? 0 : $0 * 1000 / Double(delivered) * 1000 },
+            serverContextSwitchesPerDelivery: before.flatMap { before in
+                after.map { delivered == 0 ? 0 : Double($0.contextSwitches - before.contextSwitches) / Double(delivered) }
+            },
             serverBusyCPUPercent: cpu.flatMap { cpu in busySeconds.map { cpu / $0 * 100 } }, serverRSSMiB: after?.rssMiB,
             idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB, unloadedRSSMiB: unloaded?.rssMiB,
             connections: channels.count, latencies: latencies)
