@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, smoke-tests the real
 # `switchboard` binary with curl, drives the web page in headless chromium,
+# soaks it for 3 minutes under mixed load with chaos (Scripts/soak.sh),
 # checks WebSocket conformance with Autobahn|Testsuite, then runs every Swift
 # test (unit tests, and integration tests against real
 # servers on loopback).
@@ -37,6 +38,9 @@ if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
     echo "== several nodes on PostgreSQL (kill -9 of a node, the database restarted)"
     python3 Tests/ScaleOut/scaleout_test.py .build/debug/switchboard
 fi
+
+echo "== soak, 3 minutes with chaos (every way in, churn, misbehaving clients, SIGSTOP, a full disk)"
+BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 3 --chaos
 
 echo "== WebSocket conformance (Autobahn|Testsuite)"
 Scripts/autobahn.sh .build/debug/switchboard

@@ -1,0 +1,385 @@
+"""The soak: one running server, mixed load for N minutes, then the checks.
+
+    python3 Scripts/soak.py --port HTTP --tcp-port TCP --pid PID --minutes N --out DIR [--chaos]
+
+Run by Scripts/soak.sh, which starts the server. Holds SSE, WebSocket, raw
+TCP, long-poll and short-poll subscribers in several public rooms and a
+group conversation; publishes over HTTP, WebSocket and raw TCP at a steady
+rate plus a burst every 30 s; opens and drops connections all the time
+(clean closes, resets, readers that stop reading, clients that come back
+with their cursor); and sends a misbehaving client now and then (slowloris,
+a bad frame, an oversized line, invalid UTF-8, malformed JSON). Every 10 s
+it samples the server's RSS, open descriptors, threads and CPU into
+soak.csv; at the end it draws soak.svg and checks that nothing
+acknowledged is missing, that every subscriber got its room's messages
+after its cursor in order and once, and that RSS and descriptors at the end
+are within 10 % of the figure after warm-up. --chaos adds, halfway, a
+SIGSTOP of the server for 20 s (and, when the server's database is on the
+small tmpfs Scripts/soak.sh made, a full disk for 20 s).
+"""
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import random
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from soak_clients import LineClient, Subscriber, Tally, open_http, read_frame, read_head, request, reset  # noqa: E402
+from soak_plot import write_svg  # noqa: E402
+
+ROOMS = ["soak-a", "soak-b", "soak-c"]
+
+
+def sample(pid):
+    """(rss MiB, fds, threads, cpu seconds) of the server, from /proc."""
+    status = open(f"/proc/{pid}/status").read()
+    field = lambda name: int(next(l for l in status.splitlines() if l.startswith(name)).split()[1])
+    stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    cpu = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    return field("VmRSS:") / 1024, len(os.listdir(f"/proc/{pid}/fd")), field("Threads:"), cpu
+
+
+async def last_id(port, room, token=None):
+    headers = [("Authorization", f"Bearer {token}")] if token else []
+    status, page = await request(port, "GET", f"/api/rooms/{room}/messages?limit=1", headers=headers)
+    return page["next"] if status == 200 and page["messages"] else (page or {}).get("next", 0)
+
+
+async def history(port, room, token=None):
+    """Every stored message of the room, in id order."""
+    headers = [("Authorization", f"Bearer {token}")] if token else []
+    messages, since = [], 0
+    while True:
+        status, page = await request(port, "GET", f"/api/rooms/{room}/messages?since={since}&limit=1000", headers=headers)
+        if status != 200:
+            raise RuntimeError(f"history of {room}: {status} {page}")
+        messages += page["messages"]
+        if not page["messages"]:
+            return messages
+        since = page["next"]
+
+
+async def make_conversation(port):
+    """Two accounts, the first signed in, a group of both: (room, token)."""
+    password, suffix = "soak password 1234", random.randrange(1 << 30)
+    tokens = []
+    for name in (f"soaka{suffix}", f"soakb{suffix}"):
+        body = json.dumps({"user": name, "password": password}).encode()
+        await request(port, "POST", "/api/accounts", body, [("Content-Type", "application/json")])
+        _, session = await request(port, "POST", "/api/sessions", body, [("Content-Type", "application/json")])
+        tokens.append(session["token"])
+    body = json.dumps({"title": "soak", "members": [f"soakb{suffix}"]}).encode()
+    _, made = await request(port, "POST", "/api/conversations", body,
+                            [("Content-Type", "application/json"), ("Authorization", f"Bearer {tokens[0]}")])
+    return made["room"], tokens[0]
+
+
+class Soak:
+    def __init__(self, arguments):
+        self.port, self.tcp_port, self.pid = arguments.port, arguments.tcp_port, arguments.pid
+        self.seconds = arguments.minutes * 60
+        self.chaos, self.out, self.tmpfs = arguments.chaos, arguments.out, arguments.tmpfs
+        self.tally = Tally()
+        self.subscribers, self.lines = [], []
+        self.tokens = {}
+        self.running = True
+        self.sequence = 0
+        self.rows = []
+        self.chaos_log = []
+
+    def text(self, origin):
+        self.sequence += 1
+        return f"s:{origin}:{self.sequence}"
+
+    async def subscribe(self, kind, room, reconnecting=False):
+        subscriber = Subscriber(kind, self.port, room, await last_id(self.port, room, self.tokens.get(room)),
+                                self.tokens.get(room), reconnecting)
+        self.subscribers.append(subscriber)
+        subscriber.task = asyncio.create_task(subscriber.run(self.tally))
+
+    async def publish_http(self, room):
+        token = self.tokens.get(room)
+        headers = [("Content-Type", "application/x-www-form-urlencoded")]
+        body = f"text={self.text('http')}"
+        if token:
+            headers.append(("Authorization", f"Bearer {token}"))
+        else:
+            body = "user=soaker&" + body
+        try:
+            status, answer = await request(self.port, "POST", f"/api/rooms/{room}/messages", body.encode(), headers)
+            if status == 201:
+                self.tally.ack(room, answer["id"])
+        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+            pass  # not acknowledged: nothing to check
+
+    async def publishers(self):
+        """About 20 messages a second over every way in, and a burst of 100 every 30 s."""
+        tick, next_burst = 0, time.monotonic() + 30
+        while self.running:
+            tick += 1
+            room = random.choice(self.all_rooms)
+            choice = tick % 4
+            if choice == 0:
+                sockets = [s for s in self.subscribers if s.kind == "websocket" and s.room == room and not s.stopped]
+                if sockets:
+                    random.choice(sockets).publish(self.text("ws"), tick)
+            elif choice == 1 and room in ROOMS:
+                lines = [c for c in self.lines if c.room == room]
+                random.choice(lines).publish(self.text("tcp"))
+            else:
+                asyncio.create_task(self.publish_http(room))
+            if time.monotonic() >= next_burst:
+                next_burst += 30
+                await asyncio.gather(*(self.publish_http(random.choice(self.all_rooms)) for _ in range(100)))
+            await asyncio.sleep(0.05)
+
+    async def churn(self):
+        """Connections that come and go without being checked: a reader that
+        vanishes (reset), one that stops reading, a TCP client that leaves."""
+        while self.running:
+            room = random.choice(ROOMS)
+            what = random.choice(["sse-reset", "stop-reading", "tcp-leave", "ws-reset"])
+            writer = None
+            try:
+                if what == "tcp-leave":
+                    reader, writer = await asyncio.open_connection("127.0.0.1", self.tcp_port)
+                    writer.write(f"join:{room}\niam:churn{random.randrange(1000)}\n".encode())
+                    await asyncio.sleep(random.uniform(0.5, 3))
+                    writer.close()
+                else:
+                    path = f"/api/rooms/{room}/events" if what != "ws-reset" else f"/api/rooms/{room}/ws"
+                    upgrade = ("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n") if what == "ws-reset" else ""
+                    reader, writer = await open_http(self.port, f"GET {path} HTTP/1.1\r\nHost: x\r\n{upgrade}\r\n")
+                    if what == "stop-reading":
+                        writer.get_extra_info("socket").setsockopt(__import__("socket").SOL_SOCKET,
+                                                                   __import__("socket").SO_RCVBUF, 4096)
+                        await asyncio.sleep(random.uniform(5, 20))  # reads nothing meanwhile
+                    else:
+                        await read_head(reader)
+                        await asyncio.sleep(random.uniform(0.5, 3))
+                    reset(writer)
+            except (ConnectionError, OSError, asyncio.IncompleteReadError):
+                pass
+            finally:
+                if writer is not None:
+                    writer.close()
+            await asyncio.sleep(0.3)
+
+    async def misbehave(self):
+        """A misbehaving client every few seconds; each must get its clear
+        refusal while the server goes on serving."""
+        kinds = itertools.cycle(["slowloris", "bad-frame", "long-line", "invalid-utf8", "malformed-json"])
+        while self.running:
+            await asyncio.sleep(3)
+            what = next(kinds)
+            try:
+                await asyncio.wait_for(getattr(self, what.replace("-", "_"))(), timeout=60)
+            except asyncio.TimeoutError:
+                self.tally.judged(what, False, "no answer in 60 s")
+            except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
+                self.tally.judged(what, False, repr(error))
+
+    async def slowloris(self):
+        """A header byte every 2 s for 30 s: it holds one connection, and
+        everyone else is served meanwhile."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        try:
+            writer.write(b"GET /api/rooms/soak-a/messages HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            served = True
+            for _ in range(15):
+                await asyncio.sleep(2)
+                writer.write(b"x")
+                status, _ = await request(self.port, "GET", "/healthz")
+                served = served and status == 200
+            self.tally.judged("slowloris", served, "others were not served meanwhile")
+        finally:
+            reset(writer)
+
+    async def bad_frame(self):
+        reader, writer = await open_http(self.port, "GET /api/rooms/soak-a/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                                         "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                                         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        try:
+            await read_head(reader)
+            writer.write(b"\x81\x02hi")  # unmasked: a protocol error
+            opcode, payload = await read_frame(reader)
+            while opcode != 8:  # the room's messages may come first
+                opcode, payload = await read_frame(reader)
+            self.tally.judged("bad-frame", payload[:2] == (1002).to_bytes(2, "big"), payload[:8])
+        finally:
+            writer.close()
+
+    async def long_line(self):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.tcp_port)
+        try:
+            writer.write(b"join:soak-z\niam:longline\n" + b"msg:" + b"x" * 10_000 + b"\nping:still\n")
+            seen = b""
+            while b"pong:still" not in seen:
+                chunk = await reader.read(4096)
+                if not chunk:
+                    break
+                seen += chunk
+            self.tally.judged("long-line", b"error:" in seen and b"pong:still" in seen, seen[-80:])
+        finally:
+            writer.close()
+
+    async def invalid_utf8(self):
+        status, answer = await request(self.port, "POST", "/api/rooms/soak-a/messages", b"user=bad&text=%FF%FE",
+                                       [("Content-Type", "application/x-www-form-urlencoded")])
+        self.tally.judged("invalid-utf8", status == 400, f"{status} {answer}")
+
+    async def malformed_json(self):
+        status, answer = await request(self.port, "POST", "/api/rooms/soak-a/messages", b'{"user":"bad","text":',
+                                       [("Content-Type", "application/json")])
+        self.tally.judged("malformed-json", status == 400, f"{status} {answer}")
+
+    async def sampler(self, started):
+        previous = None
+        while True:
+            rss, fds, threads, cpu = sample(self.pid)
+            at = time.monotonic() - started
+            percent = 0.0 if previous is None else (cpu - previous[0]) / max(1e-9, at - previous[1]) * 100
+            previous = (cpu, at)
+            self.rows.append((round(at), round(rss, 1), fds, threads, round(percent, 1), self.tally.connections, self.tally.delivered))
+            await asyncio.sleep(10)
+
+    async def chaos_run(self):
+        await asyncio.sleep(self.seconds / 2)
+        self.chaos_log.append(f"{time.strftime('%H:%M:%S')} SIGSTOP of the server for 20 s")
+        os.kill(self.pid, signal.SIGSTOP)
+        await asyncio.sleep(20)
+        os.kill(self.pid, signal.SIGCONT)
+        if self.tmpfs:
+            await asyncio.sleep(30)
+            filler = os.path.join(self.tmpfs, "filler")
+            self.chaos_log.append(f"{time.strftime('%H:%M:%S')} the database's disk full for 20 s")
+            with open(filler, "wb") as handle:
+                try:
+                    while True:
+                        handle.write(b"\0" * 65536)
+                except OSError:
+                    pass
+            await asyncio.sleep(5)
+            status, _ = await request(self.port, "GET", "/healthz")
+            self.chaos_log.append(f"/healthz while full: {status}")
+            await asyncio.sleep(15)
+            os.remove(filler)
+            await asyncio.sleep(3)
+            await self.publish_http("soak-a")
+            status, _ = await request(self.port, "GET", "/healthz")
+            self.chaos_log.append(f"/healthz after: {status}")
+
+    async def run(self):
+        room, token = await make_conversation(self.port)
+        self.tokens[room] = token
+        self.all_rooms = ROOMS + [room]
+        for index, room_name in enumerate(ROOMS):
+            for kind in ["sse", "websocket", "long-poll", "short-poll"]:
+                for _ in range(3):
+                    await self.subscribe(kind, room_name)
+                await self.subscribe(kind, room_name, reconnecting=True)
+            for client in range(3):
+                line = LineClient(self.tcp_port, room_name, f"line{index}x{client}")
+                self.lines.append(line)
+                line.task = asyncio.create_task(line.run(self.tally))
+        for kind in ["sse", "websocket"]:
+            await self.subscribe(kind, room)
+            await self.subscribe(kind, room, reconnecting=True)
+        await asyncio.sleep(1)
+        started = time.monotonic()
+        tasks = [asyncio.create_task(job) for job in (self.sampler(started), self.publishers(), self.churn(), self.misbehave())]
+        if self.chaos:
+            tasks.append(asyncio.create_task(self.chaos_run()))
+        await asyncio.sleep(self.seconds)
+        self.running = False
+        await asyncio.sleep(5)  # the last publishes answered
+        for task in tasks[1:]:
+            task.cancel()
+        return await self.check()
+
+    async def check(self):
+        """Waits for every subscriber to catch up, then compares with the store."""
+        stored = {room: await history(self.port, room, self.tokens.get(room)) for room in self.all_rooms}
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            behind = [s for s in self.subscribers if s.failed is None and stored[s.room] and s.cursor < stored[s.room][-1]["id"]]
+            if not behind:
+                break
+            await asyncio.sleep(1)
+        await asyncio.sleep(2)
+        for subscriber in self.subscribers + self.lines:
+            subscriber.stopped = True
+        failures = []
+        for subscriber in self.subscribers:
+            expected = [m["id"] for m in stored[subscriber.room] if m["id"] > subscriber.since]
+            if subscriber.failed:
+                failures.append(subscriber.failed)
+            elif subscriber.received != expected:
+                missing = sorted(set(expected) - set(subscriber.received))
+                doubled = len(subscriber.received) - len(set(subscriber.received))
+                failures.append(f"{subscriber.kind} in {subscriber.room} (reconnecting: {subscriber.reconnecting}): "
+                                f"{len(subscriber.received)} of {len(expected)}, missing {missing[:5]}, {doubled} doubled")
+        for line in self.lines:
+            texts = [m["text"] for m in stored[line.room] if m["kind"] == "message" and m["text"].startswith("s:")]
+            if line.failed:
+                failures.append(line.failed)
+            elif not line.texts or texts[len(texts) - len(line.texts):] != line.texts:
+                failures.append(f"tcp in {line.room}: its {len(line.texts)} texts are not the room's last ones in order")
+        for room, ids in self.tally.acked.items():
+            lost = ids - {m["id"] for m in stored[room]}
+            if lost:
+                failures.append(f"{len(lost)} acknowledged messages missing from {room}: {sorted(lost)[:5]}")
+        for room, texts in self.tally.tcp_acked.items():
+            lost = texts - {m["text"] for m in stored[room]}
+            if lost:
+                failures.append(f"{len(lost)} messages echoed to their TCP sender missing from {room}")
+        return stored, failures
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--tcp-port", type=int, required=True)
+    parser.add_argument("--pid", type=int, required=True)
+    parser.add_argument("--minutes", type=float, default=60)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--chaos", action="store_true")
+    parser.add_argument("--tmpfs", default="", help="the folder of the server's database, on a small tmpfs (chaos: full disk)")
+    soak = Soak(parser.parse_args())
+    stored, failures = asyncio.run(soak.run())
+    os.makedirs(soak.out, exist_ok=True)
+    with open(os.path.join(soak.out, "soak.csv"), "w") as csv:
+        csv.write("seconds,rss_mib,fds,threads,cpu_percent,connections,delivered\n")
+        csv.writelines(",".join(map(str, row)) + "\n" for row in soak.rows)
+    write_svg(soak.rows, os.path.join(soak.out, "soak.svg"))
+    # After warm-up: the first sample past a minute (or a sixth of the run, when longer).
+    warm = next((row for row in soak.rows if row[0] >= max(60, soak.seconds / 6)), soak.rows[0])
+    last = soak.rows[-1]
+    for what, column in (("RSS", 1), ("open descriptors", 2)):
+        if last[column] > warm[column] * 1.10:
+            failures.append(f"{what} grew more than 10 %: {warm[column]} at {warm[0]} s, {last[column]} at the end")
+    messages = sum(len(v) for v in stored.values())
+    cpu = sum(row[4] for row in soak.rows[1:]) / max(1, len(soak.rows) - 1)
+    print(f"soak: {soak.seconds / 60:g} min, {len(soak.subscribers)} checked subscribers and {len(soak.lines)} TCP clients "
+          f"in {len(soak.all_rooms)} rooms; {messages} messages stored, {soak.tally.delivered} deliveries, "
+          f"{soak.tally.reconnects} reconnections")
+    print(f"server: RSS {warm[1]} MiB at {warm[0]} s -> {last[1]} MiB at the end; descriptors {warm[2]} -> {last[2]}; "
+          f"threads {warm[3]} -> {last[3]}; CPU {cpu:.1f} % of a core on average")
+    print("misbehaving clients (answered as expected / not): "
+          + ", ".join(f"{what} {ok}/{bad}" for what, (ok, bad) in sorted(soak.tally.misbehaviour.items())))
+    failures += soak.tally.errors
+    for line in soak.chaos_log:
+        print(f"chaos: {line}")
+    for failure in failures:
+        print(f"FAILED: {failure}")
+    print(f"soak: {'passed' if not failures else 'FAILED'}; {soak.out}/soak.csv and soak.svg")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
