@@ -24,7 +24,7 @@ extension MessageBus {
             if let park {
                 read = try readOrPark(after: subscriber.cursor, in: subscriber.filter, limit: limit, for: subscriber, park: park)
             } else {
-                let found = try self.read(after: subscriber.cursor, in: subscriber.filter, limit: limit)
+                let found = try self.read(after: subscriber.cursor, in: subscriber.filter, access: subscriber.access, limit: limit)
                 if found.messages.isEmpty { return .empty }
                 read = .messages(found.messages, scannedThrough: found.scannedThrough)
             }

@@ -69,8 +69,9 @@ public final class MessageBus: Sendable {
     }
 
     /// Messages after `cursor` in `filter` that `access` sees, at most
-    /// `limit`, without waiting.
-    public func read(after cursor: Int64, in filter: RoomFilter, access: RoomAccess = .everything, limit: Int) throws
+    /// `limit`, without waiting. `access` has no default: a reader's own, or
+    /// `.everything` said out loud (the server's own reads, tests).
+    public func read(after cursor: Int64, in filter: RoomFilter, access: RoomAccess, limit: Int) throws
         -> (messages: [EncodedMessage], scannedThrough: Int64)
     {
         var cursor = cursor

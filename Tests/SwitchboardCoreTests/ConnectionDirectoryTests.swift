@@ -15,7 +15,7 @@ struct ConnectionDirectoryTests {
     /// What was stored, once every queued join and leave is committed.
     func kinds(_ bus: MessageBus) throws -> [String] {
         bus.waitForQueuedCommits(seconds: 10)
-        return try bus.read(after: 0, in: .all, limit: 100).messages.map { "\($0.message.user) \($0.message.kind.rawValue)" }
+        return try bus.read(after: 0, in: .all, access: .everything, limit: 100).messages.map { "\($0.message.user) \($0.message.kind.rawValue)" }
     }
 
     @Test func openedOnceClosedOnceCountedAndPresent() throws {

@@ -90,7 +90,7 @@ struct GroupCommitTests {
         }
         #expect(done.wait(timeout: .now() + 60) == .success)
         bus.waitForQueuedCommits(seconds: 60)
-        let joins = try bus.read(after: 0, in: .all, limit: 1000).messages.filter { $0.message.kind == .join }
+        let joins = try bus.read(after: 0, in: .all, access: .everything, limit: 1000).messages.filter { $0.message.kind == .join }
         #expect(joins.count == 1000 && Set(joins.map(\.message.user)).count == 1000)
     }
 
@@ -115,7 +115,7 @@ struct GroupCommitTests {
         }
         #expect(done.wait(timeout: .now() + 60) == .success)
         bus.waitForQueuedCommits(seconds: 60)
-        let stored = try bus.read(after: 0, in: .all, limit: 1000).messages.map(\.message)
+        let stored = try bus.read(after: 0, in: .all, access: .everything, limit: 1000).messages.map(\.message)
         #expect(stored.count == 80)
         for index in 0..<40 {
             let mine = stored.filter { $0.user == "u\(index)" }
@@ -145,6 +145,6 @@ struct GroupCommitTests {
         chain(5)
         bus.waitForQueuedCommits(seconds: 10)
         #expect(!bus.hasQueuedCommits)
-        #expect(try bus.read(after: 0, in: .all, limit: 100).messages.count == 6)
+        #expect(try bus.read(after: 0, in: .all, access: .everything, limit: 100).messages.count == 6)
     }
 }

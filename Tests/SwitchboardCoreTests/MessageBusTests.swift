@@ -50,7 +50,7 @@ struct MessageBusTests {
         var cursor: Int64 = 0
         var seen: [Int64] = []
         while true {
-            let read = try bus.read(after: cursor, in: .room("lobby"), limit: 2)
+            let read = try bus.read(after: cursor, in: .room("lobby"), access: .everything, limit: 2)
             if read.messages.isEmpty { break }
             seen += read.messages.map(\.id)
             cursor = read.scannedThrough
@@ -96,7 +96,7 @@ struct MessageBusTests {
             var cursor: Int64 = 0
             var seen: [Int64] = []
             while seen.count < total {
-                guard let read = try? bus.read(after: cursor, in: .all, limit: 7) else { return }
+                guard let read = try? bus.read(after: cursor, in: .all, access: .everything, limit: 7) else { return }
                 seen += read.messages.map(\.id)
                 cursor = read.scannedThrough
             }
@@ -112,7 +112,7 @@ struct MessageBusTests {
         let bus = try MessageBus(store: store)
         #expect(bus.lastID == 41)
         #expect(try bus.publishAndWait(draft("next")).id == 42)
-        #expect(try bus.read(after: 0, in: .all, limit: 10).messages.map(\.id) == [41, 42])
+        #expect(try bus.read(after: 0, in: .all, access: .everything, limit: 10).messages.map(\.id) == [41, 42])
     }
 
     @Test func closeWakesEveryoneAndRefusesPublishesAndParks() throws {

@@ -47,7 +47,7 @@ struct PresenceTests {
         presence.disconnect(user: "luke", room: "lobby", transport: .tcp)
         presence.disconnect(user: "luke", room: "lobby", transport: .sse)
         bus.waitForQueuedCommits(seconds: 5)
-        let messages = try bus.read(after: 0, in: .all, limit: 10).messages.map(\.message)
+        let messages = try bus.read(after: 0, in: .all, access: .everything, limit: 10).messages.map(\.message)
         #expect(messages.map(\.kind) == [.join, .leave])
         #expect(messages.allSatisfy { $0.user == "luke" && $0.room == "lobby" })
     }

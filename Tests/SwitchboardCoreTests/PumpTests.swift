@@ -5,7 +5,7 @@ import SwitchboardTesting
 
 /// A subscriber that records batches; takes `perCall` batches per pump.
 final class RecordingSubscriber: Subscriber, @unchecked Sendable {
-        let access = RoomAccess.everything
+    let access: RoomAccess
     let transport: Transport
     let filter: RoomFilter
     var cursor: Int64
@@ -13,10 +13,11 @@ final class RecordingSubscriber: Subscriber, @unchecked Sendable {
     var acceptMore = true
     let wakes = Atomic<Int>(0)
 
-    init(transport: Transport = .tcp, filter: RoomFilter, cursor: Int64 = 0) {
+    init(transport: Transport = .tcp, filter: RoomFilter, cursor: Int64 = 0, access: RoomAccess = .everything) {
         self.transport = transport
         self.filter = filter
         self.cursor = cursor
+        self.access = access
     }
 
     func deliver(_ batch: [EncodedMessage]) -> Bool {
@@ -50,6 +51,24 @@ struct PumpTests {
         #expect(subscriber.batches.last == [6])
     }
 
+    /// A pump that does not park (a WebSocket's last drain after its
+    /// reader was removed, a long poll past its deadline, a short poll) reads
+    /// with the subscriber's access like any other: it read with the admin's,
+    /// and a removed member's WebSocket got the next message of the
+    /// conversation before its close (ConversationTests, once, under load).
+    @Test func aPumpThatDoesNotParkReadsWithTheSubscribersAccess() throws {
+        let directory = ConversationDirectory()
+        let bus = try MessageBus(store: InMemoryMessageStore(), conversations: directory)
+        let created = try bus.publishAndWait(ConversationEvent(type: .created, actor: "luke", title: "T", members: ["luke", "han"],
+                                                               direct: false).draft(room: ConversationRoom.unnamed))
+        let room = created.message.room
+        let han = RecordingSubscriber(filter: .room(room), cursor: created.id, access: directory.access(forUser: "han"))
+        let removal = try bus.publishAndWait(ConversationEvent(type: .removed, actor: "luke", user: "han").draft(room: room))
+        _ = try bus.publishAndWait(MessageDraft(room: room, user: "luke", text: "after he left", kind: .message))
+        #expect(try bus.pumpWithoutParking(han) == .empty)
+        #expect(han.batches == [[removal.id]])
+    }
+
     @Test func stopsWhereTheSubscriberAsksAndResumesFromItsCursor() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
         for index in 0..<4 { try bus.publishAndWait(draft("m\(index)")) }
@@ -81,8 +100,8 @@ struct PumpTests {
     @Test func readersCatchingUpFromTheStoreShareOneEncodingOfEachMessage() throws {
         let bus = try MessageBus(store: InMemoryMessageStore(), recentCapacity: 2)
         for index in 0..<6 { try bus.publishAndWait(draft("m\(index)")) }
-        let first = try bus.read(after: 0, in: .all, limit: 3).messages
-        let second = try bus.read(after: 0, in: .all, limit: 3).messages
+        let first = try bus.read(after: 0, in: .all, access: .everything, limit: 3).messages
+        let second = try bus.read(after: 0, in: .all, access: .everything, limit: 3).messages
         #expect(first.map(\.id) == [1, 2, 3])
         #expect(zip(first, second).allSatisfy { $0 === $1 })
     }

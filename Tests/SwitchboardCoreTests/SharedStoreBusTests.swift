@@ -17,7 +17,7 @@ struct SharedStoreBusTests {
     func readAll(_ bus: MessageBus, after cursor: Int64) throws -> [Int64] {
         var cursor = cursor, seen: [Int64] = []
         while true {
-            let read = try bus.read(after: cursor, in: .all, limit: 100)
+            let read = try bus.read(after: cursor, in: .all, access: .everything, limit: 100)
             if read.messages.isEmpty { return seen }
             seen += read.messages.map(\.id)
             cursor = read.scannedThrough
@@ -63,7 +63,7 @@ struct SharedStoreBusTests {
         #expect(try readAll(b, after: 0) == [doomed.id])
         try a.deleteAndWait(id: doomed.id)
         try b.ingest()
-        let texts = try b.read(after: 0, in: .all, limit: 10).messages.map(\.message.kind)
+        let texts = try b.read(after: 0, in: .all, access: .everything, limit: 10).messages.map(\.message.kind)
         #expect(texts == [.delete], "B's ring no longer serves the deleted message")
     }
 

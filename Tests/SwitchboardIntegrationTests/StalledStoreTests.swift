@@ -47,7 +47,7 @@ struct StalledStoreTests {
         #expect(published.withLock { $0 } == 201)
         #expect(try han.readUntil { $0 == "han has joined" } == "han has joined")
         server.server.bus.waitForQueuedCommits(seconds: 10)
-        let joins = try server.server.bus.read(after: 0, in: .all, limit: 100).messages.filter { $0.message.kind == .join }
+        let joins = try server.server.bus.read(after: 0, in: .all, access: .everything, limit: 100).messages.filter { $0.message.kind == .join }
         #expect(Set(joins.map(\.message.user)) == Set((0..<8).map { "sse\($0)" } + ["han"]))
         for stream in streams { stream.close() }
     }

@@ -52,7 +52,7 @@ struct TCPBackPressureTests {
         #expect(try await loop.executeInContext { counter.reads } == 1, "the held read goes through once the stores drain")
         // Nothing was dropped: the join and the 20 messages are stored, in order.
         while bus.lastID < 21, DispatchTime.now() < drainedBy { try await Task.sleep(for: .milliseconds(1)) }
-        let stored = try bus.read(after: 0, in: .all, limit: 100).messages.map(\.message.text)
+        let stored = try bus.read(after: 0, in: .all, access: .everything, limit: 100).messages.map(\.message.text)
         #expect(stored == ["flood has joined"] + (0..<20).map { "\($0)" })
         _ = try? await channel.finish()
     }
