@@ -1,24 +1,58 @@
 #!/usr/bin/env bash
-# Fuzzes the raw TCP line protocol (LineFramer + LineSession + formats) with
-# libFuzzer for a bounded time, SECONDS (default 60). A crash leaves its input
-# in Fuzz/crashes/; make each such input a regression test in
-# Tests/SwitchboardTCPTests (LineFramerTests or LineSessionTests).
+# Fuzzes every parser that reads a client's bytes with libFuzzer, each for a
+# bounded time, SECONDS_TO_RUN (default 60) per target:
+#   line      the raw TCP line protocol (LineFramer + LineSession + formats)
+#   requests  the publish body (JSON and form), form decoding, the account
+#             endpoints' fields, the poll parameters, Last-Event-ID and a
+#             WebSocket client's text frame
+# A crash leaves its input in Fuzz/crashes/TARGET-*; make each such input a
+# regression test beside the parser's unit tests.
 #   SECONDS_TO_RUN=300 Scripts/fuzz.sh
-# Exit 1 when the target does not build or libFuzzer finds a crash.
+#   TARGETS=requests Scripts/fuzz.sh
+# Exit 1 when a target does not build or libFuzzer finds a crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${SECONDS_TO_RUN:-60}
+targets=${TARGETS:-"line requests"}
 work=$(mktemp -d -t switchboard-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-# One module: the domain's sources and the protocol's files, without the
-# import between them.
-mkdir -p "$work/src" Fuzz/corpus Fuzz/crashes
-cp Sources/SwitchboardCore/*.swift "$work/src/"
-for file in LineFramer LineSession LineFormat AppLineFormat; do
-  sed '/^import SwitchboardCore$/d' "Sources/SwitchboardTCP/$file.swift" > "$work/src/$file.swift"
+mkdir -p Fuzz/crashes
+
+# build NAME MODULE FILE...: one module of SwitchboardCore's sources, the
+# parsers' files (without their import of SwitchboardCore) and Fuzz/MODULE.swift.
+build() {
+  local name=$1 module=$2; shift 2
+  rm -rf "$work/src" && mkdir -p "$work/src"
+  cp Sources/SwitchboardCore/*.swift "$work/src/"
+  for file in "$@"; do sed '/^import SwitchboardCore$/d' "Sources/$file.swift" > "$work/src/$(basename "$file").swift"; done
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" \
+    "$work"/src/*.swift "Fuzz/$module.swift" -o "$work/fuzz-$name" 2>"$work/build-$name.log" \
+    || { grep -E "error" -A3 "$work/build-$name.log" >&2; echo "FAILED: fuzz target $name does not build" >&2; exit 1; }
+}
+
+status=0
+for target in $targets; do
+  corpus=Fuzz/corpus/$target
+  mkdir -p "$corpus"
+  case $target in
+  line)
+    build line LineProtocolFuzz SwitchboardTCP/LineFramer SwitchboardTCP/LineSession SwitchboardTCP/LineFormat SwitchboardTCP/AppLineFormat
+    printf 'iam:luke\nmsg:hi\n' > "$corpus/seed-lines"
+    printf '\x20iam:doge\xffmsg:such wow\xffjoin:x\xffwho:\xffsince:3\xffping:1' > "$corpus/seed-app" ;;
+  requests)
+    build requests RequestParsersFuzz SwitchboardHTTP/PublishRequest SwitchboardHTTP/FormURLEncoded SwitchboardHTTP/RequestFields \
+      SwitchboardHTTP/PollParameters SwitchboardHTTP/SwitchboardError+HTTP SwitchboardWebSocket/WebSocketClientMessage
+    printf '\x00{"user":"luke","text":"hi \\u00e9"}' > "$corpus/seed-json"
+    printf '\x01user=luke&text=hi+%%C3%%A9' > "$corpus/seed-form"
+    printf '\x03{"user":"leia","password":"secret","members":["a"]}' > "$corpus/seed-fields"
+    printf '\x0412\xff100\xff25\xff' > "$corpus/seed-poll"
+    printf '\x0542' > "$corpus/seed-cursor"
+    printf '\x06{"text":"hi","ref":7,"room":"lobby"}' > "$corpus/seed-ws" ;;
+  *) echo "unknown fuzz target $target (line, requests)" >&2; exit 2 ;;
+  esac
+  echo "== fuzz target $target, $seconds s"
+  "$work/fuzz-$target" -max_total_time="$seconds" -artifact_prefix="Fuzz/crashes/$target-" -print_final_stats=1 "$corpus" 2>&1 \
+    | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY|Done)" || true
+  if ls Fuzz/crashes/"$target"-* >/dev/null 2>&1; then echo "FAILED: $target crashed; inputs in Fuzz/crashes/" >&2; status=1; fi
 done
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name LineProtocolFuzz \
-  "$work"/src/*.swift Fuzz/LineProtocolFuzz.swift -o "$work/fuzz"
-printf 'iam:luke\nmsg:hi\n' > Fuzz/corpus/seed-lines
-printf '\x20iam:doge\xffmsg:such wow\xffjoin:x\xffwho:\xffsince:3\xffping:1' > Fuzz/corpus/seed-app
-"$work/fuzz" -max_total_time="$seconds" -artifact_prefix=Fuzz/crashes/ -print_final_stats=1 Fuzz/corpus 2>&1 | tail -25
+exit $status

@@ -60,12 +60,13 @@ total() {
   local up=
   for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/healthz" && { up=1; break; }; sleep 0.1; done
   [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
-  "$client" bench "${target[@]}" --transport "$transport" \
+  "$client" bench "${target[@]}" --transport "$transport" --json \
     --clients "$CLIENTS" --messages "$messages" --closed-loop --publishers 1 --idle-seconds 0 \
     --connect-batch 10 >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }
   kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
   [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$out" "$KEEP/"  # for callgrind_annotate
-  awk '/^(summary|totals):/ { print $2; exit }' "$out"
+  # The server's instructions, and the requests the clients made while publishing.
+  echo "$(awk '/^(summary|totals):/ { print $2; exit }' "$out") $(python3 -c 'import json,sys; print(json.loads(sys.stdin.read().splitlines()[-1])["requests"])' <"$work/bench.log")"
 }
 
 echo "server: $SERVER ($(git -C "$(dirname "$SERVER")" rev-parse --short HEAD 2>/dev/null || echo '?'))"
@@ -77,14 +78,19 @@ if [ -n "${NCHAN:-}" ]; then
   . Scripts/nchan-conf.sh
   servers="switchboard nchan"
 fi
-printf '%-12s %-10s %16s %16s %14s\n' server transport "Ir ($FEW msgs)" "Ir ($MANY msgs)" "Ir/delivery"
+printf '%-12s %-10s %16s %16s %14s %12s\n' server transport "Ir ($FEW msgs)" "Ir ($MANY msgs)" "Ir/delivery" "Ir/request"
 for transport in $TRANSPORTS; do
   for kind in $servers; do
     # Nchan speaks SSE and long-poll only.
     [ "$kind" = nchan ] && [ "$transport" != sse ] && [ "$transport" != long-poll ] && continue
-    few=$(total "$kind" "$transport" "$FEW")
-    many=$(total "$kind" "$transport" "$MANY")
+    read -r few few_requests <<<"$(total "$kind" "$transport" "$FEW")"
+    read -r many many_requests <<<"$(total "$kind" "$transport" "$MANY")"
     per=$(( (many - few) / ((MANY - FEW) * CLIENTS) ))
-    printf '%-12s %-10s %16s %16s %14s\n' "$kind" "$transport" "$few" "$many" "$per"
+    # Polling: what one answered request costs (how many messages an answer
+    # carries moves with timing, even under valgrind, and the per-delivery
+    # figure with it).
+    per_request=-
+    case $transport in long-poll|short-poll) [ "$many_requests" -gt "$few_requests" ] && per_request=$(( (many - few) / (many_requests - few_requests) )) ;; esac
+    printf '%-12s %-10s %16s %16s %14s %12s\n' "$kind" "$transport" "$few" "$many" "$per" "$per_request"
   done
 done

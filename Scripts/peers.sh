@@ -179,7 +179,7 @@ for workload in $ordered; do
     # process), the same load client: figures that do not move with the
     # machine's noise. Its own servers; about 4 minutes.
     NCHAN=1 TRANSPORTS="sse long-poll" CLIENTS=100 FEW=5 MANY=25 CLIENT="$binary" Scripts/instructions.sh >"$work/instructions.txt"
-    awk '$1 == "switchboard" || $1 == "nchan" { printf "{\"workload\":\"instructions-%s\",\"server\":\"%s\",\"per_delivery\":%s}\n", $2, $1, $NF }' \
+    awk '$1 == "switchboard" || $1 == "nchan" { printf "{\"workload\":\"instructions-%s\",\"server\":\"%s\",\"per_delivery\":%s,\"per_request\":%s}\n", $2, $1, $5, ($6 == "-" ? "null" : $6) }' \
       "$work/instructions.txt" >>"$results" ;;
   shortpoll)
     # A poller that is caught up (since = the room's last id): the common
@@ -250,6 +250,7 @@ add("publishes acked/s, 64 connections, both in memory (Switchboard --db :memory
 add("same: server CPU", "publishmem64-cpu", lambda x: x["cpu_percent"], "%", "lower")
 add("instructions per delivery (callgrind), SSE, 100 subscribers", "instructions-sse", lambda x: x["per_delivery"], "", "lower")
 add("instructions per delivery (callgrind), long-poll, 100 subscribers", "instructions-long-poll", lambda x: x["per_delivery"], "", "lower")
+add("same: instructions per answered long-poll request", "instructions-long-poll", lambda x: x["per_request"], "", "lower")
 add("short-poll GET, 64 connections (Nchan: nginx return 200)", "shortpoll", lambda x: x["wrk"]["rps"], "/s", "higher")
 width = max(len(t[0]) for t in table) if table else 10
 print()

@@ -267,12 +267,16 @@ class Soak:
             await asyncio.sleep(5)
             status, _ = await request(self.port, "GET", "/healthz")
             self.chaos_log.append(f"/healthz while full: {status}")
+            if status != 503:
+                self.tally.errors.append(f"/healthz answered {status} while the disk was full, not 503")
             await asyncio.sleep(15)
             os.remove(filler)
             await asyncio.sleep(3)
             await self.publish_http("soak-a")
             status, _ = await request(self.port, "GET", "/healthz")
             self.chaos_log.append(f"/healthz after: {status}")
+            if status != 200:
+                self.tally.errors.append(f"/healthz answered {status} once the disk had room again, not 200")
 
     async def run(self):
         room, token = await make_conversation(self.port)

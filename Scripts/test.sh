@@ -47,7 +47,7 @@ Scripts/autobahn.sh .build/debug/switchboard
 echo "== WebSocket conformance over wss (--wss: TLS in SwiftNIO)"
 TLS=nio Scripts/autobahn.sh .build/debug/switchboard
 
-echo "== fuzzing the line protocol (libFuzzer, 15 s: that the target builds and finds nothing quickly)"
+echo "== fuzzing every parser of a client's bytes (libFuzzer, 15 s a target: that each builds and finds nothing quickly)"
 # Run here so the target cannot fall behind the code again (it stopped
 # building when LineSession gained its AccessControl, and nothing noticed).
 SECONDS_TO_RUN=15 Scripts/fuzz.sh

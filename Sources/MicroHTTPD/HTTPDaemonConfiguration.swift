@@ -38,7 +38,7 @@ public struct HTTPDaemonConfiguration: Sendable {
         connectionTimeout: Int = 120,
         listenBacklog: Int = 4096,
         maxBodyBytes: Int = 64 * 1024,
-        connectionMemoryLimit: Int = 16 * 1024,
+        connectionMemoryLimit: Int = 12 * 1024,
         log: (@Sendable (String) -> Void)? = nil
     ) {
         self.host = host

@@ -99,6 +99,16 @@ public enum APIRoute: Equatable, Sendable {
             literals.count == segments.count && literals.indices.allSatisfy { at($0, literals[$0]) }
         }
         let room: String? = segments.count >= 3 && at(0, "api") && at(1, "rooms") ? String(segments[2]) : nil
+        // The requests of every poll, long poll, stream and publish first,
+        // before the list below and its arrays of methods.
+        if let room, segments.count == 4 {
+            if at(3, "messages") {
+                if method == "GET" || method == "HEAD" { return .route(.poll(room: room)) }
+                if method == "POST" { return .route(.publish(room: room)) }
+            } else if at(3, "events"), method == "GET" || method == "HEAD" {
+                return .route(.roomEvents(room: room))
+            }
+        }
         let candidate: (route: APIRoute, methods: [String])?
         switch segments.count {
         case 1 where at(0, "healthz"):

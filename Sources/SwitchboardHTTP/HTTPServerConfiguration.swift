@@ -52,7 +52,7 @@ public struct HTTPServerConfiguration: Sendable {
                 maxConnections: Int = 10_000,
                 idleTimeoutSeconds: Int = 120,
                 maxBodyBytes: Int = 64 * 1024,
-                connectionMemoryBytes: Int = 16 * 1024,
+                connectionMemoryBytes: Int = 12 * 1024,
                 wakeBatch: Int = 256,
                 limits: MessageLimits = MessageLimits(),
                 keepaliveSeconds: Double = 15,

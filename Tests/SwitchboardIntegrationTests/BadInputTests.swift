@@ -127,12 +127,12 @@ struct BadInputTests {
         #expect(try server.client.get("/api/rooms/lobby/messages").page().messages.count == 1)
     }
 
-    /// The memory pool per connection is 16 KiB (lean idle streams): a
-    /// browser's cookies for localhost up to 6 KB still fit; far larger
+    /// The memory pool per connection is 12 KiB (lean idle streams): a
+    /// browser's cookies for localhost up to 5 KB still fit; far larger
     /// headers get libmicrohttpd's 431 and the server goes on.
-    @Test func headersUpToSixKilobytesFitAndLargerOnesAre431() throws {
+    @Test func headersUpToFiveKilobytesFitAndLargerOnesAre431() throws {
         let server = try TestServer()
-        let cookie = String(repeating: "c", count: 6000)
+        let cookie = String(repeating: "c", count: 5000)
         #expect(try server.client.get("/api/rooms/lobby/messages", headers: [("Cookie", "a=\(cookie)")]).status == 200)
         let huge = String(repeating: "h", count: 20_000)
         #expect(try server.client.get("/api/rooms/lobby/messages", headers: [("Cookie", "a=\(huge)")]).status == 431)

@@ -1,0 +1,54 @@
+// libFuzzer target for every parser that reads an HTTP or WebSocket
+// client's bytes: the publish body (JSON and form), form decoding, the
+// account endpoints' fields, the poll parameters, the SSE `Last-Event-ID`,
+// and a WebSocket client's text frame. Built by Scripts/fuzz.sh
+// (TARGET=requests) with `swiftc -sanitize=fuzzer,address`, together with
+// SwitchboardCore's sources and the parsers' files as one module.
+//
+// Input layout: the first byte picks the parser; the rest is its input
+// (for the poll parameters, four values split at 0xFF bytes).
+
+private let access = AccessControl(verifier: nil)
+private let limits = MessageLimits()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func requestParsersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let first = bytes.first else { return 0 }
+    let input = Array(bytes.dropFirst())
+    let text = String(decoding: input, as: UTF8.self)
+    switch first % 7 {
+    case 0, 1:
+        let type: String? = first % 7 == 0 ? "application/json" : "application/x-www-form-urlencoded; charset=utf-8"
+        if let (user, body) = try? PublishRequest.fields(contentType: type, body: input) {
+            // What the parser lets through is valid text, and the access check decides the rest.
+            if let body, let draft = try? access.draft(.guest, room: "lobby", user: user ?? "fuzz", text: body, limits: limits, client: "fuzz") {
+                precondition(!draft.text.isEmpty && draft.text.utf8.count <= limits.maxTextBytes, "text within limits")
+                precondition(!draft.text.utf8.contains(0), "no NUL stored")
+            }
+        }
+    case 2:
+        if let fields = try? FormURLEncoded.decode(input) {
+            for field in fields { precondition(String(validating: Array(field.value.utf8), as: UTF8.self) != nil) }
+        }
+    case 3:
+        _ = try? RequestFields.decode(["user", "password", "title", "members"], contentType: nil, body: input)
+    case 4:
+        let parts = input.split(separator: 0xFF, maxSplits: 3, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+        let value = { (index: Int) -> String? in index < parts.count && !parts[index].isEmpty ? parts[index] : nil }
+        if let parameters = try? PollParameters(since: value(0), limit: value(1), wait: value(2), before: value(3)) {
+            precondition((1...PollParameters.maxLimit).contains(parameters.limit), "limit in range")
+            precondition((parameters.since ?? 0) >= 0 && (parameters.wait ?? 0) <= PollParameters.maxWait, "since and wait in range")
+        }
+    case 5:
+        if let cursor = try? Cursor.parse(text, name: "Last-Event-ID") { precondition(cursor >= 0, "a cursor is never negative") }
+    default:
+        let parsed = WebSocketClientMessage.parse(text, user: "fuzz", filter: .room("lobby"), limits: limits,
+                                                  access: access, identity: .guest, client: "fuzz")
+        if case .publish(let draft, _) = parsed {
+            precondition(draft.room == "lobby" && draft.text.utf8.count <= limits.maxTextBytes, "a publish stays in its room and limits")
+        }
+    }
+    return 0
+}
