@@ -23,6 +23,8 @@ struct APIRouteTests {
         ("DELETE", "/api/admin/messages/7", .route(.adminDelete(id: "7"))),
         // Empty segments are ignored, as before.
         ("GET", "//api//rooms/lobby/messages/", .route(.poll(room: "lobby"))),
+        ("GET", "/api/rooms/caf\u{E9}-\u{1F600}/events", .route(.roomEvents(room: "caf\u{E9}-\u{1F600}"))),
+        ("PUT", "/api/rooms/lobby/events", .methodNotAllowed(allowed: ["GET"])),
         // Names are compared exactly.
         ("GET", "/API/rooms", .notFound),
         ("GET", "/api/roomsx", .notFound),
@@ -45,5 +47,6 @@ struct APIRouteTests {
         #expect(APIRoute.segments("/a//b/c/").map(String.init) == ["a", "b", "c"])
         #expect(APIRoute.segments("").isEmpty && APIRoute.segments("///").isEmpty)
         #expect(APIRoute.segments("/é/ü").map(String.init) == ["é", "ü"])
+        #expect(APIRoute.segments("a") == ["a"] && APIRoute.segments("/\u{1F600}x") == ["\u{1F600}x"])
     }
 }
