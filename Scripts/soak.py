@@ -19,16 +19,15 @@ small tmpfs Scripts/soak.sh made, a full disk for 20 s).
 """
 import argparse
 import asyncio
-import itertools
 import json
 import os
 import random
-import signal
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from soak_clients import LineClient, Subscriber, Tally, open_http, read_frame, read_head, request, reset  # noqa: E402
+from soak_clients import LineClient, Subscriber, Tally, open_http, read_head, request, reset  # noqa: E402
+from soak_misbehave import Misbehaviour  # noqa: E402
 from soak_plot import write_svg  # noqa: E402
 
 ROOMS = ["soak-a", "soak-b", "soak-c"]
@@ -78,7 +77,7 @@ async def make_conversation(port):
     return made["room"], tokens[0]
 
 
-class Soak:
+class Soak(Misbehaviour):
     def __init__(self, arguments):
         self.port, self.tcp_port, self.pid = arguments.port, arguments.tcp_port, arguments.pid
         self.seconds = arguments.minutes * 60
@@ -90,6 +89,7 @@ class Soak:
         self.sequence = 0
         self.rows = []
         self.chaos_log = []
+        self.inflight = set()
 
     def text(self, origin):
         self.sequence += 1
@@ -131,7 +131,9 @@ class Soak:
                 lines = [c for c in self.lines if c.room == room]
                 random.choice(lines).publish(self.text("tcp"))
             else:
-                asyncio.create_task(self.publish_http(room))
+                task = asyncio.create_task(self.publish_http(room))
+                self.inflight.add(task)
+                task.add_done_callback(self.inflight.discard)
             if time.monotonic() >= next_burst:
                 next_burst += 30
                 await asyncio.gather(*(self.publish_http(random.choice(self.all_rooms)) for _ in range(100)))
@@ -170,75 +172,6 @@ class Soak:
                     writer.close()
             await asyncio.sleep(0.3)
 
-    async def misbehave(self):
-        """A misbehaving client every few seconds; each must get its clear
-        refusal while the server goes on serving."""
-        kinds = itertools.cycle(["slowloris", "bad-frame", "long-line", "invalid-utf8", "malformed-json"])
-        while self.running:
-            await asyncio.sleep(3)
-            what = next(kinds)
-            try:
-                await asyncio.wait_for(getattr(self, what.replace("-", "_"))(), timeout=60)
-            except asyncio.TimeoutError:
-                self.tally.judged(what, False, "no answer in 60 s")
-            except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
-                self.tally.judged(what, False, repr(error))
-
-    async def slowloris(self):
-        """A header byte every 2 s for 30 s: it holds one connection, and
-        everyone else is served meanwhile."""
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        try:
-            writer.write(b"GET /api/rooms/soak-a/messages HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-            served = True
-            for _ in range(15):
-                await asyncio.sleep(2)
-                writer.write(b"x")
-                # A read (not /healthz, which says 503 while the chaos fills the disk).
-                status, _ = await request(self.port, "GET", "/api/rooms/soak-a/messages?limit=1")
-                served = served and status == 200
-            self.tally.judged("slowloris", served, "others were not served meanwhile")
-        finally:
-            reset(writer)
-
-    async def bad_frame(self):
-        reader, writer = await open_http(self.port, "GET /api/rooms/soak-a/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-                                         "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                                         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-        try:
-            await read_head(reader)
-            writer.write(b"\x81\x02hi")  # unmasked: a protocol error
-            opcode, payload = await read_frame(reader)
-            while opcode != 8:  # the room's messages may come first
-                opcode, payload = await read_frame(reader)
-            self.tally.judged("bad-frame", payload[:2] == (1002).to_bytes(2, "big"), payload[:8])
-        finally:
-            writer.close()
-
-    async def long_line(self):
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.tcp_port)
-        try:
-            writer.write(b"join:soak-z\niam:longline\n" + b"msg:" + b"x" * 10_000 + b"\nping:still\n")
-            seen = b""
-            while b"pong:still" not in seen:
-                chunk = await reader.read(4096)
-                if not chunk:
-                    break
-                seen += chunk
-            self.tally.judged("long-line", b"error:" in seen and b"pong:still" in seen, seen[-80:])
-        finally:
-            writer.close()
-
-    async def invalid_utf8(self):
-        status, answer = await request(self.port, "POST", "/api/rooms/soak-a/messages", b"user=bad&text=%FF%FE",
-                                       [("Content-Type", "application/x-www-form-urlencoded")])
-        self.tally.judged("invalid-utf8", status == 400, f"{status} {answer}")
-
-    async def malformed_json(self):
-        status, answer = await request(self.port, "POST", "/api/rooms/soak-a/messages", b'{"user":"bad","text":',
-                                       [("Content-Type", "application/json")])
-        self.tally.judged("malformed-json", status == 400, f"{status} {answer}")
-
     async def sampler(self, started):
         previous = None
         while True:
@@ -248,40 +181,6 @@ class Soak:
             previous = (cpu, at)
             self.rows.append((round(at), round(rss, 1), fds, threads, round(percent, 1), self.tally.connections, self.tally.delivered))
             await asyncio.sleep(10)
-
-    async def chaos_run(self):
-        await asyncio.sleep(self.seconds / 2)
-        self.chaos_log.append(f"{time.strftime('%H:%M:%S')} SIGSTOP of the server for 20 s")
-        os.kill(self.pid, signal.SIGSTOP)
-        await asyncio.sleep(20)
-        os.kill(self.pid, signal.SIGCONT)
-        if self.tmpfs:
-            await asyncio.sleep(30)
-            filler = os.path.join(self.tmpfs, "filler")
-            self.chaos_log.append(f"{time.strftime('%H:%M:%S')} the database's disk full for 20 s")
-            with open(filler, "wb") as handle:
-                try:
-                    while True:
-                        handle.write(b"\0" * 65536)
-                except OSError:
-                    pass
-            await asyncio.sleep(5)
-            # A write may still succeed on a full disk (SQLite reuses its
-            # WAL's pages): /healthz must say 503 exactly when writes fail.
-            published, _ = await request(self.port, "POST", "/api/rooms/soak-a/messages", b"user=chaos&text=s:chaos:full",
-                                         [("Content-Type", "application/x-www-form-urlencoded")])
-            status, _ = await request(self.port, "GET", "/healthz")
-            self.chaos_log.append(f"while full: a publish answered {published}, /healthz {status}")
-            if (published == 503) != (status == 503):
-                self.tally.errors.append(f"/healthz answered {status} while a publish on the full disk answered {published}")
-            await asyncio.sleep(15)
-            os.remove(filler)
-            await asyncio.sleep(3)
-            await self.publish_http("soak-a")
-            status, _ = await request(self.port, "GET", "/healthz")
-            self.chaos_log.append(f"once there was room: /healthz {status}")
-            if status != 200:
-                self.tally.errors.append(f"/healthz answered {status} once the disk had room again, not 200")
 
     async def warm_up(self, count=9000):
         """Fills the server's in-memory ring and catch-up cache (4,096
@@ -318,6 +217,8 @@ class Soak:
         await asyncio.sleep(self.seconds)
         self.running = False
         await asyncio.sleep(5)  # the last publishes answered
+        if self.inflight:
+            await asyncio.wait(set(self.inflight), timeout=30)
         for task in tasks[1:]:
             task.cancel()
         return await self.check()

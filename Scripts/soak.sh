@@ -12,7 +12,7 @@
 # /tmp, printed at the end). Exit 1 when anything was lost or doubled, a
 # misbehaving client was not answered as it should be, or RSS or
 # descriptors at the end exceed the figure after warm-up by over 10 %.
-# The load: Scripts/soak.py and Scripts/soak_clients.py (Python 3, no packages).
+# The load: Scripts/soak.py, soak_clients.py, soak_misbehave.py, soak_plot.py (Python 3, no packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=60 chaos=()
