@@ -120,21 +120,15 @@ struct ServeCommand: ParsableCommand {
                                               limits: MessageLimits(maxTextBytes: maxTextBytes)),
             auth: try access.configuration())
         configuration.http.tls = try tls.credentials()
-        if tls.tcp, let credentials = configuration.http.tls {
-            do {
-                configuration.tcp?.tls = try LineTLS.context(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM)
-            } catch {
-                throw ValidationError("--tls-cert and --tls-key: not a usable certificate and key for --tcp-tls (\(error)).")
-            }
-        }
-        if let address = tls.webSocket, let credentials = configuration.http.tls {
-            let (wssHost, wssPort) = try Self.hostAndPort(address)
-            do {
-                configuration.webSocketTLS = WebSocketTLSAddress(
-                    host: wssHost, port: Int(wssPort),
-                    context: try LineTLS.context(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM))
-            } catch {
-                throw ValidationError("--tls-cert and --tls-key: not a usable certificate and key for --wss (\(error)).")
+        // SwiftNIO's TLS (the line port, --wss): one context for both, as SIGHUP makes it.
+        if let credentials = configuration.http.tls, tls.tcp || tls.webSocket != nil {
+            let context = try Result { try LineTLS.context(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM) }
+                .mapError { ValidationError("--tls-cert and --tls-key: not a usable certificate and key for --tcp-tls and --wss (\($0)).") }
+                .get()
+            if tls.tcp { configuration.tcp?.tls = context }
+            if let address = tls.webSocket {
+                let (wssHost, wssPort) = try Self.hostAndPort(address)
+                configuration.webSocketTLS = WebSocketTLSAddress(host: wssHost, port: Int(wssPort), context: context)
             }
         }
 
