@@ -61,7 +61,6 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// New connections are closed as soon as they are accepted; open ones go on.
     /// Who a WebSocket handshake arriving elsewhere (the wss listener) is,
     /// decided as the router decides it here: the token, the origin.
     public func upgradeIdentity(_ request: HTTPRequest) throws(SwitchboardError) -> Identity {
@@ -75,6 +74,7 @@ public final class HTTPServer: Sendable {
         try daemon.reloadCertificate(credentials)
     }
 
+    /// New connections are closed as soon as they are accepted; open ones go on.
     public func stopAccepting() {
         daemon.quiesce()
     }
