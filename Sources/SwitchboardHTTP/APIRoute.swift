@@ -193,10 +193,12 @@ public enum APIRoute: Equatable, Sendable {
     /// string's contiguous bytes (walking `UTF8View` indices was 2,700
     /// instructions of a long-poll request's 70,000 under callgrind).
     static func segments(_ path: String) -> [Substring] {
+        var path = path
+        path.makeContiguousUTF8()  // a native string is already: nothing is copied
+        let utf8 = path.utf8
         var segments: [Substring] = []
         segments.reserveCapacity(6)
-        let utf8 = path.utf8
-        let scanned: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+        _ = utf8.withContiguousStorageIfAvailable { bytes in
             var start = 0
             for offset in 0...bytes.count where offset == bytes.count || bytes[offset] == UInt8(ascii: "/") {
                 if start < offset {
@@ -207,17 +209,6 @@ public enum APIRoute: Equatable, Sendable {
                 start = offset + 1
             }
         }
-        if scanned != nil { return segments }
-        var start = utf8.startIndex
-        var index = start
-        while index != utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "/") {
-                if start != index { segments.append(path[start..<index]) }
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        if start != utf8.endIndex { segments.append(path[start..<utf8.endIndex]) }
         return segments
     }
 
