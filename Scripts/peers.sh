@@ -133,6 +133,14 @@ wrk_run() {
 cpu_seconds() {  # user+system seconds of a process
   awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$1/stat"
 }
+# publish_run NAME SERVER PID CONNECTIONS URL: wrk publishing, and the server's CPU meanwhile (NAME-cpu).
+publish_run() {
+  local name=$1 server=$2 pid=$3 connections=$4 url=$5 before after
+  before=$(cpu_seconds "$pid")
+  wrk_run "$name" "$server" "$connections" "$url" Scripts/wrk-publish.lua
+  after=$(cpu_seconds "$pid")
+  echo "{\"workload\":\"$name-cpu\",\"server\":\"$server\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results"
+}
 
 # Memory per idle connection is measured first, while both servers are fresh
 # (a server that held 5,000 connections before keeps that memory for reuse).
@@ -158,22 +166,13 @@ for workload in $ordered; do
       for server in switchboard nchan; do
         port=$http_port pid=$switchboard_pid
         [ $server = nchan ] && port=$nchan_port pid=$nchan_worker
-        before=$(cpu_seconds "$pid")
-        wrk_run "publish$connections" $server $connections "http://127.0.0.1:$port/api/rooms/wrk/messages" Scripts/wrk-publish.lua
-        after=$(cpu_seconds "$pid")
-        echo "{\"workload\":\"publish$connections-cpu\",\"server\":\"$server\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results"
+        publish_run "publish$connections" $server "$pid" $connections "http://127.0.0.1:$port/api/rooms/wrk/messages"
       done
     done ;;
   publishmem)
-    before=$(cpu_seconds "$memory_switchboard_pid")
-    wrk_run publishmem64 switchboard 64 "http://127.0.0.1:$memory_http_port/api/rooms/wrk/messages" Scripts/wrk-publish.lua
-    after=$(cpu_seconds "$memory_switchboard_pid")
-    echo "{\"workload\":\"publishmem64-cpu\",\"server\":\"switchboard\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results"
+    publish_run publishmem64 switchboard "$memory_switchboard_pid" 64 "http://127.0.0.1:$memory_http_port/api/rooms/wrk/messages"
     # Nchan's row is its publish64 (always in memory): run it here too, in the same minute.
-    before=$(cpu_seconds "$nchan_worker")
-    wrk_run publishmem64 nchan 64 "http://127.0.0.1:$nchan_port/api/rooms/wrkmem/messages" Scripts/wrk-publish.lua
-    after=$(cpu_seconds "$nchan_worker")
-    echo "{\"workload\":\"publishmem64-cpu\",\"server\":\"nchan\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results" ;;
+    publish_run publishmem64 nchan "$nchan_worker" 64 "http://127.0.0.1:$nchan_port/api/rooms/wrkmem/messages" ;;
   instructions)
     # Instructions per delivery under callgrind (each server alone, in one
     # process), the same load client: figures that do not move with the
