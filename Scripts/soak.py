@@ -45,7 +45,9 @@ def sample(pid):
 async def last_id(port, room, token=None):
     headers = [("Authorization", f"Bearer {token}")] if token else []
     status, page = await request(port, "GET", f"/api/rooms/{room}/messages?limit=1", headers=headers)
-    return page["next"] if status == 200 and page["messages"] else (page or {}).get("next", 0)
+    if status != 200:
+        raise RuntimeError(f"the last id of {room}: {status} {page}")
+    return page["next"]
 
 
 async def history(port, room, token=None):

@@ -92,6 +92,14 @@ def reset(writer):
     writer.close()
 
 
+def drop(writer):
+    """Closes cleanly or with a reset, at random: how clients go."""
+    if random.random() < 0.5:
+        reset(writer)
+    else:
+        writer.close()
+
+
 class Subscriber:
     """A subscriber of one room from a cursor; `received` holds ids in arrival order."""
     def __init__(self, kind, port, room, since, token=None, reconnecting=False):
@@ -101,6 +109,7 @@ class Subscriber:
         self.cursor = since
         self.stopped = False
         self.failed = None
+        self.writer = None  # a WebSocket's, while open
 
     def query(self):
         who = f"&access_token={self.token}" if self.token else "&user=soaker" if self.kind == "websocket" else ""
@@ -161,7 +170,7 @@ class Subscriber:
                     if data is not None and any(line.startswith(b"id: ") for line in lines):
                         self.got(json.loads(data), tally)
         finally:
-            (reset if random.random() < 0.5 else lambda w: w.close())(writer)
+            drop(writer)
 
     async def websocket(self, tally):
         key = base64.b64encode(os.urandom(16)).decode()
@@ -187,13 +196,12 @@ class Subscriber:
                     self.got(message, tally)
         finally:
             self.writer = None
-            (reset if random.random() < 0.5 else lambda w: w.close())(writer)
+            drop(writer)
 
     def publish(self, text, ref):
         """Publishes on the WebSocket, if open; the ack is counted when it comes."""
-        writer = getattr(self, "writer", None)
-        if writer is not None and not writer.is_closing():
-            writer.write(frame(1, json.dumps({"text": text, "ref": ref}).encode()))
+        if self.writer is not None and not self.writer.is_closing():
+            self.writer.write(frame(1, json.dumps({"text": text, "ref": ref}).encode()))
 
     async def poll(self, tally, wait):
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
