@@ -5,6 +5,10 @@
 #   requests  the publish body (JSON and form), form decoding, the account
 #             endpoints' fields, the poll parameters, Last-Event-ID and a
 #             WebSocket client's text frame
+#   token     a token as a client presents it, and a signed token's claims,
+#             through JWTTokenVerifier and jwt-kit (built as a package of its
+#             own in .build-fuzz-token, Fuzz/TokenFuzzPackage: about 1.5 min
+#             the first time; the test command leaves it out for that)
 # A crash leaves its input in Fuzz/crashes/TARGET-*; make each such input a
 # regression test beside the parser's unit tests.
 #   SECONDS_TO_RUN=300 Scripts/fuzz.sh
@@ -13,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${SECONDS_TO_RUN:-60}
-targets=${TARGETS:-"line requests"}
+targets=${TARGETS:-"line requests token"}
 work=$(mktemp -d -t switchboard-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p Fuzz/crashes
@@ -30,6 +34,25 @@ build() {
     || { grep -E "error" -A3 "$work/build-$name.log" >&2; echo "FAILED: fuzz target $name does not build" >&2; exit 1; }
 }
 
+# build_token: the token target, whose verifier needs jwt-kit, as a package
+# of SwitchboardCore's sources, the verifier's files and Fuzz/TokenFuzz.swift.
+build_token() {
+  local package=.build-fuzz-token
+  rm -rf "$package/Sources" && mkdir -p "$package/Sources/TokenFuzz"
+  cp Fuzz/TokenFuzzPackage/Package.swift "$package/"
+  cp -r Fuzz/TokenFuzzPackage/Sources/FuzzerEntry "$package/Sources/"
+  cp Sources/SwitchboardCore/*.swift Fuzz/TokenFuzz.swift "$package/Sources/TokenFuzz/"
+  for file in JWTTokenVerifier TokenKeys TokenPayload Blocking; do
+    sed '/^import SwitchboardCore$/d' "Sources/SwitchboardAuth/$file.swift" > "$package/Sources/TokenFuzz/$file.swift"
+  done
+  (cd "$package" && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library) >"$work/build-token.log" 2>&1 \
+    || { grep -E "error" -A3 "$work/build-token.log" >&2; echo "FAILED: fuzz target token does not build" >&2; exit 1; }
+  cp "$package/.build/debug/TokenFuzz" "$work/fuzz-token"
+}
+
+# A crash is libFuzzer's to report (the Swift backtracer's own reading of
+# the stack is not instrumented, and AddressSanitizer would report it).
+export SWIFT_BACKTRACE=enable=no
 status=0
 for target in $targets; do
   corpus=Fuzz/corpus/$target
@@ -48,7 +71,11 @@ for target in $targets; do
     printf '\x0412\xff100\xff25\xff' > "$corpus/seed-poll"
     printf '\x0542' > "$corpus/seed-cursor"
     printf '\x06{"text":"hi","ref":7,"room":"lobby"}' > "$corpus/seed-ws" ;;
-  *) echo "unknown fuzz target $target (line, requests)" >&2; exit 2 ;;
+  token)
+    build_token
+    printf '\x00eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJsdWtlIiwiZXhwIjoxOTAwMDAwMDAwfQ.c2ln' > "$corpus/seed-token"
+    printf '\x01{"sub":"luke","exp":1900000000,"nbf":1700000000,"iat":1700000000,"jti":"j1","rooms":["lobby","team-*"]}' > "$corpus/seed-claims" ;;
+  *) echo "unknown fuzz target $target (line, requests, token)" >&2; exit 2 ;;
   esac
   echo "== fuzz target $target, $seconds s"
   "$work/fuzz-$target" -max_total_time="$seconds" -artifact_prefix="Fuzz/crashes/$target-" -print_final_stats=1 "$corpus" 2>&1 \

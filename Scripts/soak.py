@@ -1,6 +1,7 @@
 """The soak: one running server, mixed load for N minutes, then the checks.
 
     python3 Scripts/soak.py --port HTTP --tcp-port TCP --pid PID --minutes N --out DIR [--chaos]
+        [--second-command CMD --second-port HTTP --second-tcp-port TCP --postgres-dir DIR]
 
 Run by Scripts/soak.sh, which starts the server. Holds SSE, WebSocket, raw
 TCP, long-poll and short-poll subscribers in several public rooms and a
@@ -15,7 +16,10 @@ acknowledged is missing, that every subscriber got its room's messages
 after its cursor in order and once, and that RSS and descriptors at the end
 are within 10 % of the figure after warm-up. --chaos adds, halfway, a
 SIGSTOP of the server for 20 s (and, when the server's database is on the
-small tmpfs Scripts/soak.sh made, a full disk for 20 s).
+small tmpfs Scripts/soak.sh made, a full disk for 20 s). With a second node
+(on the same PostgreSQL), the soak starts it, puts reconnecting subscribers
+and half the HTTP publishes on it, and --chaos kills it with SIGKILL and
+starts it again, then stops PostgreSQL for 15 s.
 """
 import argparse
 import asyncio
@@ -28,6 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from soak_clients import LineClient, Subscriber, Tally, open_http, read_head, request, reset  # noqa: E402
 from soak_misbehave import Misbehaviour  # noqa: E402
+from soak_node import SecondNode  # noqa: E402
 from soak_plot import write_svg  # noqa: E402
 
 ROOMS = ["soak-a", "soak-b", "soak-c"]
@@ -92,13 +97,17 @@ class Soak(Misbehaviour):
         self.rows = []
         self.chaos_log = []
         self.inflight = set()
+        self.second = None
+        if arguments.second_command:
+            self.second = SecondNode(arguments.second_command, arguments.second_port, arguments.postgres_dir)
+        self.ports = [self.port] + ([arguments.second_port] if self.second else [])
 
     def text(self, origin):
         self.sequence += 1
         return f"s:{origin}:{self.sequence}"
 
-    async def subscribe(self, kind, room, reconnecting=False):
-        subscriber = Subscriber(kind, self.port, room, await last_id(self.port, room, self.tokens.get(room)),
+    async def subscribe(self, kind, room, reconnecting=False, port=None):
+        subscriber = Subscriber(kind, port or self.port, room, await last_id(self.port, room, self.tokens.get(room)),
                                 self.tokens.get(room), reconnecting)
         self.subscribers.append(subscriber)
         subscriber.task = asyncio.create_task(subscriber.run(self.tally))
@@ -112,7 +121,7 @@ class Soak(Misbehaviour):
         else:
             body = "user=soaker&" + body
         try:
-            status, answer = await request(self.port, "POST", f"/api/rooms/{room}/messages", body.encode(), headers)
+            status, answer = await request(random.choice(self.ports), "POST", f"/api/rooms/{room}/messages", body.encode(), headers)
             if status == 201:
                 self.tally.ack(room, answer["id"])
         except (ConnectionError, OSError, asyncio.IncompleteReadError):
@@ -158,7 +167,7 @@ class Soak(Misbehaviour):
                     path = f"/api/rooms/{room}/events" if what != "ws-reset" else f"/api/rooms/{room}/ws"
                     upgrade = ("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n") if what == "ws-reset" else ""
-                    reader, writer = await open_http(self.port, f"GET {path} HTTP/1.1\r\nHost: x\r\n{upgrade}\r\n")
+                    reader, writer = await open_http(random.choice(self.ports), f"GET {path} HTTP/1.1\r\nHost: x\r\n{upgrade}\r\n")
                     if what == "stop-reading":
                         writer.get_extra_info("socket").setsockopt(__import__("socket").SOL_SOCKET,
                                                                    __import__("socket").SO_RCVBUF, 4096)
@@ -195,6 +204,15 @@ class Soak(Misbehaviour):
         await asyncio.gather(*(worker(count // 16) for _ in range(16)))
 
     async def run(self):
+        if self.second:
+            await self.second.start()
+        try:
+            return await self.soak()
+        finally:
+            if self.second:
+                self.second.stop()
+
+    async def soak(self):
         await self.warm_up()
         room, token = await make_conversation(self.port)
         self.tokens[room] = token
@@ -211,12 +229,20 @@ class Soak(Misbehaviour):
         for kind in ["sse", "websocket"]:
             await self.subscribe(kind, room)
             await self.subscribe(kind, room, reconnecting=True)
+        if self.second:
+            # Only subscribers that come back with their cursor: the node dies.
+            for room_name in self.all_rooms:
+                for kind in ["sse", "websocket", "long-poll", "short-poll"]:
+                    for _ in range(2):
+                        await self.subscribe(kind, room_name, reconnecting=True, port=self.second.port)
         await asyncio.sleep(1)
         started = time.monotonic()
         tasks = [asyncio.create_task(job) for job in (self.sampler(started), self.publishers(), self.churn(), self.misbehave())]
         if self.chaos:
             tasks.append(asyncio.create_task(self.chaos_run()))
         await asyncio.sleep(self.seconds)
+        if self.chaos:
+            await tasks[-1]  # never cut short: it must start what it stopped
         self.running = False
         await asyncio.sleep(5)  # the last publishes answered
         if self.inflight:
@@ -273,6 +299,10 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--chaos", action="store_true")
     parser.add_argument("--tmpfs", default="", help="the folder of the server's database, on a small tmpfs (chaos: full disk)")
+    parser.add_argument("--second-command", default="", help="starts a second node on the same PostgreSQL")
+    parser.add_argument("--second-port", type=int, default=0)
+    parser.add_argument("--second-tcp-port", type=int, default=0)
+    parser.add_argument("--postgres-dir", default="", help="the PostgreSQL of Scripts/postgres.sh that both nodes share")
     soak = Soak(parser.parse_args())
     stored, failures = asyncio.run(soak.run())
     os.makedirs(soak.out, exist_ok=True)

@@ -59,7 +59,10 @@ async def read_body(reader, headers):
     if headers.get("transfer-encoding", "").lower() == "chunked":
         body = b""
         while True:
-            size = int((await reader.readline()).strip().split(b";")[0], 16)
+            line = await reader.readline()
+            if not line:
+                raise ConnectionError("the body was cut")
+            size = int(line.strip().split(b";")[0], 16)
             if size == 0:
                 await reader.readline()
                 return body
@@ -136,6 +139,9 @@ class Subscriber:
                         self.failed = f"{self.kind} {self.room}: {error!r}"
                         return
                     await asyncio.sleep(0.2)
+            except Exception as error:  # the soak's own fault: say so rather than lose the client quietly
+                self.failed = f"{self.kind} {self.room}: the client failed: {error!r}"
+                return
             finally:
                 tally.connections -= 1
             if not self.reconnecting:
@@ -158,7 +164,10 @@ class Subscriber:
                 raise ConnectionError(f"SSE status {status}")
             pending = b""
             while not self.stopped:
-                size = int((await reader.readline()).strip().split(b";")[0], 16)
+                line = await reader.readline()
+                if not line:  # cut without the last chunk: the server went away
+                    raise ConnectionError("the stream was cut")
+                size = int(line.strip().split(b";")[0], 16)
                 if size == 0:
                     return
                 pending += await reader.readexactly(size)

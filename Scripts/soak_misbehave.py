@@ -11,8 +11,9 @@ from soak_clients import open_http, read_frame, read_head, request, reset
 
 
 class Misbehaviour:
-    """Needs `port`, `tcp_port`, `pid`, `running`, `seconds`, `tmpfs`,
-    `tally`, `chaos_log` and `publish_http` from the class it is mixed into."""
+    """Needs `port`, `ports`, `tcp_port`, `pid`, `running`, `seconds`,
+    `tmpfs`, `second` (a SecondNode or None), `tally`, `chaos_log` and
+    `publish_http` from the class it is mixed into."""
     async def misbehave(self):
         """A misbehaving client every few seconds; each must get its clear
         refusal while the server goes on serving."""
@@ -37,9 +38,9 @@ class Misbehaviour:
             for _ in range(15):
                 await asyncio.sleep(2)
                 writer.write(b"x")
-                # A read (not /healthz, which says 503 while the chaos fills the disk).
+                # Served: answered at once, 200, or 503 while the chaos makes the store fail.
                 status, _ = await request(self.port, "GET", "/api/rooms/soak-a/messages?limit=1")
-                served = served and status == 200
+                served = served and status in (200, 503)
             self.tally.judged("slowloris", served, "others were not served meanwhile")
         finally:
             reset(writer)
@@ -88,30 +89,65 @@ class Misbehaviour:
         os.kill(self.pid, signal.SIGSTOP)
         await asyncio.sleep(20)
         os.kill(self.pid, signal.SIGCONT)
-        if self.tmpfs:
-            await asyncio.sleep(30)
-            filler = os.path.join(self.tmpfs, "filler")
-            self.chaos_log.append(f"{time.strftime('%H:%M:%S')} the database's disk full for 20 s")
-            with open(filler, "wb") as handle:
-                try:
-                    while True:
-                        handle.write(b"\0" * 65536)
-                except OSError:
-                    pass
+        if self.second:
+            await self.node_chaos()
+        elif self.tmpfs:
+            await self.full_disk()
+
+    async def full_disk(self):
+        await asyncio.sleep(30)
+        filler = os.path.join(self.tmpfs, "filler")
+        self.chaos_log.append(f"{time.strftime('%H:%M:%S')} the database's disk full for 20 s")
+        with open(filler, "wb") as handle:
+            try:
+                while True:
+                    handle.write(b"\0" * 65536)
+            except OSError:
+                pass
+        await asyncio.sleep(5)
+        # A write may still succeed on a full disk (SQLite reuses its
+        # WAL's pages): /healthz must say 503 exactly when writes fail.
+        await self.store_failing("the disk full")
+        await asyncio.sleep(15)
+        os.remove(filler)
+        await asyncio.sleep(3)
+        await self.store_back("the disk had room again", [self.port])
+
+    async def node_chaos(self):
+        """Two nodes: the second killed and started again, then PostgreSQL stopped for 15 s."""
+        await asyncio.sleep(10)
+        self.chaos_log.append(f"{time.strftime('%H:%M:%S')} kill -9 of the second node, started again 5 s later")
+        self.second.kill()
+        await asyncio.sleep(5)
+        started = time.monotonic()
+        await self.second.start()
+        self.chaos_log.append(f"the second node answered /healthz {time.monotonic() - started:.1f} s after its start")
+        await asyncio.sleep(10)
+        self.chaos_log.append(f"{time.strftime('%H:%M:%S')} PostgreSQL stopped for 15 s")
+        await self.second.postgres("pause")
+        try:
             await asyncio.sleep(5)
-            # A write may still succeed on a full disk (SQLite reuses its
-            # WAL's pages): /healthz must say 503 exactly when writes fail.
-            published, _ = await request(self.port, "POST", "/api/rooms/soak-a/messages", b"user=chaos&text=s:chaos:full",
-                                         [("Content-Type", "application/x-www-form-urlencoded")])
-            status, _ = await request(self.port, "GET", "/healthz")
-            self.chaos_log.append(f"while full: a publish answered {published}, /healthz {status}")
-            if (published == 503) != (status == 503):
-                self.tally.errors.append(f"/healthz answered {status} while a publish on the full disk answered {published}")
-            await asyncio.sleep(15)
-            os.remove(filler)
-            await asyncio.sleep(3)
-            await self.publish_http("soak-a")
-            status, _ = await request(self.port, "GET", "/healthz")
-            self.chaos_log.append(f"once there was room: /healthz {status}")
+            await self.store_failing("PostgreSQL stopped")
+            await asyncio.sleep(10)
+        finally:
+            await self.second.postgres("resume")
+        await asyncio.sleep(5)
+        await self.store_back("PostgreSQL was back", self.ports)
+
+    async def store_failing(self, what):
+        """While the store fails, /healthz says 503 exactly when a publish is refused."""
+        published, _ = await request(self.port, "POST", "/api/rooms/soak-a/messages", b"user=chaos&text=s:chaos:failing",
+                                     [("Content-Type", "application/x-www-form-urlencoded")])
+        status, _ = await request(self.port, "GET", "/healthz")
+        self.chaos_log.append(f"while {what}: a publish answered {published}, /healthz {status}")
+        if (published == 503) != (status == 503):
+            self.tally.errors.append(f"/healthz answered {status} while {what}, where a publish answered {published}")
+
+    async def store_back(self, what, ports):
+        """Once the store works again, the next publish succeeds and every node's /healthz says 200."""
+        await self.publish_http("soak-a")
+        for port in ports:
+            status, _ = await request(port, "GET", "/healthz")
+            self.chaos_log.append(f"once {what}: /healthz {status} on :{port}")
             if status != 200:
-                self.tally.errors.append(f"/healthz answered {status} once the disk had room again, not 200")
+                self.tally.errors.append(f"/healthz answered {status} on :{port} once {what}, not 200")

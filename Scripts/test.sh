@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, smoke-tests the real
 # `switchboard` binary with curl, drives the web page in headless chromium,
-# soaks it for 3 minutes under mixed load with chaos (Scripts/soak.sh),
-# checks WebSocket conformance with Autobahn|Testsuite, then runs every Swift
+# soaks it for 2 minutes under mixed load with chaos, on one node and on two
+# (Scripts/soak.sh), checks WebSocket conformance with Autobahn|Testsuite, then runs every Swift
 # test (unit tests, and integration tests against real
 # servers on loopback).
 set -euo pipefail
@@ -39,8 +39,15 @@ if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
     python3 Tests/ScaleOut/scaleout_test.py .build/debug/switchboard
 fi
 
-echo "== soak, 3 minutes with chaos (every way in, churn, misbehaving clients, SIGSTOP, a full disk)"
-BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 3 --chaos
+echo "== soak, 2 minutes with chaos (every way in, churn, misbehaving clients, SIGSTOP, a full disk)"
+BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos
+echo "== soak on two nodes and PostgreSQL, 2 minutes with chaos (kill -9 of a node and its restart, PostgreSQL stopped)"
+# (A PostgreSQL of its own; run when the one above could be started.)
+if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
+    BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos --nodes 2
+else
+    echo "PostgreSQL could not be started here: skipped"
+fi
 
 echo "== WebSocket conformance (Autobahn|Testsuite)"
 Scripts/autobahn.sh .build/debug/switchboard
@@ -51,6 +58,9 @@ echo "== fuzzing every parser of a client's bytes (libFuzzer, 15 s a target: tha
 # Run here so the target cannot fall behind the code again (it stopped
 # building when LineSession gained its AccessControl, and nothing noticed).
 SECONDS_TO_RUN=15 Scripts/fuzz.sh
+
+echo "== ThreadSanitizer on the bus, group commit, the pump and presence (SwitchboardCore's tests, about 30 s)"
+SANITIZERS=core Scripts/sanitizers.sh
 
 echo "== swift test"
 # A crash prints the crashing thread only, so its cause stays in view.

@@ -64,12 +64,14 @@ public final class JWTTokenVerifier: TokenVerifier {
             throw .invalidToken("its 'sub' claim is not a valid user name")
         }
         guard let expiry = payload.exp?.value else { throw .invalidToken("it has no 'exp' claim") }
-        let expires = Self.milliseconds(expiry)
+        let expires = try Self.milliseconds(expiry, claim: "exp")
         guard expires > now else { throw .invalidToken("it expired at \(expires) (ms since the epoch)") }
-        if let notBefore = payload.nbf?.value, Self.milliseconds(notBefore) > now {
-            throw .invalidToken("it is not valid before \(Self.milliseconds(notBefore)) (its 'nbf')")
+        if let notBefore = try payload.nbf.map({ claim throws(SwitchboardError) in try Self.milliseconds(claim.value, claim: "nbf") }),
+           notBefore > now {
+            throw .invalidToken("it is not valid before \(notBefore) (its 'nbf')")
         }
-        if let issued = payload.iat?.value, Self.milliseconds(issued) > now + Self.clockSkewMilliseconds {
+        if let issued = try payload.iat.map({ claim throws(SwitchboardError) in try Self.milliseconds(claim.value, claim: "iat") }),
+           issued > now + Self.clockSkewMilliseconds {
             throw .invalidToken("it was issued in the future (its 'iat')")
         }
         var grant = RoomGrant.all
@@ -86,7 +88,14 @@ public final class JWTTokenVerifier: TokenVerifier {
         return TokenClaims(user: user, expires: expires, rooms: grant, revocationKey: key)
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+    /// A time claim in ms since the epoch; refused when that is not an
+    /// Int64 (a claim of 1e30 seconds would otherwise trap).
+    static func milliseconds(_ date: Date, claim: String) throws(SwitchboardError) -> Int64 {
+        guard let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded(.down)) else {
+            throw .invalidToken("its '\(claim)' claim is not a time in range")
+        }
+        return milliseconds
+    }
 
     /// What revokes a token without a `jti`: the SHA-256 of the token, in hex.
     static func digest(_ token: String) -> String {

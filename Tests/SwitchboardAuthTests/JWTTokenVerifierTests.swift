@@ -58,6 +58,10 @@ struct JWTTokenVerifierTests {
         ("expired", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":PAST}"#, "right", "expired"),
         ("not yet valid", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":EXP,"nbf":EXP}"#, "right", "'nbf'"),
         ("bad rooms", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":EXP,"rooms":["a b"]}"#, "right", "'rooms'"),
+        // Found by Scripts/fuzz.sh (token): a time past Int64 milliseconds trapped the server.
+        ("exp out of range", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":1e30}"#, "right", "'exp'"),
+        ("nbf out of range", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":EXP,"nbf":-1e300}"#, "right", "'nbf'"),
+        ("iat out of range", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":EXP,"iat":1e300}"#, "right", "'iat'"),
     ])
     func forgeriesAreRefusedWithTheirReason(_ name: String, _ header: String, _ claims: String, _ key: String, _ reason: String) throws {
         let claims = claims.replacingOccurrences(of: "EXP", with: "\(now / 1000 + 600)")

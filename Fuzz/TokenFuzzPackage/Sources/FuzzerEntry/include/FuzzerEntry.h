@@ -1,0 +1,1 @@
+// Nothing to import: FuzzerEntry only gives the executable its main.
