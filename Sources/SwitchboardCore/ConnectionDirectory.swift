@@ -20,8 +20,10 @@ public final class ConnectionDirectory: Sendable {
         var user: String?
         var rooms: [String]
         var identity: Identity
-        /// The rooms it reads (nil: every room its reader may see).
-        var follows: Set<String>?
+        /// The one room it reads, when it reads exactly one (nil: several,
+        /// or every room its reader may see): all that losing a
+        /// conversation needs, kept without a set per connection.
+        var soleRoom: String?
         /// Ends the connection from any thread, saying why; nil once ended.
         var close: (@Sendable (ConnectionEnd) -> Void)?
     }
@@ -55,14 +57,15 @@ public final class ConnectionDirectory: Sendable {
     /// `rooms` on `transport`; `close` ends the connection when the user is
     /// kicked or banned or `identity`'s token ends. Call ``close(_:)``
     /// exactly when it ends.
-    /// `follows` is the rooms it reads (nil: every room it may see): a
-    /// connection that reads only a conversation its user leaves is ended.
+    /// `soleRoom` is the one room it reads, when it reads exactly one (nil:
+    /// several, or every room it may see): a connection that reads only a
+    /// conversation its user leaves is ended.
     public func open(_ transport: Transport, user: String? = nil, rooms: [String] = [], identity: Identity = .guest,
-                     follows: Set<String>? = nil, close: (@Sendable (ConnectionEnd) -> Void)? = nil) -> ID {
+                     soleRoom: String? = nil, close: (@Sendable (ConnectionEnd) -> Void)? = nil) -> ID {
         let id = state.withLock { state in
             state.next += 1
             state.entries[state.next] = Entry(transport: transport, user: nil, rooms: [], identity: identity,
-                                              follows: follows, close: close)
+                                              soleRoom: soleRoom, close: close)
             state.open[transport.ordinal] += 1
             return ID(value: state.next)
         }
@@ -113,10 +116,10 @@ public final class ConnectionDirectory: Sendable {
         }
     }
 
-    /// The connection reads `rooms` from now on (raw TCP's `join:`).
-    public func follow(_ id: ID, _ rooms: Set<String>) {
+    /// The connection reads `room`, and only it, from now on (raw TCP's `join:`).
+    public func follow(_ id: ID, only room: String) {
         state.withLock { state in
-            if state.entries[id.value] != nil { state.entries[id.value]!.follows = rooms }
+            if state.entries[id.value] != nil { state.entries[id.value]!.soleRoom = room }
         }
     }
 
@@ -128,11 +131,11 @@ public final class ConnectionDirectory: Sendable {
     /// stopped the room's messages.
     public func membershipChanged(_ changes: [ConversationChange]) {
         for change in changes where !change.isMember {
-            let key = change.user.lowercased(), only: Set<String> = [change.room]
+            let key = change.user.lowercased()
             // The closer stays: each transport decides what losing the room
             // means (raw TCP stays open), and ending twice is a no-op everywhere.
             let told = state.withLock { state in
-                state.entries.values.filter { $0.identity.user?.lowercased() == key && $0.follows == only }.compactMap(\.close)
+                state.entries.values.filter { $0.identity.user?.lowercased() == key && $0.soleRoom == change.room }.compactMap(\.close)
             }
             for close in told { close(.removed(room: change.room)) }
         }

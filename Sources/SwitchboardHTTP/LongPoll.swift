@@ -26,8 +26,8 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
         let subscriber = PollSubscriber(transport: .longPoll, room: room, since: 0, access: services.access.readerAccess(identity))
         subscriber.onWake = { [unowned exchange] in exchange.resumeInTurn() }
         if let user { services.presence.poll(user: user, room: room, transport: .longPoll) }
-        let connection = services.connections.open(.longPoll, user: user, rooms: [room], identity: identity,
-                                                   follows: [room]) { [bus = services.bus] reason in
+        let connection = services.connections.open(.longPoll, user: user, rooms: user == nil ? [] : [room], identity: identity,
+                                                   soleRoom: room) { [bus = services.bus] reason in
             subscriber.end(reason)
             bus.cancel(subscriber)
         }

@@ -23,7 +23,7 @@ extension TCPChatHandler {
             self.subscriber = subscriber
             logger.info("\(user) has joined", metadata: ["transport": "tcp", "room": "\(room)"])
             let reply = replyOnLoop(context)
-            connections.follow(connection, [room])
+            connections.follow(connection, only: room)
             connections.identify(connection, user: user, rooms: [room], close: ending(context)) { _, announced in
                 // Present on another connection already: no join is published,
                 // but this client, like the tutorial's app, expects to see its own.
@@ -38,7 +38,7 @@ extension TCPChatHandler {
                 deliver()
             }
         case .move(_, _, let to):
-            connections.follow(connection, [to])
+            connections.follow(connection, only: to)
             guard let subscriber else { return }
             _ = bus.unpark(subscriber)
             subscriber.move(to: to, after: bus.lastID)

@@ -62,7 +62,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        connection = connections.open(.tcp, follows: [session.room], close: ending(context))
+        connection = connections.open(.tcp, soleRoom: session.room, close: ending(context))
         context.fireChannelActive()
     }
 
