@@ -8,7 +8,7 @@ public enum Cursor {
 
     /// A whole number in `range`, written in plain decimal digits.
     public static func integer(_ value: String, name: String, range: ClosedRange<Int64>) throws(SwitchboardError) -> Int64 {
-        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        guard !value.isEmpty, value.everyUTF8Byte({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
               let number = Int64(value)
         else { throw .badParameter(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)") }
         guard range.contains(number) else {

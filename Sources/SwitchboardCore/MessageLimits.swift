@@ -20,7 +20,7 @@ public struct MessageLimits: Sendable, Equatable {
     public func validRoom(_ room: String) throws(SwitchboardError) -> String {
         let bytes = room.utf8
         guard !bytes.isEmpty, bytes.count <= maxRoomLength,
-              bytes.allSatisfy({ Self.isRoomByte($0) })
+              room.everyUTF8Byte({ Self.isRoomByte($0) })
         else {
             throw SwitchboardError(.malformed, code: "invalid_room",
                                    message: "A room name is 1-\(maxRoomLength) characters of A-Z a-z 0-9 _ . -")

@@ -215,6 +215,6 @@ public enum APIRoute: Equatable, Sendable {
     /// Byte-for-byte equality with an ASCII literal.
     static func equal(_ segment: Substring, _ literal: StaticString) -> Bool {
         let bytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        return segment.utf8.elementsEqual(bytes)
+        return segment.utf8Equals(bytes)
     }
 }
