@@ -67,6 +67,9 @@ public final class HTTPExchange: @unchecked Sendable {
     /// Handlers run last-registered first, like `defer`: what was set up
     /// last is undone first.
     public func onCompletion(_ handler: @escaping @Sendable (HTTPCompletion) -> Void) {
+        // Room for the two most exchanges register (the router's, the
+        // endpoint's) in one allocation, not one and then a second.
+        if completionHandlers.isEmpty { completionHandlers.reserveCapacity(2) }
         completionHandlers.append(handler)
     }
 

@@ -32,11 +32,13 @@ func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_Result {
         created = MHD_create_response_for_upgrade(upgradeHandler, Unmanaged.passUnretained(exchange).toOpaque())
     }
     guard let created else { return .NO }
+    // withCString, not the implicit conversion, which copies each String
+    // into an array of its own: a native string is NUL-terminated already.
     for (name, value) in response.headers {
-        _ = MHD_add_response_header(created, name, value)
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
     }
     for (name, value) in exchange.responseHeaders {
-        _ = MHD_add_response_header(created, name, value)
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
     }
     let result = MHD_queue_response(exchange.connection, UInt32(response.status), created)
     MHD_destroy_response(created)
