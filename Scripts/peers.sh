@@ -144,7 +144,10 @@ publish_run() {
 
 # Memory per idle connection is measured first, while both servers are fresh
 # (a server that held 5,000 connections before keeps that memory for reuse).
-ordered=$(for w in $WORKLOADS; do [[ $w == *idle5000 ]] && echo "$w"; done; for w in $WORKLOADS; do [[ $w != *idle5000 ]] && echo "$w"; done)
+# (An if, not `[[ ]] && echo`: a list ending in an idle workload left that
+# subshell failing, and set -e ended the run before any workload.)
+ordered=$(for w in $WORKLOADS; do if [[ $w == *idle5000 ]]; then echo "$w"; fi; done
+          for w in $WORKLOADS; do if [[ $w != *idle5000 ]]; then echo "$w"; fi; done)
 for workload in $ordered; do
   echo "== $workload" >&2
   case $workload in
