@@ -4,9 +4,9 @@
         [--second-command CMD --second-port HTTP --second-tcp-port TCP --postgres-dir DIR]
 
 Run by Scripts/soak.sh, which starts the server. Holds SSE, WebSocket, raw
-TCP, long-poll and short-poll subscribers in several public rooms and a
-group conversation; publishes over HTTP, WebSocket and raw TCP at a steady
-rate plus a burst every 30 s; opens and drops connections all the time
+TCP, long-poll and short-poll subscribers in several public rooms, a group
+conversation and a direct one; publishes over HTTP, WebSocket and raw TCP at
+a steady rate plus a burst every 30 s; opens and drops connections all the time
 (clean closes, resets, readers that stop reading, clients that come back
 with their cursor); and sends a misbehaving client now and then (slowloris,
 a bad frame, an oversized line, invalid UTF-8, malformed JSON). Every 10 s
@@ -69,8 +69,9 @@ async def history(port, room, token=None):
         since = page["next"]
 
 
-async def make_conversation(port):
-    """Two accounts, the first signed in, a group of both: (room, token)."""
+async def make_conversations(port):
+    """Two accounts, the first signed in; a group of both and their direct
+    conversation: ([group room, direct room], the first's token)."""
     password, suffix = "soak password 1234", random.randrange(1 << 30)
     tokens = []
     for name in (f"soaka{suffix}", f"soakb{suffix}"):
@@ -78,10 +79,14 @@ async def make_conversation(port):
         await request(port, "POST", "/api/accounts", body, [("Content-Type", "application/json")])
         _, session = await request(port, "POST", "/api/sessions", body, [("Content-Type", "application/json")])
         tokens.append(session["token"])
-    body = json.dumps({"title": "soak", "members": [f"soakb{suffix}"]}).encode()
-    _, made = await request(port, "POST", "/api/conversations", body,
-                            [("Content-Type", "application/json"), ("Authorization", f"Bearer {tokens[0]}")])
-    return made["room"], tokens[0]
+    rooms = []
+    for fields in ({"title": "soak", "members": [f"soakb{suffix}"]}, {"members": [f"soakb{suffix}"]}):
+        status, made = await request(port, "POST", "/api/conversations", json.dumps(fields).encode(),
+                                     [("Content-Type", "application/json"), ("Authorization", f"Bearer {tokens[0]}")])
+        if status not in (200, 201):
+            raise RuntimeError(f"a conversation could not be made: {status} {made}")
+        rooms.append(made["room"])
+    return rooms, tokens[0]
 
 
 class Soak(Misbehaviour):
@@ -214,9 +219,9 @@ class Soak(Misbehaviour):
 
     async def soak(self):
         await self.warm_up()
-        room, token = await make_conversation(self.port)
-        self.tokens[room] = token
-        self.all_rooms = ROOMS + [room]
+        conversations, token = await make_conversations(self.port)
+        self.tokens.update({room: token for room in conversations})
+        self.all_rooms = ROOMS + conversations
         for index, room_name in enumerate(ROOMS):
             for kind in ["sse", "websocket", "long-poll", "short-poll"]:
                 for _ in range(3):
@@ -226,9 +231,10 @@ class Soak(Misbehaviour):
                 line = LineClient(self.tcp_port, room_name, f"line{index}x{client}")
                 self.lines.append(line)
                 line.task = asyncio.create_task(line.run(self.tally))
-        for kind in ["sse", "websocket"]:
-            await self.subscribe(kind, room)
-            await self.subscribe(kind, room, reconnecting=True)
+        for room in conversations:
+            for kind in ["sse", "websocket", "long-poll"]:
+                await self.subscribe(kind, room)
+                await self.subscribe(kind, room, reconnecting=True)
         if self.second:
             # Only subscribers that come back with their cursor: the node dies.
             for room_name in self.all_rooms:
