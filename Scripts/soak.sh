@@ -57,7 +57,7 @@ if [ "$nodes" = 2 ]; then
   pgdir=$(mktemp -d -t switchboard-soak-postgres.XXXXXX)
   database=$(Scripts/postgres.sh start "$pgdir")
   second_port=$(free_port) second_tcp_port=$(free_port)
-  second=(--postgres-dir "$pgdir" --second-port "$second_port" --second-tcp-port "$second_tcp_port"
+  second=(--postgres-dir "$pgdir" --postgres-port "$(cat "$pgdir/port")" --second-port "$second_port" --second-tcp-port "$second_tcp_port"
           --second-command "$binary serve --http 127.0.0.1:$second_port --tcp 127.0.0.1:$second_tcp_port --db $database
                             --admin-token soak --max-connections 20000 --log-level error")
 # With --chaos the database lives on a 64 MiB tmpfs that the soak fills for
