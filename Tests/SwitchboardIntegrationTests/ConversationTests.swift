@@ -161,8 +161,15 @@ struct ConversationTests {
         let tcp = try TestLineClient(port: server.tcpPort)
         try tcp.write("auth:\(han.token)\njoin:\(room)\nwho:\n")
         _ = try tcp.readUntil { $0.hasPrefix("who:") }
-        // Each stream is live (han's presence shows in it).
-        for stream in [only, several, inbox] { _ = try stream.readEvents(1) }
+        // Each stream is live: a message of the room reaches all three. (Not
+        // han's presence: a join stored before a stream subscribed never
+        // reaches it, and under load one did not, and the test waited out
+        // its 60 s deadline.)
+        let before = try luke.publish(room, "before he left").message()
+        for stream in [only, several, inbox] {
+            var seen: [TestSSEEvent] = []
+            while seen.last?.id != String(before.id) { seen += try stream.readEvents(1) }
+        }
 
         let removal = try luke.call("DELETE", "/api/conversations/\(room)/members/han")
         #expect(removal.status == 204)
