@@ -34,12 +34,13 @@ func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_Result {
     guard let created else { return .NO }
     // withCString, not the implicit conversion, which copies each String
     // into an array of its own: a native string is NUL-terminated already.
-    for (name, value) in response.headers {
-        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
+    func add(_ headers: [(name: String, value: String)]) {
+        for (name, value) in headers {
+            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
+        }
     }
-    for (name, value) in exchange.responseHeaders {
-        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
-    }
+    add(response.headers)
+    add(exchange.responseHeaders)
     let result = MHD_queue_response(exchange.connection, UInt32(response.status), created)
     MHD_destroy_response(created)
     return result

@@ -62,7 +62,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         var rooms: [String] = []
         if case .rooms(let names) = filter { rooms = names.sorted() }
         let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms, identity: identity,
-                                                   soleRoom: rooms.count == 1 ? rooms[0] : nil) { reason in
+                                                   soleRoom: filter.soleRoom) { reason in
             if case .removed = reason { stream.endWhenDrained() } else { stream.end() }
         }
         let listening = services.notices.listen(filter: filter, access: stream.access, user: user) { notice in

@@ -62,7 +62,7 @@ enum WebSocketClientMessage: Equatable {
             }
             return room
         }
-        if case .rooms(let rooms) = filter, rooms.count == 1, let only = rooms.first { return only }
+        if let only = filter.soleRoom { return only }
         throw SwitchboardError(.invalid, code: "room_required", message: "This socket follows several rooms: give 'room'.")
     }
 

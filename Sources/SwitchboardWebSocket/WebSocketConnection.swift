@@ -72,9 +72,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
                 loop.value.close(code: 1008, reason: reason.code)
             }
         }
-        var soleRoom: String?
-        if case .rooms(let names) = filter, names.count == 1 { soleRoom = names.first }
-        let connection = services.connections.open(.websocket, identity: request.identity, soleRoom: soleRoom, close: end)
+        let connection = services.connections.open(.websocket, identity: request.identity, soleRoom: filter.soleRoom, close: end)
         self.connection = connection
         // A named user in named rooms is present (a join, queued for the store).
         if let user = request.user, case .rooms(let names) = filter {
