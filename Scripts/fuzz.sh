@@ -22,31 +22,36 @@ work=$(mktemp -d -t switchboard-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p Fuzz/crashes
 
-# build NAME MODULE FILE...: one module of SwitchboardCore's sources, the
-# parsers' files (without their import of SwitchboardCore) and Fuzz/MODULE.swift.
+# gather DIR MODULE FILE...: into DIR (emptied), one module's sources:
+# SwitchboardCore's, the named files (without their import of
+# SwitchboardCore) and Fuzz/MODULE.swift.
+gather() {
+  local dir=$1 module=$2; shift 2
+  rm -rf "$dir" && mkdir -p "$dir"
+  cp Sources/SwitchboardCore/*.swift "Fuzz/$module.swift" "$dir/"
+  for file in "$@"; do sed '/^import SwitchboardCore$/d' "Sources/$file.swift" > "$dir/$(basename "$file").swift"; done
+}
+failed_build() { grep -E "error" -A3 "$work/build-$1.log" >&2; echo "FAILED: fuzz target $1 does not build" >&2; exit 1; }
+
+# build NAME MODULE FILE...: the target as one swiftc module.
 build() {
   local name=$1 module=$2; shift 2
-  rm -rf "$work/src" && mkdir -p "$work/src"
-  cp Sources/SwitchboardCore/*.swift "$work/src/"
-  for file in "$@"; do sed '/^import SwitchboardCore$/d' "Sources/$file.swift" > "$work/src/$(basename "$file").swift"; done
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" \
-    "$work"/src/*.swift "Fuzz/$module.swift" -o "$work/fuzz-$name" 2>"$work/build-$name.log" \
-    || { grep -E "error" -A3 "$work/build-$name.log" >&2; echo "FAILED: fuzz target $name does not build" >&2; exit 1; }
+  gather "$work/src" "$module" "$@"
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "$work"/src/*.swift -o "$work/fuzz-$name" \
+    2>"$work/build-$name.log" || failed_build "$name"
 }
 
-# build_token: the token target, whose verifier needs jwt-kit, as a package
-# of SwitchboardCore's sources, the verifier's files and Fuzz/TokenFuzz.swift.
+# build_token: the token target, whose verifier needs jwt-kit: the same
+# module in a package with jwt-kit (Fuzz/TokenFuzzPackage).
 build_token() {
   local package=.build-fuzz-token
-  rm -rf "$package/Sources" && mkdir -p "$package/Sources/TokenFuzz"
-  cp Fuzz/TokenFuzzPackage/Package.swift "$package/"
+  gather "$package/Sources/TokenFuzz" TokenFuzz SwitchboardAuth/JWTTokenVerifier SwitchboardAuth/TokenKeys \
+    SwitchboardAuth/TokenPayload SwitchboardAuth/Blocking
+  rm -rf "$package/Sources/FuzzerEntry"
   cp -r Fuzz/TokenFuzzPackage/Sources/FuzzerEntry "$package/Sources/"
-  cp Sources/SwitchboardCore/*.swift Fuzz/TokenFuzz.swift "$package/Sources/TokenFuzz/"
-  for file in JWTTokenVerifier TokenKeys TokenPayload Blocking; do
-    sed '/^import SwitchboardCore$/d' "Sources/SwitchboardAuth/$file.swift" > "$package/Sources/TokenFuzz/$file.swift"
-  done
+  cp Fuzz/TokenFuzzPackage/Package.swift "$package/"
   (cd "$package" && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library) >"$work/build-token.log" 2>&1 \
-    || { grep -E "error" -A3 "$work/build-token.log" >&2; echo "FAILED: fuzz target token does not build" >&2; exit 1; }
+    || failed_build token
   cp "$package/.build/debug/TokenFuzz" "$work/fuzz-token"
 }
 

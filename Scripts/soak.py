@@ -1,7 +1,7 @@
 """The soak: one running server, mixed load for N minutes, then the checks.
 
     python3 Scripts/soak.py --port HTTP --tcp-port TCP --pid PID --minutes N --out DIR [--chaos]
-        [--second-command CMD --second-port HTTP --second-tcp-port TCP --postgres-dir DIR]
+        [--second-command CMD --second-port HTTP --postgres-dir DIR]
 
 Run by Scripts/soak.sh, which starts the server. Holds SSE, WebSocket, raw
 TCP, long-poll and short-poll subscribers in several public rooms, a group
@@ -125,7 +125,6 @@ class Soak(Misbehaviour):
         if arguments.second_command:
             self.second = SecondNode(arguments.second_command, arguments.second_port, arguments.postgres_dir)
         self.ports = [self.port] + ([arguments.second_port] if self.second else [])
-        self.postgres_port = arguments.postgres_port
 
     def text(self, origin):
         self.sequence += 1
@@ -211,7 +210,7 @@ class Soak(Misbehaviour):
     async def sampler(self, started):
         previous = None
         while True:
-            rss, fds, threads, cpu = sample(self.pid, self.postgres_port)
+            rss, fds, threads, cpu = sample(self.pid, self.second.postgres_port if self.second else 0)
             at = time.monotonic() - started
             percent = 0.0 if previous is None else (cpu - previous[0]) / max(1e-9, at - previous[1]) * 100
             previous = (cpu, at)
@@ -327,9 +326,7 @@ def main():
     parser.add_argument("--tmpfs", default="", help="the folder of the server's database, on a small tmpfs (chaos: full disk)")
     parser.add_argument("--second-command", default="", help="starts a second node on the same PostgreSQL")
     parser.add_argument("--second-port", type=int, default=0)
-    parser.add_argument("--second-tcp-port", type=int, default=0)
     parser.add_argument("--postgres-dir", default="", help="the PostgreSQL of Scripts/postgres.sh that both nodes share")
-    parser.add_argument("--postgres-port", type=int, default=0, help="its port: connections to it are not counted as descriptors")
     soak = Soak(parser.parse_args())
     stored, failures = asyncio.run(soak.run())
     os.makedirs(soak.out, exist_ok=True)

@@ -4,7 +4,7 @@
 # messages in order and once, and memory and descriptors flat.
 #
 #   Scripts/soak.sh                  # 60 minutes, the release build
-#   Scripts/soak.sh --minutes 3      # what CI runs (BINARY=.build/debug/switchboard)
+#   Scripts/soak.sh --minutes 2      # what CI runs (BINARY=.build/debug/switchboard)
 #   Scripts/soak.sh --chaos          # and, halfway: SIGSTOP for 20 s, a full disk for 20 s
 #   Scripts/soak.sh --nodes 2 --chaos
 #                                    # two nodes on a throwaway PostgreSQL; halfway:
@@ -57,7 +57,7 @@ if [ "$nodes" = 2 ]; then
   pgdir=$(mktemp -d -t switchboard-soak-postgres.XXXXXX)
   database=$(Scripts/postgres.sh start "$pgdir")
   second_port=$(free_port) second_tcp_port=$(free_port)
-  second=(--postgres-dir "$pgdir" --postgres-port "$(cat "$pgdir/port")" --second-port "$second_port" --second-tcp-port "$second_tcp_port"
+  second=(--postgres-dir "$pgdir" --second-port "$second_port"
           --second-command "$binary serve --http 127.0.0.1:$second_port --tcp 127.0.0.1:$second_tcp_port --db $database
                             --admin-token soak --max-connections 20000 --log-level error")
 # With --chaos the database lives on a 64 MiB tmpfs that the soak fills for

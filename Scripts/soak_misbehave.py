@@ -111,7 +111,7 @@ class Misbehaviour:
         await asyncio.sleep(15)
         os.remove(filler)
         await asyncio.sleep(3)
-        await self.store_back("the disk had room again", [self.port])
+        await self.store_back("the disk had room again")
 
     async def node_chaos(self):
         """Two nodes: the second killed and started again, then PostgreSQL stopped for 15 s."""
@@ -132,7 +132,7 @@ class Misbehaviour:
         finally:
             await self.second.postgres("resume")
         await asyncio.sleep(5)
-        await self.store_back("PostgreSQL was back", self.ports)
+        await self.store_back("PostgreSQL was back")
 
     async def store_failing(self, what):
         """While the store fails, /healthz says 503 exactly when a publish is refused."""
@@ -143,10 +143,11 @@ class Misbehaviour:
         if (published == 503) != (status == 503):
             self.tally.errors.append(f"/healthz answered {status} while {what}, where a publish answered {published}")
 
-    async def store_back(self, what, ports):
-        """Once the store works again, the next publish succeeds and every node's /healthz says 200."""
+    async def store_back(self, what):
+        """Once the store works again, a publish, then every node's /healthz
+        says 200 (it would not, had that publish failed)."""
         await self.publish_http("soak-a")
-        for port in ports:
+        for port in self.ports:
             status, _ = await request(port, "GET", "/healthz")
             self.chaos_log.append(f"once {what}: /healthz {status} on :{port}")
             if status != 200:

@@ -14,6 +14,10 @@ class SecondNode:
     def __init__(self, command, port, postgres_dir):
         self.command, self.port, self.postgres_dir = shlex.split(command), port, postgres_dir
         self.process = None
+        # Where Scripts/postgres.sh put it: the first node's connections to
+        # it are its pool, not counted as descriptors that could leak.
+        with open(f"{postgres_dir}/port") as port_file:
+            self.postgres_port = int(port_file.read())
 
     async def start(self):
         self.process = subprocess.Popen(self.command)
