@@ -51,6 +51,7 @@ http {
       nchan_message_timeout 10m;
     }
     location = /static { return 200 '{"messages":[],"next":0}'; }
+    location = /nchan_status { nchan_stub_status; }
   }
 }
 CONF

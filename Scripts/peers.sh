@@ -14,7 +14,8 @@
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
 #
 # Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish
-# publishmem (a Switchboard with --db :memory:) shortpoll instructions
+# publishmem (a Switchboard with --db :memory:) shortpoll syscalls (per publish,
+# strace -c) instructions
 # (per delivery, under callgrind: Scripts/instructions.sh),
 # and over TLS (a second pair, both serving only TLS with one throwaway
 # certificate): tls-sse1000 tls-idle5000.
@@ -22,7 +23,7 @@
 # 201 after its commit is on disk): the publish rows compare those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse5000rate longpoll1000 publish publishmem shortpoll instructions"}
+WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse5000rate longpoll1000 publish publishmem shortpoll syscalls instructions"}
 SECONDS_PER_WRK=${SECONDS_PER_WRK:-5}
 
 Scripts/install-deps.sh
@@ -30,6 +31,7 @@ missing=()
 [ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] || missing+=(libnginx-mod-nchan)
 command -v nginx >/dev/null || missing+=(nginx-light)
 command -v wrk >/dev/null || missing+=(wrk)
+command -v strace >/dev/null || missing+=(strace)
 Scripts/apt-install.sh "${missing[@]+"${missing[@]}"}"
 ulimit -n "$(ulimit -Hn)"
 swift build -c release --product switchboard >&2
@@ -94,7 +96,7 @@ fi
 # --- publishmem: a third Switchboard with no database (--db :memory:), for
 # publishes compared like with like (Nchan keeps messages in memory).
 memory_http_port=""
-if [[ " $WORKLOADS " == *" publishmem "* ]]; then
+if [[ " $WORKLOADS " == *" publishmem "* || " $WORKLOADS " == *" syscalls "* ]]; then
   memory_http_port=$(free_port)
   start_switchboard "$memory_http_port" "$(free_port)" :memory:
   memory_switchboard_pid=$switchboard_pid
@@ -142,6 +144,40 @@ publish_run() {
   echo "{\"workload\":\"$name-cpu\",\"server\":\"$server\",\"cpu_percent\":$(awk -v a="$after" -v b="$before" -v s="$SECONDS_PER_WRK" 'BEGIN {print (a - b) / s * 100}')}" >>"$results"
 }
 
+# published SERVER: messages published so far, by the server's own count.
+published() {
+  case $1 in
+  nchan) curl -fs "http://127.0.0.1:$nchan_port/nchan_status" | awk -F': ' '/total published messages/ {print $2}' ;;
+  memory) curl -fs "http://127.0.0.1:$memory_http_port/metrics" | awk '/^switchboard_messages_published_total/ {print $2}' ;;
+  *) curl -fs "http://127.0.0.1:$http_port/metrics" | awk '/^switchboard_messages_published_total/ {print $2}' ;;
+  esac
+}
+# syscalls_run NAME SERVER PID URL: system calls per publish (strace -c on
+# every thread for 3 s of a 64-connection wrk run), a count that does not
+# move with the machine's noise, with the calls that make it up.
+syscalls_run() {
+  local name=$1 server=$2 pid=$3 url=$4 counter=${5:-$2}
+  wrk -t2 -c64 -d8s -s Scripts/wrk-publish.lua "$url" >/dev/null &
+  local load=$! before after
+  sleep 2
+  before=$(published "$counter")
+  timeout 3 strace -c -f -p "$pid" -o "$work/strace-$name-$server" >/dev/null 2>&1 || true
+  after=$(published "$counter")
+  wait $load
+  python3 - "$work/strace-$name-$server" "$before" "$after" "$name" "$server" >>"$results" <<'PY'
+import json, re, sys
+path, before, after, name, server = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
+calls = {}
+for line in open(path):
+    fields = line.split()
+    if len(fields) >= 5 and re.match(r"^[\d.]+$", fields[0]) and fields[-1] not in ("total", "restart_syscall"):
+        calls[fields[-1]] = int(fields[3])
+publishes = max(after - before, 1)
+print(json.dumps({"workload": name, "server": server, "per_publish": sum(calls.values()) / publishes,
+                  "calls": {k: round(v / publishes, 2) for k, v in sorted(calls.items(), key=lambda kv: -kv[1])}}))
+PY
+}
+
 # Memory per idle connection is measured first, while both servers are fresh
 # (a server that held 5,000 connections before keeps that memory for reuse).
 # (An if, not `[[ ]] && echo`: a list ending in an idle workload left that
@@ -176,6 +212,11 @@ for workload in $ordered; do
     publish_run publishmem64 switchboard "$memory_switchboard_pid" 64 "http://127.0.0.1:$memory_http_port/api/rooms/wrk/messages"
     # Nchan's row is its publish64 (always in memory): run it here too, in the same minute.
     publish_run publishmem64 nchan "$nchan_worker" 64 "http://127.0.0.1:$nchan_port/api/rooms/wrkmem/messages" ;;
+  syscalls)
+    syscalls_run syscalls switchboard "$switchboard_pid" "http://127.0.0.1:$http_port/api/rooms/wrk/messages"
+    syscalls_run syscalls nchan "$nchan_worker" "http://127.0.0.1:$nchan_port/api/rooms/wrk/messages"
+    syscalls_run syscallsmem switchboard "$memory_switchboard_pid" "http://127.0.0.1:$memory_http_port/api/rooms/wrk/messages" memory
+    syscalls_run syscallsmem nchan "$nchan_worker" "http://127.0.0.1:$nchan_port/api/rooms/wrkmem/messages" ;;
   instructions)
     # Instructions per delivery under callgrind (each server alone, in one
     # process), the same load client: figures that do not move with the
@@ -254,6 +295,8 @@ add("instructions per delivery (callgrind), SSE, 100 subscribers", "instructions
 add("instructions per delivery (callgrind), long-poll, 100 subscribers", "instructions-long-poll", lambda x: x["per_delivery"], "", "lower")
 add("same: instructions per answered long-poll request", "instructions-long-poll", lambda x: x["per_request"], "", "lower")
 add("short-poll GET, 64 connections (Nchan: nginx return 200)", "shortpoll", lambda x: x["wrk"]["rps"], "/s", "higher")
+add("system calls per publish (strace), 64 connections (durable / memory)", "syscalls", lambda x: x["per_publish"], "", "lower")
+add("same, both in memory", "syscallsmem", lambda x: x["per_publish"], "", "lower")
 width = max(len(t[0]) for t in table) if table else 10
 print()
 print(f"| {'workload':<{width}} | Switchboard | Nchan | ratio |")
@@ -261,6 +304,9 @@ print(f"|{'-' * (width + 2)}|---|---|---|")
 for what, a, b, ratio in table:
     print(f"| {what:<{width}} | {a} | {b} | {ratio} |")
 print()
+for row in rows:
+    if "calls" in row:
+        print(f"{row['workload']} on {row['server']}: " + ", ".join(f"{k} {v}" for k, v in row["calls"].items() if v >= 0.01))
 for row in rows:
     if "result" in row and row["result"] and "expected" in row["result"] and not complete(row):
         x = row["result"]
