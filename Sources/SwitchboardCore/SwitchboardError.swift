@@ -54,7 +54,13 @@ public struct SwitchboardError: Error, Sendable, Equatable, CustomStringConverti
         SwitchboardError(.malformed, code: "malformed_json", message: "The JSON body could not be read: \(detail).")
     }
     public static let shuttingDown = SwitchboardError(.unavailable, code: "shutting_down", message: "The server is shutting down.")
+    /// A message write the store refused: 503.
     public static func storeFailure(_ detail: String) -> SwitchboardError {
         SwitchboardError(.unavailable, code: "store_unavailable", message: "The message could not be stored: \(detail).")
+    }
+    /// Any other failure of the store (a read, an account, a failure
+    /// nobody expected), without claiming a message was being stored: 503.
+    public static func storeUnavailable(_ detail: String) -> SwitchboardError {
+        SwitchboardError(.unavailable, code: "store_unavailable", message: "The store could not answer: \(detail).")
     }
 }

@@ -97,7 +97,7 @@ final class AdminEndpoints: Sendable {
         do {
             try services.cluster?.kick(user: user)
         } catch {
-            throw SwitchboardError.storeFailure("the other nodes could not be told: \(error)")
+            throw SwitchboardError.storeUnavailable("the other nodes could not be told: \(error)")
         }
         return .json(200, MessageJSON.encode(Kicked(user: user, closed: closed, otherNodes: services.cluster.map { _ in true })))
     }

@@ -34,7 +34,7 @@ final class HTTPRouter: HTTPRequestHandler {
             return .respond(.error(error))
         } catch {
             services.logger.error("request failed: \(exchange.method) \(exchange.path): \(error)")
-            return .respond(.error(.storeFailure("\(error)")))
+            return .respond(.error(.storeUnavailable("\(error)")))
         }
     }
 
@@ -53,7 +53,7 @@ final class HTTPRouter: HTTPRequestHandler {
         do {
             return try decide(request, credentials)
         } catch {
-            let error = error as? SwitchboardError ?? .storeFailure("\(error)")
+            let error = error as? SwitchboardError ?? .storeUnavailable("\(error)")
             var response = HTTPResponse.error(error)
             // A stale session cookie would refuse every request the page makes: clear it.
             if error.kind == .unauthenticated, credentials.source == .cookie {

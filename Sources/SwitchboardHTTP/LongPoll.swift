@@ -80,7 +80,7 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
             }
         } catch {
             services.logger.error("long-poll failed: \(error)")
-            return .respond(.error(.storeFailure("\(error)")))
+            return .respond(.error(.storeUnavailable("\(error)")))
         }
     }
 }

@@ -30,13 +30,13 @@ final class PendingAnswer<Outcome: Sendable>: HTTPContinuation, Sendable {
     }
 
     func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult {
-        guard let outcome = outcome.withLock({ $0 }) else { return .respond(.error(.storeFailure("resumed before the store answered"))) }
+        guard let outcome = outcome.withLock({ $0 }) else { return .respond(.error(.storeUnavailable("resumed before the store answered"))) }
         do {
             return .respond(try answer(outcome))
         } catch let error as SwitchboardError {
             return .respond(.error(error))
         } catch {
-            return .respond(.error(.storeFailure("\(error)")))
+            return .respond(.error(.storeUnavailable("\(error)")))
         }
     }
 }

@@ -21,7 +21,7 @@ enum QueuedAnswer {
                     done(.failure(error))
                 } catch {
                     services.logger.error("\(what) failed: \(type(of: error))")
-                    done(.failure(.storeFailure("the store failed")))
+                    done(.failure(.storeUnavailable("the store failed")))
                 }
             }
         }, answer: { outcome in

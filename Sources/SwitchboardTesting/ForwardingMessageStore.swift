@@ -1,7 +1,7 @@
 import SwitchboardCore
 
-/// A test store that does something to writes (stall them, fail them) and
-/// hands everything else to an ``InMemoryMessageStore``: the forwarding,
+/// A test store that does something to writes or reads (stall them, fail
+/// them) and hands everything else to an ``InMemoryMessageStore``: the forwarding,
 /// written once.
 public protocol ForwardingMessageStore: MessageStore {
     /// Where messages are kept.

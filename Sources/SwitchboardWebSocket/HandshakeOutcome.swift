@@ -24,7 +24,7 @@ final class HandshakeOutcome: @unchecked Sendable {
         } catch let error as SwitchboardError {
             refusal = .error(error)
         } catch {
-            refusal = .error(.storeFailure("\(error)"))
+            refusal = .error(.storeUnavailable("\(error)"))
         }
         return nil
     }

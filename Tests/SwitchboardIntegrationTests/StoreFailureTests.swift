@@ -31,4 +31,29 @@ struct StoreFailureTests {
         #expect(after.id == before.id + 1)
         #expect(try client.get("/healthz").status == 200)
     }
+
+    /// A read the store cannot answer (the database went away) is a 503
+    /// that says the store could not answer, not that a message could not
+    /// be stored (what every failure said before), and the server goes on.
+    @Test func aFailedReadSaysTheStoreCouldNotAnswerNotThatAMessageWasNotStored() throws {
+        let store = FailingMessageStore()
+        let server = try TestServer(store: store)
+        let client = server.client
+        let stored = try client.publish(text: "kept")
+
+        store.failReads(true)
+        for path in ["/api/rooms/lobby/messages?before=\(stored.id + 1)", "/api/rooms"] {
+            let refused = try client.get(path)
+            let message = (try refused.json()["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(refused.status == 503 && refused.errorCode == "store_unavailable", "\(path)")
+            #expect(message.hasPrefix("The store could not answer: database or disk is full"), "\(path): \(message)")
+        }
+        // Writes still work, and so does the ring: a publish is stored and read back from memory.
+        let later = try client.publish(text: "later")
+        #expect(try client.get("/api/rooms/lobby/messages?since=\(stored.id)").page().messages.map(\.id) == [later.id])
+
+        store.failReads(false)
+        let page = try client.get("/api/rooms/lobby/messages?before=\(later.id + 1)").json()["messages"] as? [[String: Any]]
+        #expect(page?.compactMap { $0["text"] as? String } == ["kept", "later"])
+    }
 }
