@@ -9,8 +9,11 @@ struct ParkedSubscribers {
 
     mutating func insert(_ subscriber: any Subscriber, filter: RoomFilter) {
         let key = ObjectIdentifier(subscriber)
-        _ = remove(key: key)  // parked again, perhaps for other rooms: no stale index entries
-        entries[key] = (subscriber, filter)
+        // Parked again, perhaps for other rooms: no stale index entries
+        // (one lookup for both, not a removal and then an insertion).
+        if let earlier = entries.updateValue((subscriber, filter), forKey: key) {
+            removeIndexes(key, filter: earlier.filter)
+        }
         switch filter {
         case .all: anyRoom.insert(key)
         case .rooms(let rooms):
@@ -61,12 +64,16 @@ struct ParkedSubscribers {
 
     private mutating func remove(key: ObjectIdentifier) -> (any Subscriber)? {
         guard let entry = entries.removeValue(forKey: key) else { return nil }
-        switch entry.filter {
+        removeIndexes(key, filter: entry.filter)
+        return entry.subscriber
+    }
+
+    private mutating func removeIndexes(_ key: ObjectIdentifier, filter: RoomFilter) {
+        switch filter {
         case .all: anyRoom.remove(key)
         case .rooms(let rooms):
             for room in rooms { removeIndex(key, room: room) }
         }
-        return entry.subscriber
     }
 
     private mutating func removeIndex(_ key: ObjectIdentifier, room: String) {

@@ -10,8 +10,10 @@ public final class PrometheusExporter: DeliveryStatsSink {
     private let registry = PrometheusCollectorRegistry()
     private let publishedMessages: CoreMetrics.Counter
     private let storeAppend: CoreMetrics.Timer
-    private let delivered: [Transport: CoreMetrics.Counter]
-    private let latency: [Transport: CoreMetrics.Timer]
+    /// Per transport, by ``Transport/ordinal``: looked up on every delivery,
+    /// where hashing a dictionary key cost more than the count itself.
+    private let delivered: [CoreMetrics.Counter]
+    private let latency: [CoreMetrics.Timer]
     private let connections: [Transport: CoreMetrics.Gauge]
     private let storeBytes: CoreMetrics.Gauge
     private let uptime: CoreMetrics.Gauge
@@ -20,12 +22,13 @@ public final class PrometheusExporter: DeliveryStatsSink {
         let factory = PrometheusMetricsFactory(registry: registry)
         publishedMessages = Counter(label: "switchboard_messages_published_total", factory: factory)
         storeAppend = Timer(label: "switchboard_store_append_seconds", factory: factory)
-        delivered = Dictionary(uniqueKeysWithValues: Transport.allCases.map {
-            ($0, Counter(label: "switchboard_messages_delivered_total", dimensions: [("transport", $0.rawValue)], factory: factory))
-        })
-        latency = Dictionary(uniqueKeysWithValues: Transport.allCases.map {
-            ($0, Timer(label: "switchboard_delivery_latency_seconds", dimensions: [("transport", $0.rawValue)], factory: factory))
-        })
+        let transports = Transport.allCases.sorted { $0.ordinal < $1.ordinal }
+        delivered = transports.map {
+            Counter(label: "switchboard_messages_delivered_total", dimensions: [("transport", $0.rawValue)], factory: factory)
+        }
+        latency = transports.map {
+            Timer(label: "switchboard_delivery_latency_seconds", dimensions: [("transport", $0.rawValue)], factory: factory)
+        }
         connections = Dictionary(uniqueKeysWithValues: Transport.allCases.map {
             ($0, Gauge(label: "switchboard_connections", dimensions: [("transport", $0.rawValue)], factory: factory))
         })
@@ -39,8 +42,8 @@ public final class PrometheusExporter: DeliveryStatsSink {
     }
 
     public func delivered(_ count: Int, transport: Transport, latencyMilliseconds: Double) {
-        delivered[transport]?.increment(by: count)
-        latency[transport]?.recordNanoseconds(Int64(latencyMilliseconds * 1e6))
+        delivered[transport.ordinal].increment(by: count)
+        latency[transport.ordinal].recordNanoseconds(Int64(latencyMilliseconds * 1e6))
     }
 
     /// The text exposition, with the gauges set to these values first.
