@@ -164,6 +164,10 @@ syscalls_run() {
   timeout 3 strace -c -f -p "$pid" -o "$work/strace-$name-$server" >/dev/null 2>&1 || true
   after=$(published "$counter")
   wait $load
+  if [ ! -s "$work/strace-$name-$server" ]; then
+    echo "strace could not trace $server (ptrace not allowed?): no $name row" >&2
+    return 0
+  fi
   python3 - "$work/strace-$name-$server" "$before" "$after" "$name" "$server" >>"$results" <<'PY'
 import json, re, sys
 path, before, after, name, server = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
