@@ -22,7 +22,7 @@ public final class PrometheusExporter: DeliveryStatsSink {
         let factory = PrometheusMetricsFactory(registry: registry)
         publishedMessages = Counter(label: "switchboard_messages_published_total", factory: factory)
         storeAppend = Timer(label: "switchboard_store_append_seconds", factory: factory)
-        let transports = Transport.allCases.sorted { $0.ordinal < $1.ordinal }
+        let transports = Transport.allCases.sorted()  // by ordinal
         delivered = transports.map {
             Counter(label: "switchboard_messages_delivered_total", dimensions: [("transport", $0.rawValue)], factory: factory)
         }

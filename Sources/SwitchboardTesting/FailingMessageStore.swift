@@ -6,7 +6,7 @@ import SwitchboardCore
 /// once told.
 public final class FailingMessageStore: ForwardingMessageStore {
     public let inner = InMemoryMessageStore()
-    private let failing = Atomic<Bool>(false)
+    private let failingWrites = Atomic<Bool>(false)
     private let failingReads = Atomic<Bool>(false)
 
     /// The error every write throws while failing.
@@ -17,42 +17,16 @@ public final class FailingMessageStore: ForwardingMessageStore {
     public init() {}
 
     /// Makes every later write fail (true) or work again (false).
-    public func failWrites(_ fail: Bool) { failing.store(fail, ordering: .releasing) }
+    public func failWrites(_ fail: Bool) { failingWrites.store(fail, ordering: .releasing) }
 
     /// Makes every later read of messages or rooms fail (true) or work again (false).
     public func failReads(_ fail: Bool) { failingReads.store(fail, ordering: .releasing) }
 
-    private func write() throws {
-        if failing.load(ordering: .acquiring) { throw DiskFull() }
+    public func beforeWrite() throws {
+        if failingWrites.load(ordering: .acquiring) { throw DiskFull() }
     }
 
-    private func read() throws {
+    public func beforeRead() throws {
         if failingReads.load(ordering: .acquiring) { throw DiskFull() }
-    }
-
-    public func messages(after id: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
-        try read()
-        return try inner.messages(after: id, in: filter, limit: limit)
-    }
-    public func latest(in room: String, limit: Int) throws -> [Message] {
-        try read()
-        return try inner.latest(in: room, limit: limit)
-    }
-    public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
-        try read()
-        return try inner.messages(in: room, before: id, limit: limit)
-    }
-    public func rooms() throws -> [RoomSummary] {
-        try read()
-        return try inner.rooms()
-    }
-
-    public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
-        try write()
-        return try inner.append(drafts, timestamp: timestamp)
-    }
-    public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
-        try write()
-        return try inner.commit(drafts, timestamp: timestamp)
     }
 }

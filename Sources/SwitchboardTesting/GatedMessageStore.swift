@@ -23,19 +23,11 @@ public final class GatedMessageStore: ForwardingMessageStore, @unchecked Sendabl
         opened.signal()
     }
 
-    private func passGate() {
+    /// Waits while the gate is closed.
+    public func beforeWrite() {
         if gated.load(ordering: .acquiring) {
             opened.wait()
             opened.signal()
         }
-    }
-
-    public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
-        passGate()
-        return try inner.append(drafts, timestamp: timestamp)
-    }
-    public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
-        passGate()
-        return try inner.commit(drafts, timestamp: timestamp)
     }
 }
