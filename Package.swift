@@ -29,9 +29,19 @@ let package = Package(
         ),
         // The only Swift module that imports CMicroHTTPD. Knows nothing about chat.
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD"]),
+        // ICU (Debian's libicu-dev): TR39 confusable skeletons and NFKC.
+        .systemLibrary(
+            name: "CICU",
+            pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev"])]
+        ),
+        // The only Swift module that imports CICU: names as a reader sees them.
+        .target(name: "NameSecurity", dependencies: ["CICU"]),
         // The domain: messages, validation, the bus and its one delivery loop,
         // subscribers, connections and presence. No I/O.
-        .target(name: "SwitchboardCore"),
+        // glibc's malloc_trim, which the Glibc module does not export.
+        .systemLibrary(name: "CMalloc"),
+        .target(name: "SwitchboardCore", dependencies: ["NameSecurity", "CMalloc"]),
         // Durable storage through GRDB (SQLite).
         .target(
             name: "SwitchboardStore",
@@ -142,7 +152,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "SwitchboardTesting"]),
+        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "NameSecurity", "SwitchboardTesting"]),
         .testTarget(name: "SwitchboardHTTPTests", dependencies: ["SwitchboardHTTP", "SwitchboardCore", "SwitchboardTesting", "MicroHTTPD"]),
         .testTarget(
             name: "SwitchboardTCPTests",

@@ -14,6 +14,10 @@
 #include <string.h>
 #include <gnutls/gnutls.h>
 #include <gnutls/abstract.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <errno.h>
+#include <unistd.h>
 
 /// MHD_start_daemon with every option passed through one MHD_OPTION_ARRAY
 /// (terminated by an MHD_OPTION_END item).
@@ -54,6 +58,103 @@ sb_connection_client_address(struct MHD_Connection *connection)
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/// An epoll set for hang-ups (see HangupWatch.swift) with `wakeup`, an
+/// eventfd, in it under token 0. Returns the set, or -1.
+static inline int
+sb_hangup_set_create(int *wakeup)
+{
+    int set = epoll_create1(EPOLL_CLOEXEC);
+    if (set < 0) return -1;
+    *wakeup = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    struct epoll_event event = { .events = EPOLLIN, .data.u64 = 0 };
+    if (*wakeup < 0 || epoll_ctl(set, EPOLL_CTL_ADD, *wakeup, &event) != 0) {
+        if (*wakeup >= 0) close(*wakeup);
+        close(set);
+        return -1;
+    }
+    return set;
+}
+
+/// Watches `fd` once for the peer's FIN, a reset or an error, under `token`. 0 on success.
+static inline int
+sb_hangup_watch(int set, int fd, uint64_t token)
+{
+    struct epoll_event event = { .events = EPOLLRDHUP | EPOLLONESHOT, .data.u64 = token };
+    return epoll_ctl(set, EPOLL_CTL_ADD, fd, &event);
+}
+
+/// Takes `fd` out of the set.
+static inline void
+sb_hangup_unwatch(int set, int fd)
+{
+    struct epoll_event event = { 0 };
+    (void)epoll_ctl(set, EPOLL_CTL_DEL, fd, &event);
+}
+
+/// Sleeps until something fires; writes up to `capacity` tokens. Returns
+/// how many, 0 after EINTR, -1 when the set is gone.
+static inline int
+sb_hangup_wait(int set, uint64_t *tokens, int capacity)
+{
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(set, events, capacity, -1);
+    if (count < 0) return errno == EINTR ? 0 : -1;
+    for (int index = 0; index < count; index++) tokens[index] = events[index].data.u64;
+    return count;
+}
+
+/// Wakes the waiting thread (writes to the eventfd).
+static inline void
+sb_hangup_wake(int wakeup)
+{
+    uint64_t one = 1;
+    (void)!write(wakeup, &one, sizeof one);
+}
+
+/// What the URI callback returns for a request with too many query
+/// parameters: the access handler's first `*con_cls` is then this marker
+/// (address 1: never an object's).
+static inline void *sb_too_many_parameters(void) { return (void *)(uintptr_t)1; }
+
+/// MHD_OPTION_URI_LOG_CALLBACK, `cls` the most query parameters allowed.
+/// libmicrohttpd (0.9.75) keeps each parameter in the connection's memory
+/// pool and, when the pool runs out part-way, neither answers nor closes:
+/// 200 to 1,000 parameters hung a connection until its timeout. So a query
+/// with more than the limit is emptied here, before libmicrohttpd reads it
+/// (the URI is the connection's own buffer, NUL-terminated, about to be
+/// split at '?' by libmicrohttpd itself), and the request marked, to be
+/// answered 414 by the application.
+static inline void *
+sb_uri_callback(void *cls, const char *uri, struct MHD_Connection *connection)
+{
+    (void)connection;
+    size_t limit = (size_t)(uintptr_t)cls;
+    char *query = strchr(uri, '?');
+    if (query == NULL) return NULL;
+    size_t count = 1;
+    for (const char *at = query + 1; *at != '\0'; at++) {
+        if (*at == '&' && ++count > limit) {
+            // libmicrohttpd found the '?' before calling here and reads what
+            // follows it: the query is emptied after the '?'.
+            *(query + 1) = '\0';
+            return sb_too_many_parameters();
+        }
+    }
+    return NULL;
+}
+
+static inline void *sb_uri_callback_pointer(void) { return (void *)&sb_uri_callback; }
+
+/// The socket of a connection, or -1.
+static inline int
+sb_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE): libmicrohttpd is done

@@ -20,6 +20,9 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
     guard let cls, let connection, let connectionContext, let uploadDataSize else { return .NO }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
 
+    // The URI callback marked a request whose query it cut off (too many parameters).
+    let cutQuery = connectionContext.pointee == sb_too_many_parameters()
+    if cutQuery { connectionContext.pointee = nil }
     guard let existing = connectionContext.pointee else {
         // First call: headers only. Create the exchange and refuse an announced
         // oversized body before reading any of it.
@@ -27,9 +30,11 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
             connection: connection,
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "/",
-            resumeQueue: context.resumeQueue
+            resumeQueue: context.resumeQueue,
+            hangups: context.hangups
         )
         exchange.overTLS = context.configuration.tls != nil
+        exchange.tooManyParameters = cutQuery
         connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
         if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
             exchange.bodyTooLarge = true
@@ -66,6 +71,7 @@ func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
     let result: HTTPHandlerResult
     if let continuation = exchange.continuation {
         exchange.served()
+        exchange.unwatchHangup()
         exchange.continuation = nil
         result = continuation.resumed(exchange)
     } else {
@@ -82,8 +88,11 @@ func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
 let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionContext, reason in
     guard let connectionContext, let pointer = connectionContext.pointee else { return }
     connectionContext.pointee = nil
+    // A request cut off by the URI callback that never reached the handler holds no exchange.
+    guard pointer != sb_too_many_parameters() else { return }
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeRetainedValue()
     exchange.served()
+    exchange.unwatchHangup()
     let completion: HTTPCompletion
     switch reason {
     case .REQUEST_TERMINATED_COMPLETED_OK: completion = .completed

@@ -13,6 +13,8 @@ final class DaemonContext: Sendable {
     let accepting = Atomic<Bool>(true)
     /// Resumes exchanges a batch at a time (``HTTPExchange/resumeInTurn()``).
     let resumeQueue: ResumeQueue
+    /// Notices clients that leave while their connection is suspended.
+    let hangups = HangupWatch()
     /// The TLS priorities as a C string that lives as long as the daemon; none without TLS.
     let tlsStrings: CStrings
     /// The certificate and key served, replaceable; nil without TLS.

@@ -54,6 +54,8 @@ public final class HTTPDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(sb_uri_callback_pointer(), to: Int.self),
+                               ptr_value: UnsafeMutableRawPointer(bitPattern: max(1, configuration.maxQueryParameters))),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED,
                                value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: contextPointer),
             ]
@@ -67,6 +69,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         guard let started else {
             let error = errno
             context.resumeQueue.stop()
+            context.hangups.stop()
             let what = configuration.tls == nil ? "" : " with TLS (is the certificate and key a matching PEM pair?)"
             throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)\(what)", errno: error)
         }
@@ -121,6 +124,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         self.daemon = nil
         context.resumeQueue.stop()
         MHD_stop_daemon(daemon)
+        context.hangups.stop()
     }
 
     deinit {

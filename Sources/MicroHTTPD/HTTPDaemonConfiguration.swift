@@ -21,6 +21,10 @@ public struct HTTPDaemonConfiguration: Sendable {
     public var connectionMemoryLimit: Int
     /// Most exchanges resumed at once by ``HTTPExchange/resumeInTurn()``.
     public var resumeBatchSize: Int = 256
+    /// Most query parameters a request may have: more are answered 414
+    /// (see ``HTTPRequest/tooManyParameters``) instead of filling the
+    /// connection's memory.
+    public var maxQueryParameters: Int = 64
     /// Longest wait, in microseconds, for a batch of ``resumeBatchSize`` to be
     /// served before the next is resumed anyway.
     public var resumePatienceMicroseconds: Int = 5_000

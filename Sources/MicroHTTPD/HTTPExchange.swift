@@ -32,6 +32,9 @@ public final class HTTPExchange: @unchecked Sendable {
     public internal(set) var body: [UInt8] = []
     /// True when the body was larger than allowed; ``body`` is then incomplete.
     public internal(set) var bodyTooLarge = false
+    /// True when the query had more parameters than allowed; it was then
+    /// not read at all (see ``HTTPDaemonConfiguration/maxQueryParameters``).
+    public internal(set) var tooManyParameters = false
     /// What runs instead of the handler when a suspended exchange resumes;
     /// see ``suspend(continuingWith:)``.
     var continuation: (any HTTPContinuation)?
@@ -56,9 +59,15 @@ public final class HTTPExchange: @unchecked Sendable {
     /// Whether the handler has been called since the request arrived in full.
     var started = false
 
-    init(connection: OpaquePointer, method: String, path: String, resumeQueue: ResumeQueue) {
+    /// Where a suspended exchange's socket is watched for its client leaving.
+    private let hangups: HangupWatch?
+    /// This exchange's watch, while there is one (worker thread only).
+    private var hangupToken: UInt64?
+
+    init(connection: OpaquePointer, method: String, path: String, resumeQueue: ResumeQueue, hangups: HangupWatch? = nil) {
         self.connection = connection
         self.resumeQueue = resumeQueue
+        self.hangups = hangups
         self.method = method
         self.path = path
     }
@@ -96,6 +105,24 @@ public final class HTTPExchange: @unchecked Sendable {
     public func suspend(continuingWith continuation: any HTTPContinuation) {
         self.continuation = continuation
         MHD_suspend_connection(connection)
+    }
+
+    /// Calls `handler` once, on another thread, if the client closes its
+    /// socket (or it is reset) while this exchange is suspended: libmicrohttpd
+    /// does not watch a suspended connection's socket. The handler should
+    /// resume the exchange, which then answers (to nobody) and is closed.
+    /// The watch ends when the exchange resumes or completes. Only after
+    /// ``suspend(continuingWith:)``, on the worker thread.
+    public func watchHangup(_ handler: @escaping @Sendable () -> Void) {
+        guard hangupToken == nil, let hangups else { return }
+        hangupToken = hangups.watch(fd: sb_connection_fd(connection), handler: handler)
+    }
+
+    /// Ends the watch of ``watchHangup(_:)``, if any (worker thread).
+    func unwatchHangup() {
+        guard let token = hangupToken else { return }
+        hangupToken = nil
+        hangups?.unwatch(token)
     }
 
     /// Un-parks a suspended connection; safe from any thread. The handler (or

@@ -11,6 +11,9 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// True when the body was larger than allowed; ``body`` is then incomplete.
     public var bodyTooLarge: Bool
+    /// True when the query had more parameters than the daemon reads; it
+    /// was then not read at all.
+    public var tooManyParameters = false
     /// Where headers, query and address are looked up: the live exchange
     /// (no closure or copy per request), or tables made by hand.
     private enum Source: Sendable {
@@ -39,6 +42,7 @@ public struct HTTPRequest: Sendable {
     init(_ exchange: HTTPExchange) {
         self.init(method: exchange.method, path: exchange.path, body: exchange.body, bodyTooLarge: exchange.bodyTooLarge,
                   source: .exchange(exchange))
+        tooManyParameters = exchange.tooManyParameters
     }
 
     /// The value of a request header (case-insensitive name); nil when absent.

@@ -9,7 +9,7 @@ extension ChatServer {
     /// accounts, bans and revocations stored. A store that keeps no
     /// accounts (a test's) gets an in-memory SQLite database for them.
     static func identity(_ configuration: ChatServerConfiguration, store: any MessageStore, connections: ConnectionDirectory,
-                         cluster: (any Cluster)?, conversations: ConversationDirectory) throws -> (AccessControl, AccountService) {
+                         cluster: (any Cluster)?, bus: MessageBus) throws -> (AccessControl, AccountService) {
         let accountStore = try (store as? any AccountStore) ?? SQLiteMessageStore(path: ":memory:")
         let auth = configuration.auth
         var generator = SystemRandomNumberGenerator()
@@ -17,11 +17,13 @@ extension ChatServer {
         let keys = try TokenKeys.load(serverKey: serverKey, secret: auth.jwtSecret, publicKeyPEM: auth.jwtPublicKeyPEM)
         let access = AccessControl(mode: auth.mode, verifier: JWTTokenVerifier(keys: keys, limits: configuration.http.limits),
                                    rateLimiter: auth.publishRate.map { PublishRateLimiter(rate: $0, burst: auth.publishBurst) },
-                                   conversations: conversations)
+                                   roomCreation: auth.newRoomsPerMinute.map { RoomCreationLimiter(perMinute: $0, isKnown: bus.isKnownRoom) },
+                                   conversations: bus.conversations)
         let accounts = AccountService(store: accountStore, access: access, connections: connections,
                                       sessions: SessionTokens(keys: keys, lifetime: auth.sessionSeconds),
                                       hasher: PasswordHasher(cost: auth.passwordCost), cluster: cluster,
-                                      limits: configuration.http.limits, registration: auth.registration)
+                                      limits: configuration.http.limits, registration: auth.registration,
+                                      throttle: AccountThrottle(signInPerMinute: auth.signInPerMinute, signUpsPerHour: auth.signUpsPerHour))
         try accounts.reload()
         return (access, accounts)
     }

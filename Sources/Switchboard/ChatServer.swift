@@ -84,7 +84,7 @@ public final class ChatServer: @unchecked Sendable {
         let (access, accounts): (AccessControl, AccountService)
         do {
             (access, accounts) = try Self.identity(configuration, store: store, connections: connections, cluster: cluster,
-                                                   conversations: conversations)
+                                                   bus: bus)
         } catch {
             scheduler.stop()
             try? store.close()

@@ -18,10 +18,13 @@ public final class AccountService: Sendable {
     /// Who may register.
     public let registration: RegistrationMode
     private let clock: @Sendable () -> Int64
+    private let throttle: AccountThrottle
 
     public init(store: any AccountStore, access: AccessControl, connections: ConnectionDirectory, sessions: SessionTokens,
                 hasher: PasswordHasher, cluster: (any Cluster)?, limits: MessageLimits, registration: RegistrationMode,
+                throttle: AccountThrottle = AccountThrottle(signInPerMinute: nil, signUpsPerHour: nil),
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
+        self.throttle = throttle
         self.store = store
         self.access = access
         self.connections = connections
@@ -33,11 +36,16 @@ public final class AccountService: Sendable {
         self.clock = clock
     }
 
-    /// Registers `user` with `password` (`byAdmin`: the admin token was presented).
-    public func register(user: String, password: String, byAdmin: Bool) throws -> Account {
+    /// Registers `user` with `password` (`byAdmin`: the admin token was
+    /// presented) for a client at `address` (counted by the throttle).
+    public func register(user: String, password: String, byAdmin: Bool, address: String? = nil) throws -> Account {
         guard registration == .open || byAdmin else { throw SwitchboardError.registrationClosed }
         let user = try limits.validUser(user)
         try Self.checkPassword(password)
+        if !byAdmin { try throttle.signUp(address: address) }
+        // A name a reader could not tell from an account's is that account's
+        // (the store's unique key is the lower-cased name; this is the rest).
+        if access.isRegistered(user) { throw SwitchboardError.nameTaken }
         let now = clock()
         guard try store.createAccount(user, passwordHash: hasher.hash(password), created: now) else { throw SwitchboardError.nameTaken }
         access.registered(user)
@@ -47,8 +55,10 @@ public final class AccountService: Sendable {
 
     /// A new session for `user` if `password` is theirs; the same refusal
     /// for an unknown user as for a wrong password, after the same work.
-    public func signIn(user: String, password: String) throws -> Session {
+    /// Attempts are counted per account and per `address` first (``AccountThrottle``).
+    public func signIn(user: String, password: String, address: String? = nil) throws -> Session {
         let user = (try? limits.validUser(user)) ?? user
+        try throttle.signIn(account: user.lowercased(), address: address)
         let stored = try store.passwordHash(of: user)
         guard hasher.verify(password, against: stored ?? hasher.decoy), stored != nil else { throw SwitchboardError.badCredentials }
         if let until = access.bans()[user.lowercased()] { throw SwitchboardError.banned(until: until) }

@@ -3,6 +3,7 @@ import Foundation
 import Switchboard
 import SwitchboardAuth
 import SwitchboardCore
+import SwitchboardHTTP
 
 /// `switchboard serve`'s identity and access options (SPEC "Identity and access").
 struct AuthOptions: ParsableArguments {
@@ -31,7 +32,25 @@ struct AuthOptions: ParsableArguments {
     @Option(name: .customLong("allowed-origin"), help: "A web origin (https://host[:port]) whose pages may use this server: CORS, WebSocket. Repeatable.")
     var allowedOrigins: [String] = []
 
+    @Option(name: .customLong("sign-in-rate"), help: "Password attempts a minute per account (three times as many per address), then 429; 0: unlimited.")
+    var signInRate: Double = 10
+
+    @Option(name: .customLong("sign-up-rate"), help: "Registrations an hour per address, then 429; 0: unlimited.")
+    var signUpRate: Double = 20
+
+    @Option(name: .customLong("room-rate"), help: "New rooms a minute each user (a guest: each address) may bring into being, then 429 too_many_rooms; 0: unlimited.")
+    var roomRate: Double = 30
+
+    @Option(name: .customLong("public-url"), help: "The URL people reach this server at (https://chat.example.com): its host is the server's name, and requests naming another Host get 421. Needed for browsers on a name when bound to 0.0.0.0.")
+    var publicURL: String?
+
     func validate() throws {
+        guard signInRate >= 0, signUpRate >= 0, roomRate >= 0 else {
+            throw ValidationError("--sign-in-rate, --sign-up-rate and --room-rate are 0 or more.")
+        }
+        if let publicURL, OriginPolicy.hostName(ofURL: publicURL) == nil || !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
+            throw ValidationError("--public-url \(publicURL): a URL is http(s)://host[:port].")
+        }
         guard sessionTTL >= 60 else { throw ValidationError("--session-ttl is at least 60 seconds.") }
         if let publishRate, !(publishRate > 0) { throw ValidationError("--publish-rate must be above 0.") }
         if let publishBurst, !(publishBurst >= 1) { throw ValidationError("--publish-burst must be at least 1.") }
@@ -54,7 +73,9 @@ struct AuthOptions: ParsableArguments {
             }
         }
         return AuthConfiguration(mode: auth, registration: registration, jwtSecret: secret, jwtPublicKeyPEM: pem,
-                                 sessionSeconds: sessionTTL, publishRate: publishRate, publishBurst: publishBurst)
+                                 sessionSeconds: sessionTTL, publishRate: publishRate, publishBurst: publishBurst,
+                                 signInPerMinute: signInRate > 0 ? signInRate : nil, signUpsPerHour: signUpRate > 0 ? signUpRate : nil,
+                                 newRoomsPerMinute: roomRate > 0 ? roomRate : nil)
     }
 }
 

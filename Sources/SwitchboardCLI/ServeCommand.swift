@@ -120,6 +120,7 @@ struct ServeCommand: ParsableCommand {
                                               limits: MessageLimits(maxTextBytes: maxTextBytes)),
             auth: try access.configuration())
         configuration.http.tls = try tls.credentials()
+        configuration.http.publicURL = access.publicURL
         // SwiftNIO's TLS (the line port, --wss): one context for both, as SIGHUP makes it.
         if let credentials = configuration.http.tls, tls.tcp || tls.webSocket != nil {
             let context = try Result { try LineTLS.context(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM) }

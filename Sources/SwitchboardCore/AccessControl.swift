@@ -1,3 +1,4 @@
+import NameSecurity
 import Synchronization
 
 /// The one place that turns what a client presented into an ``Identity``
@@ -16,7 +17,7 @@ public final class AccessControl: Sendable {
     }
 
     private struct State {
-        /// Registered names by their lower-cased form: a name differing only in case is the same name.
+        /// Registered names by their ``NameSkeleton`` key: a name a reader cannot tell from one is the same name.
         var registered: [String: String] = [:]
         /// Lower-cased user → end of the ban (ms since the epoch).
         var bans: [String: Int64] = [:]
@@ -28,6 +29,7 @@ public final class AccessControl: Sendable {
     public let mode: AccessMode
     private let verifier: (any TokenVerifier)?
     private let rateLimiter: PublishRateLimiter?
+    private let roomCreation: RoomCreationLimiter?
     private let clock: @Sendable () -> Int64
     private let state = Mutex(State())
     /// Conversations and their members: a conversation's room is its members' only.
@@ -36,12 +38,14 @@ public final class AccessControl: Sendable {
     /// - Parameters:
     ///   - verifier: checks tokens; nil: no token can be accepted (every one is refused).
     ///   - rateLimiter: per-user publish rate; nil: unlimited (the default, as in every peer).
+    ///   - roomCreation: how fast each client may make new rooms; nil: unlimited.
     ///   - conversations: the membership of conversations (the bus's).
     ///   - clock: milliseconds since the epoch.
     public init(mode: AccessMode = .open, verifier: (any TokenVerifier)?, rateLimiter: PublishRateLimiter? = nil,
-                conversations: ConversationDirectory = ConversationDirectory(),
+                roomCreation: RoomCreationLimiter? = nil, conversations: ConversationDirectory = ConversationDirectory(),
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
         self.mode = mode
+        self.roomCreation = roomCreation
         self.conversations = conversations
         self.verifier = verifier
         self.rateLimiter = rateLimiter
@@ -101,12 +105,19 @@ public final class AccessControl: Sendable {
             // On every guest publish: one lock, a nominal answer (a tuple through
             // the generic lock had the runtime look its type up each time), and
             // no lower-casing while no name is registered or banned.
-            let standing = state.withLock { state -> NameStanding in
-                if state.registered.isEmpty && state.bans.isEmpty { return .free }
-                let key = claimed.lowercased()
-                if state.registered[key] != nil { return .registered }
-                if let until = state.bans[key] { return .banned(until: until) }
-                return .free
+            // Registered names are compared as a reader sees them (``NameSkeleton``),
+            // worked out outside the lock and only when some name is taken.
+            let anyTaken = state.withLock { !($0.registered.isEmpty && $0.bans.isEmpty) }
+            let standing: NameStanding
+            if anyTaken {
+                let (key, lower) = (NameSkeleton.key(claimed), claimed.lowercased())
+                standing = state.withLock { state -> NameStanding in
+                    if state.registered[key] != nil { return .registered }
+                    if let until = state.bans[lower] { return .banned(until: until) }
+                    return .free
+                }
+            } else {
+                standing = .free
             }
             switch standing {
             case .registered: throw .nameReserved(claimed)
@@ -134,6 +145,8 @@ public final class AccessControl: Sendable {
             throw SwitchboardError(.invalid, code: "invalid_user", message: "Name the user who speaks ('user'), or sign in.")
         }
         let draft = MessageDraft(room: room, user: speaker, text: try limits.validText(text), kind: .message)
+        // Counted only once the message is valid: a refused one makes no room.
+        try admitRoom(identity, room, client: client())
         try admitPublish(identity, speaker: speaker, client: client())
         return draft
     }
@@ -171,6 +184,15 @@ public final class AccessControl: Sendable {
         }
     }
 
+    /// Counts `room` against how fast `identity` (a guest: its `client`
+    /// address) may bring new rooms into being (``RoomCreationLimiter``):
+    /// called wherever a client enters or writes a room, on every transport.
+    /// Known rooms and the admin are never counted.
+    public func admitRoom(_ identity: Identity, _ room: String, client: @autoclosure () -> String) throws(SwitchboardError) {
+        guard let roomCreation, identity != .admin else { return }
+        try roomCreation.admit(room, key: identity.user.map { "user:" + $0.lowercased() } ?? "address:" + client())
+    }
+
     /// Refuses a guest where a token is needed (`--auth required`).
     public func checkSignedIn(_ identity: Identity) throws(SwitchboardError) {
         if identity == .guest, mode == .required { throw .unauthorized }
@@ -186,9 +208,11 @@ public final class AccessControl: Sendable {
 
     // MARK: What changed
 
-    /// `user` has an account from now on: its name is reserved.
+    /// `user` has an account from now on: its name, and every name a reader
+    /// could not tell from it, is reserved.
     public func registered(_ user: String) {
-        state.withLock { $0.registered[user.lowercased()] = user }
+        let key = NameSkeleton.key(user)
+        state.withLock { $0.registered[key] = user }
     }
 
     /// Whether `user` (in any case) has an account.
@@ -196,9 +220,11 @@ public final class AccessControl: Sendable {
         registeredName(user) != nil
     }
 
-    /// The account's own spelling of `user` (named in any case), or nil for no account.
+    /// The account's own spelling of `user` (named in any case, or in
+    /// letters that look the same), or nil for no account.
     public func registeredName(_ user: String) -> String? {
-        state.withLock { $0.registered[user.lowercased()] }
+        let key = NameSkeleton.key(user)
+        return state.withLock { $0.registered[key] }
     }
 
     /// The token with `key` is refused from now until `expires` (when it would be anyway).
@@ -221,8 +247,9 @@ public final class AccessControl: Sendable {
     /// another node's change): accounts, bans and revocations.
     public func load(accounts: [String], bans: [String: Int64], revoked: [String: Int64]) {
         let now = clock()
+        let keyed = accounts.map { (NameSkeleton.key($0), $0) }
         state.withLock { state in
-            state.registered = Dictionary(accounts.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            state.registered = Dictionary(keyed, uniquingKeysWith: { first, _ in first })
             state.bans = Dictionary(bans.filter { $0.value > now }.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: max)
             state.revoked = revoked.filter { $0.value > now }
         }

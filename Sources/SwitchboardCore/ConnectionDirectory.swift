@@ -40,6 +40,8 @@ public final class ConnectionDirectory: Sendable {
 
     private let presence: Presence
     private let scheduler: DeadlineScheduler?
+    /// Gives back what closed streaming connections freed (nil without a scheduler).
+    private let memory: MemoryReturn?
     private let clock: @Sendable () -> Int64
     private let state = Mutex(State())
 
@@ -50,6 +52,7 @@ public final class ConnectionDirectory: Sendable {
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
         self.presence = presence
         self.scheduler = scheduler
+        memory = scheduler.map { MemoryReturn(scheduler: $0) }
         self.clock = clock
     }
 
@@ -159,6 +162,8 @@ public final class ConnectionDirectory: Sendable {
             state.open[entry.transport.ordinal] -= 1
             return entry
         }) else { return }
+        // A socket that streams may have queued much (a client that did not read): return it.
+        if entry.transport == .websocket || entry.transport == .tcp { memory?.connectionClosed() }
         if let user = entry.user {
             for room in entry.rooms { presence.disconnect(user: user, room: room, transport: entry.transport) }
         }

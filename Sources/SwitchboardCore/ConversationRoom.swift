@@ -10,10 +10,17 @@ public enum ConversationRoom {
     /// The room a `created` draft is stored in before the store names it.
     public static let unnamed = "c.new"
 
-    /// Whether `room` is a conversation's (members only).
+    /// Whether `room` is in the conversations' name space (members only):
+    /// `c.` or `C.` and anything after it. Only the store names a
+    /// conversation (`c.17`), so `C.17` or `c.` is one nobody is a member
+    /// of, and never a public room beside it.
     @inline(__always)
     public static func isConversation(_ room: String) -> Bool {
-        room.utf8.count > 2 && room.utf8.starts(with: prefix.utf8)
+        let utf8 = room.utf8
+        guard utf8.count >= 2 else { return false }
+        var bytes = utf8.makeIterator()
+        let first = bytes.next()!, second = bytes.next()!
+        return (first == UInt8(ascii: "c") || first == UInt8(ascii: "C")) && second == UInt8(ascii: ".")
     }
 
     /// The room of the conversation created by message `id`.

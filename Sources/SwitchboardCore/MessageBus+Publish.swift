@@ -138,6 +138,7 @@ extension MessageBus {
             catchUp.remove(deleted)
         }
         state.recent.append(message)
+        if !state.rooms.contains(message.message.room) { state.rooms.insert(message.message.room) }
         state.parked.removeAll(interestedIn: message, into: &woken)
     }
 

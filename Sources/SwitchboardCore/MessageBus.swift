@@ -16,6 +16,8 @@ public final class MessageBus: Sendable {
         var recent: RecentMessages
         var parked = ParkedSubscribers()
         var closed = false
+        /// Every room with a stored message: the rooms that exist (``isKnownRoom(_:)``).
+        var rooms: Set<String> = []
     }
 
     let store: any MessageStore
@@ -50,8 +52,15 @@ public final class MessageBus: Sendable {
         self.stats = stats
         catchUp = CatchUpCache(capacity: 4096)
         let lastID = try store.lastAssignedID()
-        state = Mutex(State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID)))
+        var initial = State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID))
+        initial.rooms = Set(try store.rooms().map(\.name))
+        state = Mutex(initial)
         groupCommit.start { [weak self] drafts in self?.commit(drafts) ?? .failure(.shuttingDown) }
+    }
+
+    /// Whether `room` has a stored message (here, or on another node once ingested).
+    public func isKnownRoom(_ room: String) -> Bool {
+        state.withLock { $0.rooms.contains(room) }
     }
 
     /// The id of the last message published (or stored before start-up).

@@ -1,3 +1,5 @@
+import NameSecurity
+
 /// The configurable limits on names and text, and the validation that applies them.
 public struct MessageLimits: Sendable, Equatable {
     /// Most bytes of text after trimming trailing CR/LF (4,096: one DogeChat read).
@@ -15,6 +17,8 @@ public struct MessageLimits: Sendable, Equatable {
 
     /// The user name every server-written message uses; no client may take it.
     public static let systemUser = "system"
+    /// What `system` looks like to a reader (``NameSkeleton``).
+    static let systemKey = NameSkeleton.key(systemUser)
 
     /// A room name: 1 to ``maxRoomLength`` characters of `[A-Za-z0-9_.-]`.
     public func validRoom(_ room: String) throws(SwitchboardError) -> String {
@@ -39,10 +43,21 @@ public struct MessageLimits: Sendable, Equatable {
         return rooms.isEmpty ? .all : .rooms(rooms)
     }
 
-    /// A user name, trimmed of white space: 1 to ``maxUserLength`` printable code
-    /// points, no `:`, no control or line-separator characters, not `system`.
+    /// A user name, trimmed of white space and in NFKC (`Ｌｕｋｅ` is `Luke`,
+    /// `ℓuke` is `luke`): 1 to ``maxUserLength`` printable code points, no
+    /// `:`, no control or line-separator characters, nothing invisible
+    /// (zero-width characters, soft hyphens, variation selectors, tags) and
+    /// no bidirectional controls, and not `system` or a name that looks like it.
     public func validUser(_ user: String) throws(SwitchboardError) -> String {
-        let trimmed = Self.trimWhitespace(user)
+        var trimmed = Self.trimWhitespace(user)
+        if !trimmed.utf8.allSatisfy({ $0 < 0x80 }) {
+            for scalar in trimmed.unicodeScalars where NameSkeleton.isInvisibleOrBidiControl(scalar) {
+                throw SwitchboardError(.invalid, code: "invalid_user",
+                                       message: "A user name cannot contain invisible or text-direction characters "
+                                           + "(U+\(String(scalar.value, radix: 16, uppercase: true))).")
+            }
+            trimmed = Self.trimWhitespace(NameSkeleton.normalized(trimmed))
+        }
         let scalars = trimmed.unicodeScalars
         guard !scalars.isEmpty else {
             throw SwitchboardError(.invalid, code: "invalid_user", message: "A user name is required.")
@@ -55,7 +70,7 @@ public struct MessageLimits: Sendable, Equatable {
             throw SwitchboardError(.invalid, code: "invalid_user",
                                    message: "A user name cannot contain ':' or control characters.")
         }
-        guard trimmed.lowercased() != Self.systemUser else {
+        guard trimmed.lowercased() != Self.systemUser, NameSkeleton.key(trimmed) != Self.systemKey else {
             throw SwitchboardError(.invalid, code: "reserved_user", message: "The name 'system' is reserved for the server.")
         }
         return trimmed

@@ -26,6 +26,8 @@ public struct SwitchboardError: Error, Sendable, Equatable, CustomStringConverti
         case unsupported
         /// The server cannot do it now (shutting down, the store failing).
         case unavailable
+        /// The request names a host that is not this server's.
+        case misdirected
     }
 
     /// What kind of refusal it is.

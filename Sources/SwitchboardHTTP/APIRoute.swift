@@ -76,6 +76,25 @@ public enum APIRoute: Equatable, Sendable {
         }
     }
 
+    /// Who may use this route: every route says it here, and the router
+    /// checks it on the route that matched (never on the raw path). The
+    /// switch is exhaustive, so a new route cannot be added without it.
+    public var access: RouteAccess {
+        switch self {
+        case .health, .metrics, .accounts, .sessions:
+            return .anyone
+        case .publish, .poll, .message, .roomEvents, .events, .presence, .rooms, .currentSession:
+            return .identified
+        case .me, .conversationList, .createConversation:
+            return .signedIn
+        case .conversation, .renameConversation, .addMember, .removeMember, .setMembership, .markRead, .typing:
+            return .member
+        case .adminStats, .adminConnections, .adminStatsEvents, .adminSystemMessage, .adminKick, .adminDelete,
+             .adminAccounts, .adminBan, .adminLift:
+            return .admin
+        }
+    }
+
     /// The outcome of matching a request line.
     public enum Match: Equatable, Sendable {
         /// A known endpoint.
@@ -84,16 +103,23 @@ public enum APIRoute: Equatable, Sendable {
         case notFound
         /// The path exists but takes only these methods.
         case methodNotAllowed(allowed: [String])
+        /// The path is not canonical (`//`, `.` or `..`): no route, file or upgrade (see ``RequestPath``).
+        case invalidPath
     }
 
     /// Matches a request line. `HEAD` is accepted wherever `GET` is.
     ///
     /// On every request's path (a profile of 1,000 long-polling clients had
     /// the generic `split` and `String` copies at 8% of the server's time):
-    /// the path is cut into substrings once, compared byte by byte, and only
-    /// the parameters become `String`s.
+    /// the path is cut into substrings once (``RequestPath``), compared byte
+    /// by byte, and only the parameters become `String`s.
     public static func match(method: String, path: String) -> Match {
-        let segments = Self.segments(path)
+        guard let segments = RequestPath.segments(path) else { return .invalidPath }
+        return match(method: method, segments: segments)
+    }
+
+    /// Matches the segments of a path already read by ``RequestPath``.
+    public static func match(method: String, segments: [Substring]) -> Match {
         func at(_ index: Int, _ literal: StaticString) -> Bool { Self.equal(segments[index], literal) }
         func `is`(_ literals: StaticString...) -> Bool {
             literals.count == segments.count && literals.indices.allSatisfy { at($0, literals[$0]) }
@@ -187,29 +213,6 @@ public enum APIRoute: Equatable, Sendable {
             return .methodNotAllowed(allowed: candidate.methods)
         }
         return .route(candidate.route)
-    }
-
-    /// The non-empty parts of `path` between slashes: found in the
-    /// string's contiguous bytes (walking `UTF8View` indices was 2,700
-    /// instructions of a long-poll request's 70,000 under callgrind).
-    static func segments(_ path: String) -> [Substring] {
-        var path = path
-        path.makeContiguousUTF8()  // a native string is already: nothing is copied
-        let utf8 = path.utf8
-        var segments: [Substring] = []
-        segments.reserveCapacity(6)
-        _ = utf8.withContiguousStorageIfAvailable { bytes in
-            var start = 0
-            for offset in 0...bytes.count where offset == bytes.count || bytes[offset] == UInt8(ascii: "/") {
-                if start < offset {
-                    // Both ends are next to a "/" or at an end: scalar boundaries.
-                    let lower = utf8.index(utf8.startIndex, offsetBy: start)
-                    segments.append(path[lower..<utf8.index(lower, offsetBy: offset - start)])
-                }
-                start = offset + 1
-            }
-        }
-        return segments
     }
 
     /// Byte-for-byte equality with an ASCII literal.

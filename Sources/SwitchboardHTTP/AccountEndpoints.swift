@@ -12,8 +12,9 @@ enum AccountEndpoints {
         let accounts = try service(services)
         let fields = try RequestFields.decode(["user", "password"], contentType: exchange.header("Content-Type"), body: exchange.body)
         let (user, password) = (try RequestFields.string(fields, "user"), try RequestFields.string(fields, "password"))
+        let address = exchange.clientAddress
         return offWorker(exchange, services) {
-            let account = try accounts.register(user: user, password: password, byAdmin: identity == .admin)
+            let account = try accounts.register(user: user, password: password, byAdmin: identity == .admin, address: address)
             return (201, MessageJSON.encode(["user": account.user]), [])
         }
     }
@@ -24,8 +25,9 @@ enum AccountEndpoints {
         let fields = try RequestFields.decode(["user", "password"], contentType: exchange.header("Content-Type"), body: exchange.body)
         let (user, password) = (try RequestFields.string(fields, "user"), try RequestFields.string(fields, "password"))
         let secure = services.configuration.secureCookies
+        let address = exchange.clientAddress
         return offWorker(exchange, services) {
-            let session = try accounts.signIn(user: user, password: password)
+            let session = try accounts.signIn(user: user, password: password, address: address)
             struct Body: Encodable { var token: String; var user: String; var expires: Int64 }
             let seconds = (session.expires - MessageBus.systemClock()) / 1000
             return (201, MessageJSON.encode(Body(token: session.token, user: session.user, expires: session.expires)),

@@ -64,17 +64,15 @@ final class HTTPRouter: HTTPRequestHandler {
     }
 
     private func decide(_ request: HTTPRequest, _ credentials: HTTPCredentials) throws -> Decision {
+        if request.tooManyParameters { return .respond(.error(.tooManyParameters, status: 414, headers: [])) }
         if request.bodyTooLarge {
             return .respond(.error(.bodyTooLarge(limit: services.configuration.maxBodyBytes)))
         }
+        // A name that is not this server's (DNS rebinding) when the server knows its names.
+        if services.origins.refusesHost(request) { return .respond(.error(.misdirected)) }
         if request.method == "OPTIONS" {
             return .respond(HTTPResponse(status: 204, headers: services.origins.corsOrigin(request).map(OriginPolicy.preflightHeaders) ?? [],
                                          body: .bytes([])))
-        }
-        let isAdminPath = request.path.hasPrefix("/api/admin/") || request.path == "/api/admin"
-        if isAdminPath, !credentials.isAdmin {
-            return .respond(.error(SwitchboardError(.unauthenticated, code: "unauthorized",
-                                                    message: "The admin API needs 'Authorization: Bearer TOKEN'.")))
         }
         let access = services.access
         let identify = { () throws(SwitchboardError) -> Identity in
@@ -86,7 +84,16 @@ final class HTTPRouter: HTTPRequestHandler {
             return identity
         }
         let limits = services.limits
-        switch APIRoute.match(method: request.method, path: request.path) {
+        // The path is read once; every decision below is on what it matched.
+        guard let segments = RequestPath.segments(request.path) else { return .respond(.error(.invalidPath)) }
+        let match = APIRoute.match(method: request.method, segments: segments)
+        // The route says who may use it, and that is checked here, before anything else about it.
+        if case .route(let route) = match, route.access == .admin, !credentials.isAdmin {
+            return .respond(.error(.adminOnly))
+        }
+        switch match {
+        case .invalidPath:
+            return .respond(.error(.invalidPath))
         case .notFound:
             if let upgrades = services.upgrades {
                 let answer: HTTPResponse?
@@ -96,9 +103,9 @@ final class HTTPRouter: HTTPRequestHandler {
                 if let answer { return .respond(answer) }
             }
             if request.method == "GET" || request.method == "HEAD",
-               let file = services.configuration.publicFiles?.file(for: request.path) {
-                return .respond(HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
-                                             body: .bytes(file.bytes)))
+               let file = services.configuration.publicFiles?.file(for: RequestPath.canonical(segments)) {
+                return .respond(HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")]
+                                                 + PageHeaders.all, body: .bytes(file.bytes)))
             }
             return .respond(.error(.notFound))
         case .methodNotAllowed(let allowed):
@@ -111,6 +118,17 @@ final class HTTPRouter: HTTPRequestHandler {
         case .route(.accounts): return .needsExchange(.accounts, credentials.isAdmin ? .admin : .guest)
         case .route(let route):
             let identity = try identify()
+            // What the route's access asks beyond an identity (the admin's was checked above).
+            switch route.access {
+            case .anyone, .identified, .admin: break
+            case .signedIn: _ = try ConversationEndpoints.caller(identity)
+            case .member:
+                // Signed in, and a member: a room that is not a conversation is not one here.
+                _ = try ConversationEndpoints.caller(identity)
+                let room = try limits.validRoom(route.conversationRoom!)
+                guard ConversationRoom.isConversation(room) else { throw SwitchboardError.notAMember(room) }
+                try access.checkRoom(identity, room)
+            }
             switch route {
             case .message(let room, let id):
                 let room = try limits.validRoom(room)
@@ -119,35 +137,31 @@ final class HTTPRouter: HTTPRequestHandler {
             case .rooms:
                 try access.checkSignedIn(identity)
                 // Public rooms only: conversations are listed by /api/conversations, to their members.
-                return .respond(try RoomEndpoints.rooms(services) { room in
+                return .respond(try RoomEndpoints.rooms(services, request: request) { room in
                     (identity == .admin || !ConversationRoom.isConversation(room)) && (try? access.checkRoom(identity, room)) != nil
                 })
             case .presence(let room):
                 let room = try limits.validRoom(room)
                 try access.checkRoom(identity, room)
                 return .respond(RoomEndpoints.presence(room: room, services: services))
-            case .me:
-                _ = try ConversationEndpoints.caller(identity)
-                return .needsExchange(route, identity)
-            case .conversationList, .createConversation:
-                _ = try ConversationEndpoints.caller(identity)
-                return .needsExchange(route, identity)
-            case _ where route.conversationRoom != nil:
-                // Signed in, and a member: a room that is not a conversation is not one here.
-                _ = try ConversationEndpoints.caller(identity)
-                let room = try limits.validRoom(route.conversationRoom!)
-                guard ConversationRoom.isConversation(room) else { throw SwitchboardError.notAMember(room) }
-                try access.checkRoom(identity, room)
-                if case .typing(let room) = route { return .respond(try ConversationEndpoints.typing(room: room, identity: identity, services: services)) }
-                return .needsExchange(route, identity)
+            case .typing(let room): return .respond(try ConversationEndpoints.typing(room: room, identity: identity, services: services))
             case .adminStats: return .respond(.json(200, try admin.statsJSON()))
             case .adminConnections: return .respond(admin.connections())
             case .adminKick(let user): return .respond(try admin.kick(user: user))
             case .publish(let room), .poll(let room), .roomEvents(let room):
-                try access.checkRoom(identity, limits.validRoom(room))
+                let room = try limits.validRoom(room)
+                try access.checkRoom(identity, room)
+                // A named reader is present, and its join makes a new room exist (a publish is counted with its draft).
+                if route != .publish(room: room), request.query("user") != nil || identity.user != nil {
+                    try access.admitRoom(identity, room, client: request.clientAddress ?? "unknown")
+                }
                 return .needsExchange(route, identity)
             case .events:
-                try access.checkRooms(identity, limits.validRooms(request.query("rooms")))
+                let filter = try limits.validRooms(request.query("rooms"))
+                try access.checkRooms(identity, filter)
+                if case .rooms(let rooms) = filter, request.query("user") != nil || identity.user != nil {
+                    for room in rooms { try access.admitRoom(identity, room, client: request.clientAddress ?? "unknown") }
+                }
                 return .needsExchange(route, identity)
             default: return .needsExchange(route, identity)
             }
@@ -162,6 +176,7 @@ final class HTTPRouter: HTTPRequestHandler {
     }
 
     private func upgradeIdentity(_ request: HTTPRequest, _ credentials: HTTPCredentials) throws(SwitchboardError) -> Identity {
+        if services.origins.refusesHost(request) { throw .misdirected }
         guard services.origins.permits(request) else { throw .originNotAllowed }
         return try services.access.identify(token: credentials.token, isAdmin: credentials.isAdmin)
     }

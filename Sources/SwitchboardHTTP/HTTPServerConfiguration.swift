@@ -40,6 +40,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var lineProtocolPort: Int?
     /// Other sites whose pages may use this server (`--allowed-origin`).
     public var allowedOrigins: [String]
+    /// The URL users reach the server at (`--public-url`): its host is the
+    /// server's name, and a request for any other name is refused (421).
+    public var publicURL: String?
     /// Whether the session cookie is marked `Secure` (served over TLS).
     public var secureCookies: Bool
     /// Serve HTTPS (and wss) with this certificate and key; nil: plain HTTP.

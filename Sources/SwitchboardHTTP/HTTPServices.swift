@@ -48,7 +48,8 @@ final class HTTPServices: Sendable {
         self.scheduler = scheduler
         self.access = access
         self.accounts = accounts
-        self.origins = OriginPolicy(allowed: configuration.allowedOrigins)
+        self.origins = OriginPolicy(allowed: configuration.allowedOrigins, publicURL: configuration.publicURL,
+                                    boundHost: configuration.host)
         self.logger = logger
     }
 

@@ -57,7 +57,8 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
     private func step(_ exchange: HTTPExchange) -> HTTPHandlerResult {
         let bus = services.bus
         do {
-            switch state.next(now: DeadlineScheduler.now(), kicked: subscriber.isCancelled, busClosed: bus.isClosed) {
+            switch state.next(now: DeadlineScheduler.now(), kicked: subscriber.isCancelled, busClosed: bus.isClosed,
+                              clientLeft: subscriber.clientLeft) {
             case .answerKicked:
                 return .respond(.error(subscriber.endReason?.error ?? ConnectionEnd.kicked.error))
             case .answerNow:
@@ -74,6 +75,12 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
                         services.scheduler.schedule(at: state.deadline) { [weak subscriber, bus] in
                             if let subscriber, bus.unpark(subscriber) { subscriber.wake() }
                         }
+                    }
+                    // A client that leaves frees its connection within moments, not at the deadline.
+                    exchange.watchHangup { [weak subscriber, bus] in
+                        guard let subscriber else { return }
+                        subscriber.markClientLeft()
+                        if bus.unpark(subscriber) { subscriber.wake() }
                     }
                     return .suspended
                 }

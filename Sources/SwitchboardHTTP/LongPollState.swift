@@ -7,8 +7,8 @@ struct LongPollState: Equatable {
         /// Read after the cursor and park when nothing is new; schedule the
         /// deadline wake-up the first time.
         case waitForNews(scheduleDeadline: Bool)
-        /// The deadline passed (or the server is stopping): answer with what
-        /// is there, maybe nothing.
+        /// The deadline passed (or the server is stopping, or the client
+        /// left): answer with what is there, maybe nothing.
         case answerNow
         /// An administrator kicked the user: answer with an error.
         case answerKicked
@@ -23,9 +23,10 @@ struct LongPollState: Equatable {
     }
 
     /// Called when the request arrives and each time it is woken.
-    mutating func next(now: UInt64, kicked: Bool, busClosed: Bool) -> Step {
+    /// `clientLeft`: the client closed its socket while the poll waited.
+    mutating func next(now: UInt64, kicked: Bool, busClosed: Bool, clientLeft: Bool = false) -> Step {
         if kicked { return .answerKicked }
-        if now >= deadline || busClosed { return .answerNow }
+        if now >= deadline || busClosed || clientLeft { return .answerNow }
         defer { waiting = true }
         return .waitForNews(scheduleDeadline: !waiting)
     }

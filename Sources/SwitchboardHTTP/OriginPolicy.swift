@@ -1,20 +1,61 @@
 import MicroHTTPD
 
-/// The `Origin` allow-list (`--allowed-origin`): which other sites' pages
-/// may use this server from a browser. A request without `Origin` (curl,
-/// nc-like clients, native apps) is not a browser's cross-site request.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Which pages may use this server from a browser, and which `Host`s are
+/// this server's.
+///
+/// A request's `Origin` is its own only when it names the request's `Host`
+/// and that host is one the server knows as its own: an IP address,
+/// `localhost`, the host of `--public-url` or of an `--allowed-origin`. A
+/// page on a name that was made to point at this machine (DNS rebinding:
+/// `Host: evil.example:8080`, `Origin: http://evil.example:8080`) is not.
+/// When the server knows its name (`--public-url`) or is bound to one
+/// address (not `0.0.0.0` or `::`), a `Host` that is none of these is
+/// refused outright (421). `--allowed-origin` adds other sites' pages. A
+/// request without `Origin` (curl, nc-like clients, native apps) is not a
+/// browser's cross-site request.
 public struct OriginPolicy: Sendable {
     private let allowed: Set<String>
+    /// Host names (no port, lower case) that are this server's besides IP literals.
+    private let names: Set<String>
+    /// Whether a `Host` not among them is refused.
+    let refusesOtherHosts: Bool
 
-    /// - Parameter allowed: origins such as `https://chat.example.com` (scheme, host, port if not the default).
-    public init(allowed: [String]) {
+    /// - Parameters:
+    ///   - allowed: origins such as `https://chat.example.com` (scheme, host, port if not the default).
+    ///   - publicURL: the URL users reach the server at (`--public-url`), if given.
+    ///   - boundHost: the address HTTP is bound to; a wildcard one says nothing about the server's names.
+    public init(allowed: [String], publicURL: String? = nil, boundHost: String = "127.0.0.1") {
         self.allowed = Set(allowed.map(Self.normalized))
+        var names: Set<String> = ["localhost"]
+        for url in allowed + (publicURL.map { [$0] } ?? []) {
+            if let host = Self.hostName(ofURL: url) { names.insert(host) }
+        }
+        self.names = names
+        refusesOtherHosts = publicURL != nil || !["0.0.0.0", "::", ""].contains(boundHost)
     }
 
     static func normalized(_ origin: String) -> String {
         var origin = origin.lowercased()
         while origin.hasSuffix("/") { origin.removeLast() }
         return origin
+    }
+
+    /// Whether `request`'s `Host` (if any) is one of this server's names.
+    func isOwnHost(_ request: HTTPRequest) -> Bool {
+        guard let host = request.header("Host") else { return true }  // HTTP/1.0
+        guard let name = Self.hostName(ofAuthority: host.lowercased()) else { return false }
+        return names.contains(name) || Self.isIPLiteral(name)
+    }
+
+    /// Whether to refuse `request` for its `Host` (421) before anything else.
+    func refusesHost(_ request: HTTPRequest) -> Bool {
+        refusesOtherHosts && !isOwnHost(request)
     }
 
     /// Whether `request`'s `Origin` (if any) is this server's own or allowed.
@@ -31,11 +72,39 @@ public struct OriginPolicy: Sendable {
         return origin
     }
 
-    /// `http://HOST` or `https://HOST` where HOST is the request's `Host`.
+    /// `http://HOST` or `https://HOST`, HOST the request's `Host` and one of ours.
     private func isSameOrigin(_ origin: String, _ request: HTTPRequest) -> Bool {
-        guard let host = request.header("Host")?.lowercased() else { return false }
+        guard let host = request.header("Host")?.lowercased(), isOwnHost(request) else { return false }
         let origin = Self.normalized(origin)
         return origin == "http://" + host || origin == "https://" + host
+    }
+
+    /// `example.com` of `https://example.com:8443/x`.
+    public static func hostName(ofURL url: String) -> String? {
+        let lower = url.lowercased()
+        guard let schemeEnd = lower.range(of: "://") else { return nil }
+        let rest = lower[schemeEnd.upperBound...]
+        return hostName(ofAuthority: String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }))
+    }
+
+    /// The host of `name:port`, `[v6]:port`, `v4` or `name`; nil when it is not one.
+    static func hostName(ofAuthority authority: String) -> String? {
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            return String(authority[...close])
+        }
+        let name = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard !name.isEmpty, !name.contains("@") else { return nil }
+        return name.hasSuffix(".") ? String(name.dropLast()) : name
+    }
+
+    /// An IPv4 literal, or an IPv6 one in brackets: no name a page can make point here.
+    static func isIPLiteral(_ host: String) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        if host.hasPrefix("["), host.hasSuffix("]") {
+            return inet_pton(AF_INET6, String(host.dropFirst().dropLast()), &buffer) == 1
+        }
+        return inet_pton(AF_INET, host, &buffer) == 1
     }
 
     /// Headers that let an allowed origin's page read the answer.

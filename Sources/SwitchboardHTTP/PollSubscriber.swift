@@ -17,6 +17,13 @@ final class PollSubscriber: Subscriber, @unchecked Sendable {
     /// the token expired or revoked).
     private let ended = Atomic<Bool>(false)
     private let reason = Mutex<ConnectionEnd?>(nil)
+    private let left = Atomic<Bool>(false)
+
+    /// Whether the client closed its socket while the poll waited.
+    var clientLeft: Bool { left.load(ordering: .acquiring) }
+
+    /// The client closed its socket (from the hang-up watch's thread).
+    func markClientLeft() { left.store(true, ordering: .releasing) }
 
     init(transport: Transport, room: String, since: Int64, access: RoomAccess) {
         self.transport = transport

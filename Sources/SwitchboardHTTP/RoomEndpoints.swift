@@ -3,9 +3,16 @@ import SwitchboardCore
 
 /// The read-only views: rooms, who is present, one message, health, metrics.
 enum RoomEndpoints {
-    /// `GET /api/rooms`: every room the caller may read (`visible`) with its
-    /// message count, last id and who is online.
-    static func rooms(_ services: HTTPServices, visible: (String) -> Bool) throws -> HTTPResponse {
+    /// Rooms listed in one page of `GET /api/rooms` unless `limit` says fewer.
+    static let roomsPerPage = 100
+    /// The most `limit` may ask for.
+    static let maxRoomsPerPage = 1_000
+
+    /// `GET /api/rooms?after=NAME&limit=N`: one page (by name, `limit`
+    /// default 100, at most 1,000) of the rooms the caller may read
+    /// (`visible`) with message count, last id and who is online; `next`,
+    /// when there are more, is the `after` of the next page.
+    static func rooms(_ services: HTTPServices, request: HTTPRequest, visible: (String) -> Bool) throws -> HTTPResponse {
         struct Room: Encodable {
             var name: String
             var messageCount: Int
@@ -17,7 +24,15 @@ enum RoomEndpoints {
                 case lastID = "last_id"
             }
         }
-        struct Rooms: Encodable { var rooms: [Room] }
+        struct Rooms: Encodable { var rooms: [Room]; var next: String? }
+        var limit = roomsPerPage
+        if let given = request.query("limit") {
+            guard let value = Int(given), (1...maxRoomsPerPage).contains(value) else {
+                throw SwitchboardError.badParameter("limit", "a whole number from 1 to \(maxRoomsPerPage)")
+            }
+            limit = value
+        }
+        let after = request.query("after") ?? ""
         let online = services.presence.onlineByRoom()
         var rooms = try services.bus.rooms().map {
             Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name] ?? [])
@@ -26,7 +41,9 @@ enum RoomEndpoints {
         for (name, users) in online where !listed.contains(name) {
             rooms.append(Room(name: name, messageCount: 0, lastID: 0, online: users))
         }
-        return .json(200, MessageJSON.encode(Rooms(rooms: rooms.filter { visible($0.name) }.sorted { $0.name < $1.name })))
+        let sorted = rooms.filter { $0.name > after && visible($0.name) }.sorted { $0.name < $1.name }
+        let page = Array(sorted.prefix(limit))
+        return .json(200, MessageJSON.encode(Rooms(rooms: page, next: sorted.count > limit ? page.last?.name : nil)))
     }
 
     /// `GET /api/rooms/{room}/presence`: users online, with their transports.

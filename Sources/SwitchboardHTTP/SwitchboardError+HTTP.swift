@@ -15,6 +15,7 @@ extension SwitchboardError {
         case .tooLarge: return 413
         case .unsupported: return 415
         case .unavailable: return 503
+        case .misdirected: return 421
         }
     }
 
@@ -27,6 +28,14 @@ extension SwitchboardError {
     static let unsupportedMediaType = SwitchboardError(
         .unsupported, code: "unsupported_media_type", message: "Send application/json or application/x-www-form-urlencoded.")
     static let notFound = SwitchboardError(.notFound, code: "not_found", message: "No such endpoint.")
+    static let misdirected = SwitchboardError(
+        .misdirected, code: "misdirected_request", message: "This server does not answer for that Host (see --public-url).")
+    static let tooManyParameters = SwitchboardError(
+        .malformed, code: "too_many_parameters", message: "A request has at most 64 query parameters.")
+    static let invalidPath = SwitchboardError(
+        .malformed, code: "invalid_path", message: "A path has no empty, '.' or '..' segments ('//', '/./', '/../').")
+    static let adminOnly = SwitchboardError(
+        .unauthenticated, code: "unauthorized", message: "The admin API needs 'Authorization: Bearer TOKEN'.")
     static func methodNotAllowed(allowed: [String]) -> SwitchboardError {
         SwitchboardError(.malformed, code: "method_not_allowed", message: "Use \(allowed.joined(separator: " or ")) here.")
     }

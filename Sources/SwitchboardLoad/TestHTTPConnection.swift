@@ -46,7 +46,9 @@ public final class TestHTTPConnection {
 
     /// Sends a request. `body` gets a Content-Length unless `headers` has a Transfer-Encoding.
     public func sendRequest(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        // The path exactly as given (`//`, `/./`, `%2F` reach the server as they are); Host unless one is given.
+        var head = "\(method) \(path) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: 127.0.0.1\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body, !headers.contains(where: { $0.0.lowercased() == "transfer-encoding" }) {
             head += "Content-Length: \(body.count)\r\n"

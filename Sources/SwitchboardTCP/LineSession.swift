@@ -102,6 +102,7 @@ public struct LineSession: Sendable {
                 }
                 guard let speaker = try access.speaker(identity, claimed: user) else { return [] }
                 try access.checkRoom(identity, room)
+                try access.admitRoom(identity, room, client: client)
                 self.user = speaker
                 return [.enter(user: speaker, room: room)]
             case "msg":
@@ -111,6 +112,7 @@ public struct LineSession: Sendable {
                 let target = try limits.validRoom(argument)
                 guard target != room else { return [] }
                 try access.checkRoom(identity, target)
+                try access.admitRoom(identity, target, client: client)
                 let previous = room
                 room = target
                 guard let user else { return [] }  // not present yet: just where iam: will enter
@@ -147,6 +149,7 @@ public struct LineSession: Sendable {
             return [.send(LineFormat.error("signed in as \(current) already; reconnect to sign in as someone else"))]
         }
         try access.checkRoom(identity, room)
+        if user == nil { try access.admitRoom(identity, room, client: client) }
         self.identity = identity
         var actions: [Action] = [.authenticated(identity), .send(LineFormat.line("auth:\(name)"))]
         if user == nil {

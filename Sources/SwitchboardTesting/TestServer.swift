@@ -22,25 +22,28 @@ public final class TestServer {
          tcpFlushMilliseconds: Int = 50, tcpMaxQueuedBytes: Int = 256 * 1024,
                 tcpKeepaliveSeconds: Int = 60, tcpIdleTimeoutSeconds: Int? = nil, tcpPort: Int = 0,
                 maxWebSockets: Int = 10_000, store: (any MessageStore)? = nil,
-                auth: AuthConfiguration = TestServer.auth(), allowedOrigins: [String] = []) throws {
+                auth: AuthConfiguration = TestServer.auth(), allowedOrigins: [String] = [],
+                maxConnections: Int = 10_000, publicFiles: StaticFiles? = nil, publicURL: String? = nil) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
         var logger = Logger(label: "switchboard-test")
         logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
-        configuration = ChatServerConfiguration(
+        var configuration = ChatServerConfiguration(
             databasePath: path,
             http: HTTPServerConfiguration(
-                host: "127.0.0.1", port: 0, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
+                host: "127.0.0.1", port: 0, maxConnections: maxConnections, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
                 limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepaliveSeconds,
-                adminToken: TestServer.adminToken, allowedOrigins: allowedOrigins),
+                publicFiles: publicFiles, adminToken: TestServer.adminToken, allowedOrigins: allowedOrigins),
             tcp: TCPServerConfiguration(host: "127.0.0.1", port: tcpPort, flushMilliseconds: tcpFlushMilliseconds,
                                         maxQueuedBytes: tcpMaxQueuedBytes, keepaliveIdleSeconds: tcpKeepaliveSeconds,
                                         idleTimeoutSeconds: tcpIdleTimeoutSeconds, limits: MessageLimits(maxTextBytes: maxTextBytes)),
             webSocket: WebSocketConfiguration(keepaliveSeconds: keepaliveSeconds, maxConnections: maxWebSockets,
                                               limits: MessageLimits(maxTextBytes: maxTextBytes)),
             recentMessages: recentMessages, auth: auth)
+        configuration.http.publicURL = publicURL
+        self.configuration = configuration
         server = try ChatServer(configuration: configuration, store: store, logger: logger)
     }
 
@@ -60,9 +63,12 @@ public final class TestServer {
     /// Identity as configured for tests: bcrypt at its lowest cost (a
     /// registration takes a millisecond, not sixty), the rest as given.
     public static func auth(mode: AccessMode = .open, registration: RegistrationMode = .open, jwtSecret: String? = nil,
-                            jwtPublicKeyPEM: String? = nil, publishRate: Double? = nil, publishBurst: Double? = nil) -> AuthConfiguration {
+                            jwtPublicKeyPEM: String? = nil, publishRate: Double? = nil, publishBurst: Double? = nil,
+                            signInPerMinute: Double? = nil, signUpsPerHour: Double? = nil,
+                            newRoomsPerMinute: Double? = nil) -> AuthConfiguration {
         AuthConfiguration(mode: mode, registration: registration, jwtSecret: jwtSecret, jwtPublicKeyPEM: jwtPublicKeyPEM,
-                          publishRate: publishRate, publishBurst: publishBurst, passwordCost: 4)
+                          publishRate: publishRate, publishBurst: publishBurst, passwordCost: 4,
+                          signInPerMinute: signInPerMinute, signUpsPerHour: signUpsPerHour, newRoomsPerMinute: newRoomsPerMinute)
     }
 
     /// The admin token every test server uses.

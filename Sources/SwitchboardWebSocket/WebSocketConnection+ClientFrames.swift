@@ -72,11 +72,24 @@ extension WebSocketConnection {
         guard let context else { return }
         send(reply, on: context)
         context.flush()
-        if readNow { context.read() }
+        if readNow, context.channel.isWritable { context.read() }
     }
 
+    /// Reads only while the answers they cause can be written: a client that
+    /// sends pings (or anything the server answers) and never reads what it
+    /// is sent fills the socket's send buffer, then its own, and is no longer
+    /// read, so the pongs it asks for never pile up in memory (they are bound
+    /// by the channel's write buffer, like every frame a connection queues).
+    /// Reads go on when the channel is writable again
+    /// (``channelWritabilityChanged(context:)``), or the heartbeat, unanswered,
+    /// closes it.
     func read(context: ChannelHandlerContext) {
-        if pending.mayRead() { context.read() }
+        guard pending.mayRead() else { return }
+        guard context.channel.isWritable else {
+            readHeld = true
+            return
+        }
+        context.read()
     }
 
     private func closeReceived(_ payload: ByteBuffer) {

@@ -32,6 +32,8 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     private var listening: NoticeBoard.Token?
     var closing = false
     var awaitingPong = false
+    /// A read the channel's full write buffer held back (see ``read(context:)``).
+    var readHeld = false
     var pending: PendingStores
 
     init(request: WebSocketRequest, services: WebSocketServices) {
@@ -113,7 +115,13 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { pump() }
+        if context.channel.isWritable {
+            pump()
+            if readHeld, context.channel.isWritable {
+                readHeld = false
+                read(context: context)
+            }
+        }
         context.fireChannelWritabilityChanged()
     }
 

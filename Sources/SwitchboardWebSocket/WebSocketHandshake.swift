@@ -14,8 +14,9 @@ enum WebSocketHandshake {
     enum Path: Equatable {
         case room(String), rooms, echo
 
+        /// Read as every path is (``RequestPath``): `//`, `.` and `..` are no path.
         init?(_ path: String) {
-            let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+            guard let parts = RequestPath.segments(path) else { return nil }
             switch parts.count {
             case 2 where parts[0] == "api" && parts[1] == "ws": self = .rooms
             case 3 where parts[0] == "api" && parts[1] == "test" && parts[2] == "ws-echo": self = .echo

@@ -41,6 +41,10 @@ extension WebSocketServer: HTTPUpgradeEndpoint {
         let identity = path == .echo ? Identity.guest : try resolve()
         if path != .echo { try services.access.checkRooms(identity, filter) }
         let user = try services.access.speaker(identity, naming: request.query("user"), limits: limits)
+        // A named reader is present, and its join makes a new room exist: counted.
+        if user != nil, case .rooms(let rooms) = filter {
+            for room in rooms { try services.access.admitRoom(identity, room, client: request.clientAddress ?? "unknown") }
+        }
         if checkHandshake, let refusal = try WebSocketHandshake.refusal(request) { throw RefusedHandshake(response: refusal) }
         guard !services.bus.isClosed else { throw SwitchboardError.shuttingDown }
         guard (services.connections.counts()[.websocket] ?? 0) < configuration.maxConnections else {

@@ -1,3 +1,4 @@
+import NameSecurity
 import Testing
 @testable import SwitchboardCore
 
@@ -25,6 +26,44 @@ struct ValidationTests {
     @Test(arguments: ["", "   ", "a:b", "a\nb", "a\rb", "a\u{0}b", "a\u{7}b", "a\u{2028}b", "system", "SYSTEM"])
     func invalidUsers(_ user: String) {
         #expect(throws: SwitchboardError.self) { try limits.validUser(user) }
+    }
+
+    /// Invisible characters and text-direction controls are never part of a name.
+    @Test(arguments: ["luke\u{200D}", "lu\u{200B}ke", "lu\u{00AD}ke", "lu\u{2060}ke", "luke\u{FE0F}", "luke\u{E0041}",
+                      "\u{202E}ekul", "a\u{200E}b", "\u{2066}luke\u{2069}", "lu\u{180E}ke"])
+    func invisibleAndBidiCharactersAreRefused(_ user: String) {
+        #expect(throws: SwitchboardError.self) { try limits.validUser(user) }
+    }
+
+    /// Names are kept in NFKC: what a full-width or letter-like spelling shows is what is stored.
+    @Test func namesAreKeptInTheirPlainForm() throws {
+        #expect(try limits.validUser("\u{FF2C}\u{FF55}\u{FF4B}\u{FF45}") == "Luke")
+        #expect(try limits.validUser("\u{2113}uke") == "luke")
+        #expect(try limits.validUser("e\u{0301}mile") == "\u{00E9}mile")
+        #expect(throws: SwitchboardError.self) { try limits.validUser("\u{FF53}\u{FF59}\u{FF53}\u{FF54}\u{FF45}\u{FF4D}") }  // ｓｙｓｔｅｍ
+        #expect(throws: SwitchboardError.self) { try limits.validUser("syst\u{0435}m") }  // Cyrillic е
+    }
+
+    /// TR39 skeletons: names a reader cannot tell apart have one key; others do not.
+    @Test func lookalikesShareASkeleton() {
+        let luke = NameSkeleton.key("luke")
+        for same in ["Luke", "LUKE", "luk\u{0435}", "\u{FF2C}\u{FF55}\u{FF4B}\u{FF45}", "\u{2113}uke", "1uke"] {
+            #expect(NameSkeleton.key(same) == luke, "\(same)")
+        }
+        for other in ["leia", "lukas", "luke2", "lu ke"] {
+            #expect(NameSkeleton.key(other) != luke, "\(other)")
+        }
+        #expect(NameSkeleton.key("rn") == NameSkeleton.key("m"))
+    }
+
+    @Test func aRegisteredNameReservesItsLookalikes() throws {
+        let access = AccessControl(verifier: nil)
+        access.registered("luke")
+        for lookalike in ["Luke", "luk\u{0435}", "\u{2113}uke"] {
+            #expect(throws: SwitchboardError.nameReserved(lookalike)) { try access.speaker(.guest, claimed: lookalike) }
+        }
+        #expect(try access.speaker(.guest, claimed: "leia") == "leia")
+        #expect(access.registeredName("LUK\u{0415}") == "luke")
     }
 
     @Test func textIsTrimmedOfTrailingLineEndsOnly() throws {

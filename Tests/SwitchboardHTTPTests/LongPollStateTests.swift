@@ -26,6 +26,12 @@ struct LongPollStateTests {
         #expect(kicked.next(now: 30 * second, kicked: true, busClosed: true) == .answerKicked)
     }
 
+    @Test func aClientThatLeftIsAnsweredAtOnceNotAtTheDeadline() {
+        var state = LongPollState(deadline: 60 * second)
+        #expect(state.next(now: 0, kicked: false, busClosed: false) == .waitForNews(scheduleDeadline: true))
+        #expect(state.next(now: second, kicked: false, busClosed: false, clientLeft: true) == .answerNow)
+    }
+
     @Test func aDeadlineAlreadyPassedOnArrivalAnswersAtOnce() {
         var state = LongPollState(deadline: 5)
         #expect(state.next(now: 5, kicked: false, busClosed: false) == .answerNow)

@@ -1,0 +1,108 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Notices a client that closed the socket of a suspended connection.
+///
+/// libmicrohttpd stops watching a connection's socket while it is
+/// suspended, so a long poll whose client went away held its slot until
+/// its `wait` ran out: fifty abandoned polls filled `--max-connections 50`
+/// for a minute. Here each watched socket is in one epoll set of our own
+/// for `EPOLLRDHUP` (the peer's FIN) and `EPOLLHUP`/`EPOLLERR` (a reset),
+/// one-shot; one thread sleeps in `epoll_wait` and calls the watcher's
+/// handler when one fires. No timer per connection, no CPU while nothing
+/// happens: the thread wakes only for a hang-up or to stop.
+///
+/// A socket is watched only while its connection is suspended: unwatch it
+/// on the connection's worker thread before libmicrohttpd may close it
+/// (when it resumes, or when the exchange completes), so that a number
+/// reused by a new connection is never in the set under the old watch.
+public final class HangupWatch: @unchecked Sendable {
+    private struct Entry {
+        let fd: Int32
+        var handler: (@Sendable () -> Void)?
+    }
+
+    private let epoll: Int32
+    private let wakeup: Int32
+    private let entries = Mutex<[UInt64: Entry]>([:])
+    private let nextToken = Atomic<UInt64>(1)
+    private let stopped = Atomic<Bool>(false)
+    private var thread: pthread_t?
+
+    /// Starts the watching thread (asleep until something happens).
+    public init() {
+        var wakeup: Int32 = -1
+        epoll = sb_hangup_set_create(&wakeup)
+        self.wakeup = wakeup
+        guard epoll >= 0 else {
+            stopped.store(true, ordering: .relaxed)
+            return
+        }
+        let box = Unmanaged.passRetained(self)
+        var handle = pthread_t()
+        let created = pthread_create(&handle, nil, { argument in
+            let watch = Unmanaged<HangupWatch>.fromOpaque(argument!).takeRetainedValue()
+            watch.run()
+            return nil
+        }, box.toOpaque())
+        if created == 0 { thread = handle } else { box.release() }
+    }
+
+    /// Watches `fd` until ``unwatch(_:)``; `handler` runs once, on the
+    /// watching thread, if the client hangs up first. Returns the token to
+    /// unwatch with, or nil when the socket cannot be watched.
+    public func watch(fd: Int32, handler: @escaping @Sendable () -> Void) -> UInt64? {
+        guard fd >= 0, !stopped.load(ordering: .relaxed) else { return nil }
+        let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
+        entries.withLock { $0[token] = Entry(fd: fd, handler: handler) }
+        guard sb_hangup_watch(epoll, fd, token) == 0 else {
+            entries.withLock { _ = $0.removeValue(forKey: token) }
+            return nil
+        }
+        return token
+    }
+
+    /// Stops watching: the handler will not run after this returns unless
+    /// it already started. Call while the socket is still open.
+    public func unwatch(_ token: UInt64) {
+        guard let entry = entries.withLock({ $0.removeValue(forKey: token) }) else { return }
+        sb_hangup_unwatch(epoll, entry.fd)
+    }
+
+    /// How many sockets are watched now.
+    public var count: Int { entries.withLock { $0.count } }
+
+    /// Ends the thread and closes the epoll set. Once.
+    public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard epoll >= 0 else { return }
+        sb_hangup_wake(wakeup)
+        if let thread { pthread_join(thread, nil) }
+        close(epoll)
+        close(wakeup)
+    }
+
+    deinit { stop() }
+
+    private func run() {
+        var tokens = [UInt64](repeating: 0, count: 64)
+        while !stopped.load(ordering: .acquiring) {
+            let count = tokens.withUnsafeMutableBufferPointer { sb_hangup_wait(epoll, $0.baseAddress, Int32($0.count)) }
+            if count < 0 { return }
+            for token in tokens.prefix(Int(count)) where token != 0 {
+                // Taken once: a later unwatch finds the entry and takes the socket out of the set.
+                let handler = entries.withLock { entries -> (@Sendable () -> Void)? in
+                    defer { entries[token]?.handler = nil }
+                    return entries[token]?.handler
+                }
+                handler?()
+            }
+        }
+    }
+}

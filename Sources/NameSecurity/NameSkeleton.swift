@@ -1,0 +1,63 @@
+internal import CICU
+
+/// Names as a reader sees them (Unicode TR39, through ICU's `uspoof`):
+/// two names with the same skeleton cannot be told apart on screen, so
+/// they are one name (`luke`, `Luke`, `Ｌｕｋｅ`, `ℓuke` and `lukе` with a
+/// Cyrillic `е` all have the skeleton of `luke`).
+public enum NameSkeleton {
+    /// The comparison key of `name`: TR39's skeleton of its NFKC case
+    /// fold. Equal keys: names a reader cannot tell apart.
+    public static func key(_ name: String) -> String {
+        guard let folded = transform(name, sb_nfkc_casefold) else { return name.lowercased() }
+        return checker.flatMap { checker in
+            transform(folded) { text, length, out, capacity in sb_spoof_skeleton(checker.pointer, text, length, out, capacity) }
+        } ?? folded
+    }
+
+    /// `name` in NFKC: full-width letters, ligatures and letter-like
+    /// symbols (`ℓ`) in their plain form, as a name is kept.
+    public static func normalized(_ name: String) -> String {
+        transform(name, sb_nfkc) ?? name
+    }
+
+    /// Whether `scalar` may never stand in a name: it shows nothing
+    /// (default-ignorable: zero-width joiners and spaces, soft hyphens,
+    /// word joiners, variation selectors, tag characters) or reorders what
+    /// is shown (bidirectional controls such as the right-to-left override).
+    public static func isInvisibleOrBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.isBidiControl
+    }
+
+    private final class Checker: @unchecked Sendable {
+        let pointer: OpaquePointer
+        init?() {
+            var status: Int32 = 0
+            guard let pointer = sb_spoof_open(&status) else { return nil }
+            self.pointer = pointer
+        }
+        deinit { sb_spoof_close(pointer) }
+    }
+
+    /// One checker for the process: ICU's skeleton reads it only, from any thread.
+    private static let checker = Checker()
+
+    private typealias Transform = (UnsafePointer<UInt16>?, Int32, UnsafeMutablePointer<UInt16>?, Int32) -> Int32
+
+    /// Runs an ICU UTF-16 transform, growing the output once if it must.
+    private static func transform(_ text: String, _ body: Transform) -> String? {
+        let input = Array(text.utf16)
+        var capacity = max(16, input.count * 2)
+        for _ in 0..<2 {
+            var output = [UInt16](repeating: 0, count: capacity)
+            let written = input.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { out in
+                    body(input.baseAddress, Int32(input.count), out.baseAddress, Int32(capacity))
+                }
+            }
+            if written < 0 { return nil }
+            if Int(written) <= capacity { return String(decoding: output[..<Int(written)], as: UTF16.self) }
+            capacity = Int(written)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,29 @@
+/// How fast one client may bring new rooms into being (a room exists once
+/// a message is stored in it; a join is one). A client that names a room
+/// the server does not know takes a token from its bucket: the signed-in
+/// user's, or a guest's address's (guests choose their names freely, so a
+/// name counts for nothing). Known rooms cost nothing. Without it, one
+/// raw TCP guest sent `join:` to 10,000 new rooms in 3.2 s, each kept for
+/// good with its join and leave.
+public final class RoomCreationLimiter: Sendable {
+    private let buckets: PublishRateLimiter
+    private let isKnown: @Sendable (String) -> Bool
+
+    /// - Parameters:
+    ///   - perMinute: new rooms a minute per key, and at once.
+    ///   - isKnown: whether a room has a stored message (``MessageBus/isKnownRoom(_:)``).
+    ///   - clock: monotonic nanoseconds.
+    public init(perMinute: Double, isKnown: @escaping @Sendable (String) -> Bool,
+                clock: @escaping @Sendable () -> UInt64 = DeadlineScheduler.now) {
+        buckets = PublishRateLimiter(rate: perMinute / 60, burst: perMinute, clock: clock)
+        self.isKnown = isKnown
+    }
+
+    /// Counts `room` against `key` when it is new.
+    /// - Throws: `too_many_rooms` (429) with the seconds until one more is allowed.
+    public func admit(_ room: String, key: String) throws(SwitchboardError) {
+        guard !isKnown(room), let wait = buckets.take(key) else { return }
+        throw SwitchboardError(.rateLimited, code: "too_many_rooms",
+                               message: "Too many new rooms; try again in \(wait) s or use one that exists.", retryAfterSeconds: wait)
+    }
+}

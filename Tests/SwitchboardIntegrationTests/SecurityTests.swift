@@ -1,0 +1,286 @@
+import Foundation
+import SwitchboardHTTP
+import SwitchboardTesting
+import Testing
+
+/// The holes two black-box probes found (issue 31), each tried the way the
+/// attacker tried it, against a running server on loopback. (Floods of
+/// pings, joins, sign-ins and sign-ups against the real binary with its
+/// default limits, and TLS, are in Tests/Security/security_test.py.)
+@Suite("Security")
+struct SecurityTests {
+    typealias Support = IdentityTestSupport
+
+    /// Every admin route: the method, the path after `/api/admin/`, a body.
+    static let adminRoutes: [(method: String, rest: String, body: String?)] = [
+        ("GET", "stats", nil), ("GET", "connections", nil), ("GET", "stats/events", nil),
+        ("POST", "rooms/lobby/system", #"{"text":"forged"}"#), ("POST", "users/leia/kick", nil),
+        ("DELETE", "messages/1", nil), ("GET", "accounts", nil), ("POST", "users/leia/ban", #"{"seconds":60}"#),
+        ("DELETE", "users/leia/ban", nil),
+    ]
+
+    /// The ways to spell `/api/admin/REST` that once slipped past the token check, and the plain one.
+    static func spellings(_ rest: String) -> [String] {
+        let encoded = rest.replacingOccurrences(of: "/", with: "%2F")
+        return ["/api/admin/\(rest)", "/api//admin/\(rest)", "//api/admin/\(rest)", "/api/./admin/\(rest)",
+                "/api/x/../admin/\(rest)", "/api/admin//\(rest)", "/api/admin/\(rest)/", "/api%2Fadmin%2F\(encoded)",
+                "/./api/admin/\(rest)", "/api/admin/\(rest)//"]
+    }
+
+    @Test func noSpellingOfAnAdminRouteAnswersWithoutTheToken() throws {
+        let server = try TestServer()
+        let client = server.client
+        let kept = try client.publish(text: "must stay")
+        for route in Self.adminRoutes {
+            for path in Self.spellings(route.rest) {
+                let response = try client.request(route.method, path, headers: [("Content-Type", "application/json")],
+                                                  body: route.body.map { Array($0.utf8) })
+                // Refused: 401 (the route matched, no token) or 400 (no path at all); never served, never "not found".
+                #expect([400, 401].contains(response.status), "\(route.method) \(path): \(response.status) \(response.text)")
+            }
+        }
+        // Nothing was done: the message is there, no system message was written, leia is not banned.
+        let page = try client.get("/api/rooms/lobby/messages?since=0").page()
+        #expect(page.messages.map(\.id) == [kept.id])
+        let accounts = try client.get("/api/admin/accounts", headers: Support.bearer(TestServer.adminToken))
+        #expect(accounts.status == 200 && !accounts.text.contains("leia"))
+    }
+
+    @Test func withTheTokenAPathMeansTheSameAsEverywhereElse() throws {
+        let server = try TestServer()
+        let client = server.client
+        let admin = Support.bearer(TestServer.adminToken)
+        for path in ["/api/admin/stats", "/api/admin/stats/", "/api%2Fadmin%2Fstats"] {
+            #expect(try client.get(path, headers: admin).status == 200, "\(path)")
+        }
+        for path in ["/api//admin/stats", "//api/admin/stats", "/api/./admin/stats", "/api/x/../admin/stats"] {
+            let response = try client.get(path, headers: admin)
+            #expect(response.status == 400 && response.text.contains("invalid_path"), "\(path): \(response.status)")
+        }
+        // The same rule for every route, the WebSocket paths and the files.
+        #expect(try client.get("/api/rooms/lobby/messages/").status == 200)
+        #expect(try client.get("/api//rooms/lobby/messages").status == 400)
+        let socket = try TestWebSocketClient(port: server.port, path: "//api/ws")
+        #expect(socket.status == 400)
+        #expect(try TestWebSocketClient(port: server.port, path: "/api/ws/").status == 101)
+    }
+
+    /// Names a reader cannot tell from `luke`, as guests, on every way in.
+    static let lookalikes: [(name: String, refusal: String)] = [
+        ("luke\u{200D}", "invalid_user"), ("lu\u{200B}ke", "invalid_user"), ("lu\u{00AD}ke", "invalid_user"),
+        ("lu\u{2060}ke", "invalid_user"), ("luke\u{FE0F}", "invalid_user"), ("luke\u{E0041}", "invalid_user"),
+        ("\u{202E}ekul", "invalid_user"), ("luk\u{0435}", "name_reserved"), ("\u{FF2C}\u{FF55}\u{FF4B}\u{FF45}", "name_reserved"),
+        ("\u{2113}uke", "name_reserved"), ("LUKE", "name_reserved"),
+    ]
+
+    @Test func aNameThatLooksLikeARegisteredOneIsRefusedOnEveryWayIn() throws {
+        let server = try TestServer()
+        let client = server.client
+        _ = try Support.signUp(client, "luke")
+        for (name, refusal) in Self.lookalikes {
+            let escaped = name.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
+            // HTTP (JSON), as a guest.
+            let published = try client.postJSON("lobby", #"{"user":"\#(name)","text":"hi"}"#)
+            #expect(published.status >= 400 && published.text.contains(refusal), "HTTP \(escaped): \(published.status) \(published.text)")
+            // WebSocket, naming the user in the query.
+            let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let socket = try TestWebSocketClient(port: server.port, path: "/api/rooms/lobby/ws?user=\(query)")
+            #expect(socket.status >= 400, "WebSocket \(escaped): \(socket.status)")
+            // The line protocol's iam:.
+            let line = try TestLineClient(port: server.tcpPort)
+            try line.write("iam:\(name)\n")
+            let answer = try line.readLine()
+            #expect(answer.hasPrefix("error:"), "iam: \(escaped): \(answer)")
+            line.close()
+            // And none of them can be registered beside luke.
+            let registered = try client.request("POST", "/api/accounts", headers: [("Content-Type", "application/json")],
+                                                body: Array(#"{"user":"\#(name)","password":"\#(Support.password)"}"#.utf8))
+            #expect(registered.status >= 400, "register \(escaped): \(registered.status)")
+        }
+        let taken = try client.request("POST", "/api/accounts", headers: [("Content-Type", "application/json")],
+                                       body: Array(#"{"user":"luk\u0435","password":"\#(Support.password)"}"#.utf8))
+        #expect(taken.status == 409 && taken.text.contains("name_taken"))
+        // A name nobody has still works, and luke still signs in as luke.
+        #expect(try client.postJSON("lobby", #"{"user":"leia","text":"hi"}"#).status == 201)
+        #expect(try !Support.signIn(client, "luke").isEmpty)
+    }
+
+    @Test func abandonedLongPollsFreeTheirConnectionsWithinSeconds() throws {
+        let server = try TestServer(maxConnections: 20)
+        var polls: [TestHTTPConnection] = []
+        for _ in 0..<20 {
+            let poll = try TestHTTPConnection(port: server.port)
+            try poll.sendRequest("GET", "/api/rooms/lobby/messages?since=999999&wait=60")
+            polls.append(poll)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        // Every slot is held: a health check gets no answer (in 2 s).
+        let held = try TestHTTPConnection(port: server.port, timeoutSeconds: 2)
+        try held.sendRequest("GET", "/healthz")
+        #expect((try? held.readResponse())?.status != 200)
+        held.close()
+        for poll in polls { poll.close() }
+        let started = Date()
+        var answered = false
+        while !answered, Date().timeIntervalSince(started) < 10 {
+            answered = (try? server.client.get("/healthz"))?.status == 200
+            if !answered { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(answered)
+        print("abandoned long polls: /healthz answered \(String(format: "%.2f", Date().timeIntervalSince(started))) s after 20 clients left")
+        // A poll whose client stays is still answered by a message.
+        let waiting = try TestHTTPConnection(port: server.port)
+        try waiting.sendRequest("GET", "/api/rooms/lobby/messages?since=0&wait=30")
+        Thread.sleep(forTimeInterval: 0.2)
+        let message = try server.client.publish(text: "for the one who stayed")
+        #expect(try waiting.readResponse().page().messages.map(\.id) == [message.id])
+    }
+
+    @Test(arguments: [65, 200, 500, 1_000])
+    func tooManyQueryParametersAreAnsweredAtOnce(count: Int) throws {
+        let server = try TestServer()
+        let query = (0..<count).map { "p\($0)=v\($0)" }.joined(separator: "&")
+        let started = Date()
+        let response = try server.client.get("/healthz?\(query)")
+        #expect(response.status == 414 && response.text.contains("too_many_parameters"))
+        #expect(Date().timeIntervalSince(started) < 5)  // not the connection's timeout
+        #expect(try server.client.get("/healthz?" + (0..<64).map { "p\($0)=1" }.joined(separator: "&")).status == 200)
+    }
+
+    @Test func pagesForbidFramingSniffingAndAnythingFromElsewhere() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Public").path
+        let server = try TestServer(publicFiles: try #require(StaticFiles(root: root)))
+        for path in ["/", "/admin", "/compare", "/chat.js", "/style.css"] {
+            let response = try server.client.get(path)
+            #expect(response.status == 200, "\(path)")
+            let policy = response.header("Content-Security-Policy") ?? ""
+            #expect(policy.contains("default-src 'self'") && policy.contains("frame-ancestors 'none'"), "\(path): \(policy)")
+            #expect(response.header("X-Frame-Options") == "DENY", "\(path)")
+            #expect(response.header("X-Content-Type-Options") == "nosniff", "\(path)")
+        }
+    }
+
+    @Test func noPublicRoomInTheConversationsNameSpaceInAnyCase() throws {
+        let server = try TestServer()
+        let client = server.client
+        for room in ["C.1", "c.1", "C.x"] {
+            let guest = try client.postForm(room, user: "mallory", text: "hi")
+            #expect(guest.status == 401, "\(room): \(guest.status)")
+        }
+        let token = try Support.signUp(client, "mallory")
+        let member = try Support.publish(client, token: token, text: "hi", room: "C.1")
+        #expect(member.status == 403 && member.text.contains("not_a_member"))
+        let line = try TestLineClient(port: server.tcpPort)
+        try line.write("join:C.1\n")
+        #expect(try line.readLine().hasPrefix("error:"))
+        #expect(try !client.get("/api/rooms").text.contains("C.1"))
+    }
+
+    @Test func aPageOnAnotherNameCannotActHereDNSRebinding() throws {
+        let server = try TestServer()
+        let port = server.port
+        let forged = [("Host", "evil.example:\(port)"), ("Origin", "http://evil.example:\(port)")]
+        // Bound to 127.0.0.1: a Host that is not the server's is refused outright.
+        let upgrade = try TestWebSocketClient(port: port, path: "/api/ws", extraHeaders: forged)
+        #expect(upgrade.status == 421)
+        let publish = try server.client.request("POST", "/api/rooms/lobby/messages",
+                                                headers: forged + [("Content-Type", "application/json")],
+                                                body: Array(#"{"user":"mallory","text":"rebound"}"#.utf8))
+        #expect(publish.status == 421)
+        // The server's own names still work, with their own Origin.
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)"] {
+            let own = try TestWebSocketClient(port: port, path: "/api/ws", extraHeaders: [("Host", host), ("Origin", "http://\(host)")])
+            #expect(own.status == 101, "\(host)")
+        }
+        // An Origin that names the Host but is another site's is not ours either.
+        let other = try TestWebSocketClient(port: port, path: "/api/ws",
+                                            extraHeaders: [("Host", "127.0.0.1:\(port)"), ("Origin", "http://evil.example:\(port)")])
+        #expect(other.status == 403)
+    }
+
+    @Test func withAPublicURLOnlyItsNameAndAddressesAreTheServers() throws {
+        let server = try TestServer(publicURL: "https://chat.example")
+        let port = server.port
+        let named = try TestWebSocketClient(port: port, path: "/api/ws",
+                                            extraHeaders: [("Host", "chat.example"), ("Origin", "https://chat.example")])
+        #expect(named.status == 101)
+        let rebound = try TestWebSocketClient(port: port, path: "/api/ws",
+                                              extraHeaders: [("Host", "evil.example"), ("Origin", "https://evil.example")])
+        #expect(rebound.status == 421)
+        #expect(try server.client.get("/healthz").status == 200)  // by address: curl, health checks
+    }
+
+    @Test func passwordGuessingIsThrottledPerAccountAndTheRightPasswordWorksOnceItPasses() throws {
+        let server = try TestServer(auth: TestServer.auth(signInPerMinute: 20, signUpsPerHour: 100))
+        let client = server.client
+        _ = try Support.signUp(client, "leia")
+        func attempt(_ user: String, _ password: String) throws -> TestResponse {
+            try client.request("POST", "/api/sessions", headers: [("Content-Type", "application/json")],
+                               body: Array(#"{"user":"\#(user)","password":"\#(password)"}"#.utf8))
+        }
+        var statuses: [Int] = []
+        for _ in 0..<24 { statuses.append(try attempt("leia", "wrong password").status) }
+        #expect(statuses.filter { $0 == 401 }.count <= 20 && statuses.suffix(4).allSatisfy { $0 == 429 })
+        let refused = try attempt("leia", Support.password)
+        #expect(refused.status == 429)
+        let wait = try #require(refused.header("Retry-After").flatMap(Int.init))
+        #expect(wait >= 1 && wait <= 5)
+        Thread.sleep(forTimeInterval: Double(wait) + 0.2)
+        #expect(try attempt("leia", Support.password).status == 201)
+        // Another account from the same address is not locked by leia's.
+        _ = try Support.signUp(client, "han")
+        #expect(try attempt("han", Support.password).status == 201)
+    }
+
+    @Test func signUpsAreThrottledPerAddressButNotForTheAdmin() throws {
+        let server = try TestServer(auth: TestServer.auth(signUpsPerHour: 5))
+        let client = server.client
+        func register(_ user: String, admin: Bool = false) throws -> TestResponse {
+            try client.request("POST", "/api/accounts",
+                               headers: [("Content-Type", "application/json")] + (admin ? Support.bearer(TestServer.adminToken) : []),
+                               body: Array(#"{"user":"\#(user)","password":"\#(Support.password)"}"#.utf8))
+        }
+        let statuses = try (0..<8).map { try register("user\($0)").status }
+        #expect(statuses == [201, 201, 201, 201, 201, 429, 429, 429])
+        #expect(try register("user5").header("Retry-After") != nil)
+        #expect(try register("byadmin", admin: true).status == 201)
+    }
+
+    @Test func newRoomsAreCountedPerClientAndRoomsArePaged() throws {
+        let server = try TestServer(auth: TestServer.auth(newRoomsPerMinute: 10))
+        let client = server.client
+        _ = try client.publish("lobby", user: "host", text: "the lobby exists")
+        let line = try TestLineClient(port: server.tcpPort)
+        try line.write("iam:flood\n")
+        var refused = 0
+        for index in 0..<50 {
+            try line.write("join:flood\(index)\n")
+            try line.write("ping:\(index)\n")
+            // Each join is answered (an error) or not (moved) before its ping's pong.
+            let answer = try line.readUntil { $0.hasPrefix("pong:") || $0.hasPrefix("error:") }
+            if answer.hasPrefix("error:") {
+                #expect(answer == "error:too_many_rooms")
+                refused += 1
+                _ = try line.readUntil { $0.hasPrefix("pong:") }
+            }
+        }
+        #expect(refused >= 39 && refused <= 41)
+        // A room that exists costs nothing.
+        try line.write("join:lobby\n")
+        try line.write("ping:last\n")
+        #expect(try line.readUntil { $0.hasPrefix("pong:") || $0.hasPrefix("error:") } == "pong:last")
+        // The rooms, a page at a time.
+        var names: [String] = []
+        var after = ""
+        repeat {
+            let page = try client.get("/api/rooms?limit=4&after=\(after)").json()
+            let rooms = try #require(page["rooms"] as? [[String: Any]])
+            #expect(rooms.count <= 4)
+            names += rooms.compactMap { $0["name"] as? String }
+            after = page["next"] as? String ?? ""
+        } while !after.isEmpty
+        #expect(names == names.sorted() && Set(names).count == names.count)
+        #expect(names.count >= 10 && names.count <= 12)
+        #expect(try client.get("/api/rooms?limit=0").status == 400)
+    }
+}
