@@ -29,11 +29,11 @@ let package = Package(
         ),
         // The only Swift module that imports CMicroHTTPD. Knows nothing about chat.
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD"]),
-        // ICU (Debian's libicu-dev): TR39 confusable skeletons and NFKC.
-        .systemLibrary(
+        // ICU (Debian's libicu-dev): TR39 confusable skeletons and NFKC, behind
+        // a header with no ICU type in it (Foundation's own ICU would clash).
+        .target(
             name: "CICU",
-            pkgConfig: "icu-i18n",
-            providers: [.apt(["libicu-dev"])]
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
         // The only Swift module that imports CICU: names as a reader sees them.
         .target(name: "NameSecurity", dependencies: ["CICU"]),

@@ -33,7 +33,10 @@ public func lineProtocolFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
                 case .send(let reply):
                     precondition(reply.last == 10 && reply.dropLast().allSatisfy { $0 != 10 }, "one reply, one line")
                     precondition(AppLineFormat.fit(reply).count <= AppLineFormat.maxBytes)
+                case .enter(let user, _):
+                    checkName(user)
                 case .publish(let draft):
+                    checkName(draft.user)
                     precondition(!draft.text.isEmpty && draft.text.utf8.count <= maxLine, "text within limits")
                     let line = LineFormat.line(for: Message(id: 1, room: draft.room, user: draft.user, text: draft.text, kind: .message, ts: 0))
                     precondition(line.filter { $0 == 10 }.count == 1, "no text forges a line")
@@ -44,4 +47,12 @@ public func lineProtocolFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         }
     }
     return 0
+}
+
+/// A name let through shows nothing hidden and compares as a reader sees it.
+private func checkName(_ name: String) {
+    precondition(!name.unicodeScalars.contains(where: NameSkeleton.isInvisibleOrBidiControl), "no invisible or bidi character in a name")
+    let key = NameSkeleton.key(name)
+    precondition(!key.isEmpty, "every name has a skeleton")
+    if name.utf8.allSatisfy({ $0 < 0x80 }) { precondition(key == NameSkeleton.key(name.lowercased()), "case never matters") }
 }

@@ -25,6 +25,7 @@ public func requestParsersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
             if let body, let draft = try? access.draft(.guest, room: "lobby", user: user ?? "fuzz", text: body, limits: limits, client: "fuzz") {
                 precondition(!draft.text.isEmpty && draft.text.utf8.count <= limits.maxTextBytes, "text within limits")
                 precondition(!draft.text.utf8.contains(0), "no NUL stored")
+                checkName(draft.user)
             }
         }
     case 2:
@@ -51,4 +52,12 @@ public func requestParsersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         }
     }
     return 0
+}
+
+/// A name let through shows nothing hidden and compares as a reader sees it.
+private func checkName(_ name: String) {
+    precondition(!name.unicodeScalars.contains(where: NameSkeleton.isInvisibleOrBidiControl), "no invisible or bidi character in a name")
+    let key = NameSkeleton.key(name)
+    precondition(!key.isEmpty, "every name has a skeleton")
+    if name.utf8.allSatisfy({ $0 < 0x80 }) { precondition(key == NameSkeleton.key(name.lowercased()), "case never matters") }
 }

@@ -23,12 +23,19 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p Fuzz/crashes
 
 # gather DIR MODULE FILE...: into DIR (emptied), one module's sources:
-# SwitchboardCore's, the named files (without their import of
-# SwitchboardCore) and Fuzz/MODULE.swift.
+# SwitchboardCore's and NameSecurity's (without their imports of each
+# other), the named files (without their import of SwitchboardCore) and
+# Fuzz/MODULE.swift. ICU and glibc's malloc.h come in as their C modules
+# (c_modules, libraries).
+c_modules=(-I Sources/CICU/include -I Sources/CMalloc)
+libraries=(-licui18n -licuuc -licudata)
 gather() {
   local dir=$1 module=$2; shift 2
   rm -rf "$dir" && mkdir -p "$dir"
-  cp Sources/SwitchboardCore/*.swift "Fuzz/$module.swift" "$dir/"
+  cp "Fuzz/$module.swift" "$dir/"
+  for file in Sources/SwitchboardCore/*.swift Sources/NameSecurity/*.swift; do
+    sed '/^import NameSecurity$/d' "$file" > "$dir/$(basename "$file")"
+  done
   for file in "$@"; do sed '/^import SwitchboardCore$/d' "Sources/$file.swift" > "$dir/$(basename "$file").swift"; done
 }
 failed_build() { grep -E "error" -A3 "$work/build-$1.log" >&2; echo "FAILED: fuzz target $1 does not build" >&2; exit 1; }
@@ -37,7 +44,9 @@ failed_build() { grep -E "error" -A3 "$work/build-$1.log" >&2; echo "FAILED: fuz
 build() {
   local name=$1 module=$2; shift 2
   gather "$work/src" "$module" "$@"
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "$work"/src/*.swift -o "$work/fuzz-$name" \
+  clang -c -O1 -I Sources/CICU/include Sources/CICU/shim.c -o "$work/cicu.o"
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${c_modules[@]}" "$work"/src/*.swift \
+    "$work/cicu.o" "${libraries[@]}" -o "$work/fuzz-$name" \
     2>"$work/build-$name.log" || failed_build "$name"
 }
 
@@ -50,6 +59,8 @@ build_token() {
   rm -rf "$package/Sources/FuzzerEntry"
   cp -r Fuzz/TokenFuzzPackage/Sources/FuzzerEntry "$package/Sources/"
   cp Fuzz/TokenFuzzPackage/Package.swift "$package/"
+  rm -rf "$package/Sources/CICU" "$package/Sources/CMalloc"
+  cp -r Sources/CICU Sources/CMalloc "$package/Sources/"
   (cd "$package" && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library) >"$work/build-token.log" 2>&1 \
     || failed_build token
   cp "$package/.build/debug/TokenFuzz" "$work/fuzz-token"

@@ -16,8 +16,12 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "TokenFuzz",
-            dependencies: ["FuzzerEntry", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FuzzerEntry", "CICU", "CMalloc", .product(name: "JWTKit", package: "jwt-kit"),
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // Copied in by fuzz.sh from Sources/: what SwitchboardCore and NameSecurity import.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
+        .systemLibrary(name: "CMalloc"),
         .target(name: "FuzzerEntry"),
     ]
 )

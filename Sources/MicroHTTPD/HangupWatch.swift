@@ -33,32 +33,43 @@ public final class HangupWatch: @unchecked Sendable {
     private let entries = Mutex<[UInt64: Entry]>([:])
     private let nextToken = Atomic<UInt64>(1)
     private let stopped = Atomic<Bool>(false)
-    private var thread: pthread_t?
+    /// The watching thread, started by the first ``watch(fd:handler:)``.
+    private let thread = Mutex<pthread_t?>(nil)
 
-    /// Starts the watching thread (asleep until something happens).
+    /// Makes the epoll set; the thread starts with the first watch.
     public init() {
         var wakeup: Int32 = -1
         epoll = sb_hangup_set_create(&wakeup)
         self.wakeup = wakeup
-        guard epoll >= 0 else {
-            stopped.store(true, ordering: .relaxed)
-            return
+        if epoll < 0 { stopped.store(true, ordering: .relaxed) }
+    }
+
+    /// Starts the thread once; false when it cannot run.
+    private func startThread() -> Bool {
+        thread.withLock { thread in
+            if thread != nil { return true }
+            guard !stopped.load(ordering: .acquiring) else { return false }
+            let box = Unmanaged.passRetained(self)
+            var handle = pthread_t()
+            let created = pthread_create(&handle, nil, { argument in
+                let watch = Unmanaged<HangupWatch>.fromOpaque(argument!).takeRetainedValue()
+                watch.run()
+                return nil
+            }, box.toOpaque())
+            guard created == 0 else {
+                box.release()
+                return false
+            }
+            thread = handle
+            return true
         }
-        let box = Unmanaged.passRetained(self)
-        var handle = pthread_t()
-        let created = pthread_create(&handle, nil, { argument in
-            let watch = Unmanaged<HangupWatch>.fromOpaque(argument!).takeRetainedValue()
-            watch.run()
-            return nil
-        }, box.toOpaque())
-        if created == 0 { thread = handle } else { box.release() }
     }
 
     /// Watches `fd` until ``unwatch(_:)``; `handler` runs once, on the
     /// watching thread, if the client hangs up first. Returns the token to
     /// unwatch with, or nil when the socket cannot be watched.
     public func watch(fd: Int32, handler: @escaping @Sendable () -> Void) -> UInt64? {
-        guard fd >= 0, !stopped.load(ordering: .relaxed) else { return nil }
+        guard fd >= 0, !stopped.load(ordering: .relaxed), startThread() else { return nil }
         let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
         entries.withLock { $0[token] = Entry(fd: fd, handler: handler) }
         guard sb_hangup_watch(epoll, fd, token) == 0 else {
@@ -83,7 +94,8 @@ public final class HangupWatch: @unchecked Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard epoll >= 0 else { return }
         sb_hangup_wake(wakeup)
-        if let thread { pthread_join(thread, nil) }
+        // Taken under the lock, so no watch starts a thread after this.
+        if let running = thread.withLock({ $0 }) { pthread_join(running, nil) }
         close(epoll)
         close(wakeup)
     }

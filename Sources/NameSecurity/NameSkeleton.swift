@@ -9,9 +9,9 @@ public enum NameSkeleton {
     /// fold. Equal keys: names a reader cannot tell apart.
     public static func key(_ name: String) -> String {
         guard let folded = transform(name, sb_nfkc_casefold) else { return name.lowercased() }
-        return checker.flatMap { checker in
-            transform(folded) { text, length, out, capacity in sb_spoof_skeleton(checker.pointer, text, length, out, capacity) }
-        } ?? folded
+        guard let checker else { return folded }
+        return transform(folded) { text, length, out, capacity in sb_spoof_skeleton(checker.pointer, text, length, out, capacity) }
+            ?? folded
     }
 
     /// `name` in NFKC: full-width letters, ligatures and letter-like
@@ -29,10 +29,9 @@ public enum NameSkeleton {
     }
 
     private final class Checker: @unchecked Sendable {
-        let pointer: OpaquePointer
+        let pointer: UnsafeMutableRawPointer
         init?() {
-            var status: Int32 = 0
-            guard let pointer = sb_spoof_open(&status) else { return nil }
+            guard let pointer = sb_spoof_open() else { return nil }
             self.pointer = pointer
         }
         deinit { sb_spoof_close(pointer) }

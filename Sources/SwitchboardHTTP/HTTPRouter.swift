@@ -91,6 +91,14 @@ final class HTTPRouter: HTTPRequestHandler {
         if case .route(let route) = match, route.access == .admin, !credentials.isAdmin {
             return .respond(.error(.adminOnly))
         }
+        // Which admin routes exist is not said to those without the token:
+        // under /api/admin (as read above), no route and a wrong method are 401 too.
+        if !credentials.isAdmin, segments.count >= 2, APIRoute.equal(segments[0], "api"), APIRoute.equal(segments[1], "admin") {
+            switch match {
+            case .notFound, .methodNotAllowed: return .respond(.error(.adminOnly))
+            default: break
+            }
+        }
         switch match {
         case .invalidPath:
             return .respond(.error(.invalidPath))
