@@ -163,6 +163,9 @@ struct ServeCommand: ParsableCommand {
             fflush(nil)
         }
         logger.info("identity: --auth \(configuration.auth.mode.rawValue), registration \(configuration.auth.registration.rawValue)")
+        if ["0.0.0.0", "::"].contains(host), access.publicURL == nil {
+            logger.notice("bound to every address with no --public-url: pages opened under a host name (not an IP address or localhost) cannot open WebSockets or post with their cookie; give --public-url http://NAME:\(server.httpPort)")
+        }
         if let wss = server.webSocketTLS, let wssHost = configuration.webSocketTLS?.host {
             logger.info("serving wss on wss://\(wssHost):\(wss.port)/api/rooms/ROOM/ws (TLS in SwiftNIO, no relay)")
         }

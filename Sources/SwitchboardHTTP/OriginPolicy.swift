@@ -47,10 +47,44 @@ public struct OriginPolicy: Sendable {
     }
 
     /// Whether `request`'s `Host` (if any) is one of this server's names.
+    /// On every request: an IPv4 literal (curl, health checks, benchmarks) is
+    /// recognized in its bytes with no allocation; anything else is parsed.
     func isOwnHost(_ request: HTTPRequest) -> Bool {
         guard let host = request.header("Host") else { return true }  // HTTP/1.0
+        if Self.isIPv4Authority(host) { return true }
         guard let name = Self.hostName(ofAuthority: host.lowercased()) else { return false }
         return names.contains(name) || Self.isIPLiteral(name)
+    }
+
+    /// `a.b.c.d` or `a.b.c.d:port`, each part 0-255, the port digits: read in place.
+    static func isIPv4Authority(_ host: String) -> Bool {
+        var parts = 0, digits = 0, value = 0, inPort = false, portDigits = 0
+        for byte in host.utf8 {
+            if inPort {
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), portDigits < 5 else { return false }
+                portDigits += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                guard digits <= 3, value <= 255 else { return false }
+            case UInt8(ascii: "."), UInt8(ascii: ":"):
+                guard digits > 0 else { return false }
+                parts += 1
+                digits = 0
+                value = 0
+                if byte == UInt8(ascii: ":") {
+                    guard parts == 4 else { return false }
+                    inPort = true
+                }
+            default:
+                return false
+            }
+        }
+        if inPort { return portDigits > 0 }
+        return digits > 0 && parts == 3
     }
 
     /// Whether to refuse `request` for its `Host` (421) before anything else.

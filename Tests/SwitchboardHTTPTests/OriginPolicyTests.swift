@@ -43,4 +43,11 @@ struct OriginPolicyTests {
         #expect(OriginPolicy.hostName(ofAuthority: "user@evil") == nil)
         #expect(OriginPolicy.isIPLiteral("10.0.0.1") && OriginPolicy.isIPLiteral("[::1]") && !OriginPolicy.isIPLiteral("1.example"))
     }
+
+    @Test(arguments: [("127.0.0.1", true), ("127.0.0.1:8080", true), ("10.1.2.3:1", true), ("1.2.3", false),
+                      ("1.2.3.4.5", false), ("256.1.1.1", false), ("1.2.3.4:", false), ("1.example", false),
+                      ("1.2.3.4:80x", false), ("", false), ("1..2.3", false), ("1.2.3.4:123456", false)])
+    func ipv4AuthoritiesAreReadInPlace(host: String, expected: Bool) {
+        #expect(OriginPolicy.isIPv4Authority(host) == expected)
+    }
 }

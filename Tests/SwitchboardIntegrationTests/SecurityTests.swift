@@ -160,6 +160,23 @@ struct SecurityTests {
         }
     }
 
+    /// What held, kept holding: no file outside Public/ is ever served, and
+    /// JSON nested past the limit is refused before it costs anything.
+    @Test func traversalAndDeepJSONAreRefused() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Public").path
+        let server = try TestServer(publicFiles: try #require(StaticFiles(root: root)))
+        for path in ["/../Package.swift", "/%2e%2e/Package.swift", "/..%2FPackage.swift", "/.%2e/README.md", "/.git/config",
+                     "/%2E%2E/%2E%2E/etc/passwd", "/chat.js/../../Package.swift", "/.hidden"] {
+            let response = try server.client.get(path)
+            #expect([400, 404].contains(response.status), "\(path): \(response.status)")
+            #expect(!response.text.contains("PackageDescription") && !response.text.contains("root:"), "\(path)")
+        }
+        let deep = #"{"user":"luke","text":"hi","x":"# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}"
+        let refused = try server.client.postJSON("lobby", deep)
+        #expect(refused.status == 400 || refused.status == 413, "\(refused.status)")
+        #expect(try server.client.get("/healthz").status == 200)
+    }
+
     @Test func noPublicRoomInTheConversationsNameSpaceInAnyCase() throws {
         let server = try TestServer()
         let client = server.client
