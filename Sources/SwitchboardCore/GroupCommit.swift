@@ -9,8 +9,11 @@ import Synchronization
 /// This is the one way anything waits for the store: a draft is queued with
 /// a completion, and the completion runs on the commit thread once the
 /// draft's group is durable (or refused). Nobody else's thread waits. A
-/// barrier (``submitBarrier(_:)``) runs after everything queued before it,
-/// which is how a reply is ordered after the stores a client asked for first.
+/// barrier (``submitBarrier(_:)``) runs after everything queued before it
+/// and before everything queued after it (the drafts on either side are
+/// two transactions), which is how a reply is ordered after the stores a
+/// client asked for first, and how a leave that takes a join back keeps
+/// its place among the user's joins and leaves.
 ///
 /// The commits run on a thread of their own, asleep on a semaphore while
 /// nothing is pending.
@@ -112,20 +115,28 @@ final class GroupCommit: Sendable {
             }
             for waiter in idleWaiters { waiter.signal() }
             guard !entries.isEmpty, let commit else { return }
-            var drafts: [MessageDraft] = []
-            drafts.reserveCapacity(entries.count)
-            for case .draft(let draft, _) in entries { drafts.append(draft) }
-            let outcome: Result<[EncodedMessage?], SwitchboardError> = drafts.isEmpty ? .success([]) : commit(drafts)
-            var next = 0
+            // The drafts between two barriers are one transaction; a barrier
+            // runs after the drafts before it and before those after it.
+            var run: [(MessageDraft, Completion?)] = []
+            run.reserveCapacity(entries.count)
             for entry in entries {
                 switch entry {
+                case .draft(let draft, let completion):
+                    run.append((draft, completion))
                 case .barrier(let body):
+                    Self.commitRun(run, commit)
+                    run.removeAll(keepingCapacity: true)
                     body()
-                case .draft(_, let completion):
-                    completion?(outcome.map { $0[next] })
-                    next += 1
                 }
             }
+            Self.commitRun(run, commit)
         }
+    }
+
+    /// Stores `run` in one transaction and runs each completion with its message.
+    private static func commitRun(_ run: [(MessageDraft, Completion?)], _ commit: Commit) {
+        guard !run.isEmpty else { return }
+        let outcome = commit(run.map(\.0))
+        for (index, (_, completion)) in run.enumerated() { completion?(outcome.map { $0[index] }) }
     }
 }

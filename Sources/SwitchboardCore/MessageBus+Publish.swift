@@ -12,7 +12,52 @@ extension MessageBus {
     /// see ``MessageStore/commit(_:timestamp:)``).
     public func announce(_ draft: MessageDraft,
                          completion: (@Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void)? = nil) {
+        if draft.kind == .join {
+            state.withLock { state in
+                if state.firstJoins[draft.room] == nil, !state.rooms.contains(draft.room) { state.firstJoins[draft.room] = draft.user }
+            }
+        }
         groupCommit.submit(draft, completion: completion)
+    }
+
+    /// Queues a presence `leave`, like ``announce(_:completion:)``, except
+    /// that a room whose only stored message is this user's own `join` (a
+    /// room that was entered and left with nothing said: one `join:` of a
+    /// hop through rooms) keeps no trace: the join is deleted (no tombstone),
+    /// the leave is not stored, and the room no longer exists. On a store
+    /// shared by several nodes, where joins and leaves are presence claims,
+    /// the leave is always stored.
+    public func announceLeave(_ leave: MessageDraft) {
+        let mayRetract = !store.sharesPresence && state.withLock { state in
+            // Not known yet, with this user's join first in the queue: decided on the commit thread.
+            state.soleJoins[leave.room]?.user == leave.user
+                || (!state.rooms.contains(leave.room) && state.firstJoins[leave.room] == leave.user)
+        }
+        guard mayRetract else { return announce(leave) }
+        groupCommit.submitBarrier { [weak self] in self?.leaveOrRetract(leave) }
+    }
+
+    /// On the commit thread, after the join: takes it back, or stores the leave.
+    private func leaveOrRetract(_ leave: MessageDraft) {
+        let result: Result<Published, SwitchboardError>? = publishing.withLock { _ in
+            if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
+            guard let sole = state.withLock({ $0.soleJoins[leave.room] }), sole.user == leave.user else {
+                return appendLocked([leave])
+            }
+            do {
+                _ = try store.delete(id: sole.id)
+            } catch {
+                return appendLocked([leave])  // the store decides; a failing one refuses this too
+            }
+            state.withLock { state in
+                state.recent.markDeleted(sole.id)
+                state.soleJoins[leave.room] = nil
+                state.rooms.remove(leave.room)
+            }
+            catchUp.remove(sole.id)
+            return nil
+        }
+        if case .success(let published)? = result { _ = deliver(published) }
     }
 
     /// Runs `body` on the commit thread once everything queued before it
@@ -138,7 +183,14 @@ extension MessageBus {
             catchUp.remove(deleted)
         }
         state.recent.append(message)
-        if !state.rooms.contains(message.message.room) { state.rooms.insert(message.message.room) }
+        let room = message.message.room
+        if !state.rooms.contains(room) {
+            state.rooms.insert(room)
+            state.firstJoins[room] = nil
+            if message.message.kind == .join { state.soleJoins[room] = (message.id, message.message.user) }
+        } else if !state.soleJoins.isEmpty, state.soleJoins[room] != nil {
+            state.soleJoins[room] = nil  // something else was stored there: the room stays
+        }
         state.parked.removeAll(interestedIn: message, into: &woken)
     }
 

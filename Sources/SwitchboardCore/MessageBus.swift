@@ -18,6 +18,14 @@ public final class MessageBus: Sendable {
         var closed = false
         /// Every room with a stored message: the rooms that exist (``isKnownRoom(_:)``).
         var rooms: Set<String> = []
+        /// Rooms whose only stored message is a `join` (its id and user):
+        /// when that user leaves, the join is taken back instead of storing
+        /// the leave (``announceLeave(_:)``). Rooms that existed before the
+        /// start are never in it.
+        var soleJoins: [String: (id: Int64, user: String)] = [:]
+        /// Rooms not known yet with a `join` queued: whose came first (only
+        /// that user's leave may find the room holding nothing but its join).
+        var firstJoins: [String: String] = [:]
     }
 
     let store: any MessageStore

@@ -45,9 +45,15 @@ public protocol MessageStore: Sendable {
     func sizeInBytes() -> Int64
     /// Closes the store; no call may follow.
     func close() throws
+    /// Whether joins and leaves are presence claims shared with other nodes
+    /// (see ``commit(_:timestamp:)``): a `join` is then never taken back.
+    var sharesPresence: Bool { get }
 }
 
 extension MessageStore {
+    /// A store of one node shares nothing.
+    public var sharesPresence: Bool { false }
+
     /// A store of one node: every draft is stored.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         try append(drafts, timestamp: timestamp)

@@ -156,7 +156,9 @@ public final class Presence: Sendable {
         // Queued under the lock, so the store takes them in the registry's
         // order; after shutdown has begun the bus refuses them.
         registry.withLock { registry in
-            for change in body(&registry) { bus.announce(change.draft) }
+            for change in body(&registry) {
+                if change.kind == .leave { bus.announceLeave(change.draft) } else { bus.announce(change.draft) }
+            }
         }
     }
 }

@@ -38,6 +38,9 @@ public final class PostgresMessageStore: MessageStore {
         try commit(drafts, timestamp: timestamp).compactMap { $0 }
     }
 
+    /// Joins and leaves are this node's presence claims in the shared database.
+    public var sharesPresence: Bool { true }
+
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         guard !drafts.isEmpty else { return [] }
         let rooms = drafts.map(\.room), users = drafts.map(\.user), texts = drafts.map(\.text)

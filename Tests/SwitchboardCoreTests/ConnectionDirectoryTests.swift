@@ -6,16 +6,21 @@ import SwitchboardTesting
 
 @Suite("Connection directory")
 struct ConnectionDirectoryTests {
+    /// A bus whose rooms `lobby` and `cantina` exist (someone spoke in each:
+    /// a room entered and left with nothing said keeps no join or leave).
     func setUp() throws -> (MessageBus, Presence, ConnectionDirectory) {
         let bus = try MessageBus(store: InMemoryMessageStore())
+        for room in ["lobby", "cantina"] { bus.publish(MessageDraft(room: room, user: "host", text: "here", kind: .message)) { _ in } }
+        bus.waitForQueuedCommits(seconds: 10)
         let presence = Presence(bus: bus)
         return (bus, presence, ConnectionDirectory(presence: presence))
     }
 
-    /// What was stored, once every queued join and leave is committed.
+    /// The joins and leaves stored, once every queued one is committed.
     func kinds(_ bus: MessageBus) throws -> [String] {
         bus.waitForQueuedCommits(seconds: 10)
-        return try bus.read(after: 0, in: .all, access: .everything, limit: 100).messages.map { "\($0.message.user) \($0.message.kind.rawValue)" }
+        return try bus.read(after: 0, in: .all, access: .everything, limit: 100).messages.filter { $0.message.kind != .message }
+            .map { "\($0.message.user) \($0.message.kind.rawValue)" }
     }
 
     @Test func openedOnceClosedOnceCountedAndPresent() throws {

@@ -41,14 +41,47 @@ struct PresenceTests {
 
     @Test func presencePublishesJoinAndLeaveOnTheBus() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
+        bus.publish(MessageDraft(room: "lobby", user: "host", text: "the room exists", kind: .message)) { _ in }
+        bus.waitForQueuedCommits(seconds: 5)
         let presence = Presence(bus: bus)
         presence.connect(user: "luke", room: "lobby", transport: .tcp)
         presence.connect(user: "luke", room: "lobby", transport: .sse)
         presence.disconnect(user: "luke", room: "lobby", transport: .tcp)
         presence.disconnect(user: "luke", room: "lobby", transport: .sse)
         bus.waitForQueuedCommits(seconds: 5)
-        let messages = try bus.read(after: 0, in: .all, access: .everything, limit: 10).messages.map(\.message)
+        let messages = try bus.read(after: 1, in: .all, access: .everything, limit: 10).messages.map(\.message)
         #expect(messages.map(\.kind) == [.join, .leave])
         #expect(messages.allSatisfy { $0.user == "luke" && $0.room == "lobby" })
+    }
+
+    /// A room entered and left with nothing said keeps nothing: the join is
+    /// taken back, no leave is stored, the room is gone; a room where
+    /// something was said, or someone else came, keeps both.
+    @Test func aRoomLeftWithNothingSaidKeepsNoTrace() throws {
+        let store = InMemoryMessageStore()
+        let bus = try MessageBus(store: store)
+        let presence = Presence(bus: bus)
+        presence.connect(user: "luke", room: "hop", transport: .tcp)
+        bus.waitForQueuedCommits(seconds: 5)
+        #expect(bus.isKnownRoom("hop"))
+        presence.disconnect(user: "luke", room: "hop", transport: .tcp)
+        // Both queued before the join was stored, too.
+        presence.connect(user: "luke", room: "quick", transport: .tcp)
+        presence.disconnect(user: "luke", room: "quick", transport: .tcp)
+        bus.waitForQueuedCommits(seconds: 5)
+        #expect(try store.rooms().isEmpty && !bus.isKnownRoom("hop") && !bus.isKnownRoom("quick"))
+        #expect(try bus.read(after: 0, in: .all, access: .everything, limit: 10).messages.isEmpty)
+
+        presence.connect(user: "leia", room: "talk", transport: .tcp)
+        bus.publish(MessageDraft(room: "talk", user: "leia", text: "hi", kind: .message)) { _ in }
+        presence.disconnect(user: "leia", room: "talk", transport: .tcp)
+        presence.connect(user: "han", room: "visit", transport: .tcp)
+        presence.connect(user: "chewie", room: "visit", transport: .sse)
+        presence.disconnect(user: "han", room: "visit", transport: .tcp)
+        presence.disconnect(user: "chewie", room: "visit", transport: .sse)
+        bus.waitForQueuedCommits(seconds: 5)
+        let kept = try bus.read(after: 0, in: .all, access: .everything, limit: 20).messages.map { "\($0.message.room) \($0.message.user) \($0.message.kind.rawValue)" }
+        #expect(kept == ["talk leia join", "talk leia message", "talk leia leave",
+                         "visit han join", "visit chewie join", "visit han leave", "visit chewie leave"])
     }
 }
