@@ -19,10 +19,11 @@ public final class RoomCreationLimiter: Sendable {
         self.isKnown = isKnown
     }
 
-    /// Counts `room` against `key` when it is new.
+    /// Counts `room` against `key` when it is new (`key` is worked out only then:
+    /// on every publish, a known room costs one lookup).
     /// - Throws: `too_many_rooms` (429) with the seconds until one more is allowed.
-    public func admit(_ room: String, key: String) throws(SwitchboardError) {
-        guard !isKnown(room), let wait = buckets.take(key) else { return }
+    public func admit(_ room: String, key: @autoclosure () -> String) throws(SwitchboardError) {
+        guard !isKnown(room), let wait = buckets.take(key()) else { return }
         throw SwitchboardError(.rateLimited, code: "too_many_rooms",
                                message: "Too many new rooms; try again in \(wait) s or use one that exists.", retryAfterSeconds: wait)
     }
