@@ -191,7 +191,7 @@ class Soak(Misbehaviour):
                     path = f"/api/rooms/{room}/events" if what != "ws-reset" else f"/api/rooms/{room}/ws"
                     upgrade = ("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n") if what == "ws-reset" else ""
-                    reader, writer = await open_http(random.choice(self.ports), f"GET {path} HTTP/1.1\r\nHost: x\r\n{upgrade}\r\n")
+                    reader, writer = await open_http(random.choice(self.ports), f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{upgrade}\r\n")
                     if what == "stop-reading":
                         writer.get_extra_info("socket").setsockopt(__import__("socket").SOL_SOCKET,
                                                                    __import__("socket").SO_RCVBUF, 4096)

@@ -33,7 +33,7 @@ class Misbehaviour:
         everyone else is served meanwhile."""
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         try:
-            writer.write(b"GET /api/rooms/soak-a/messages HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            writer.write(b"GET /api/rooms/soak-a/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             served = True
             for _ in range(15):
                 await asyncio.sleep(2)
@@ -46,7 +46,7 @@ class Misbehaviour:
             reset(writer)
 
     async def bad_frame(self):
-        reader, writer = await open_http(self.port, "GET /api/rooms/soak-a/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        reader, writer = await open_http(self.port, "GET /api/rooms/soak-a/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                                          "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                                          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
         try:

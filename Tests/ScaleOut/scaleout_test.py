@@ -96,7 +96,7 @@ class SSEReader(threading.Thread):
             try:
                 with socket.create_connection(("127.0.0.1", node.http), timeout=30) as sock:
                     self.connected_to = node.name
-                    sock.sendall(f"GET /api/rooms/lobby/events?since=0 HTTP/1.1\r\nHost: x\r\nLast-Event-ID: {last}\r\n\r\n".encode())
+                    sock.sendall(f"GET /api/rooms/lobby/events?since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {last}\r\n\r\n".encode())
                     buffer = b""
                     while not self.stopped:
                         data = sock.recv(65536)

@@ -92,7 +92,7 @@ struct BadInputTests {
         let server = try TestServer(maxBodyBytes: 1024)
         let connection = try TestHTTPConnection(port: server.port)
         // Announce a large body but send none of it: the answer comes anyway.
-        try connection.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000\r\n\r\n")
+        try connection.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(response.errorCode == "body_too_large")
@@ -102,7 +102,7 @@ struct BadInputTests {
     @Test func chunkedOversizedBodyIsRefusedWithoutBuffering() throws {
         let server = try TestServer(maxBodyBytes: 1024)
         let connection = try TestHTTPConnection(port: server.port)
-        try connection.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n")
+        try connection.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n")
         let chunk = "user=luke&text=" + String(repeating: "y", count: 3000)
         try connection.send(String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n")
         let response = try connection.readResponse()
@@ -121,7 +121,7 @@ struct BadInputTests {
     @Test func stalledRequestIsClosedByTheIdleTimeoutWhileOthersAreServed() throws {
         let server = try TestServer(idleTimeout: 1)
         let slow = try TestHTTPConnection(port: server.port)
-        try slow.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nuser=")
+        try slow.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nuser=")
         #expect(try server.client.publish(text: "others are served").id == 1)
         #expect(slow.isClosedByServer())
         #expect(try server.client.get("/api/rooms/lobby/messages").page().messages.count == 1)

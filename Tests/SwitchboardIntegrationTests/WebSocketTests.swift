@@ -32,7 +32,7 @@ struct WebSocketTests {
         #expect(try TestWebSocketClient(port: server.port, path: "/api/ws", key: "short").status == 400)
         // A client that leaves before the 101: nothing is left behind, the server goes on.
         let gone = try TestHTTPConnection(port: server.port)
-        try gone.send("GET /api/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        try gone.send("GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
         gone.reset()
         #expect(try server.client.get("/healthz").status == 200)
     }
