@@ -41,6 +41,7 @@ for sanitizer in $sanitizers; do
     # Copied afresh (new times), so nothing stale from an earlier run is linked.
     mkdir -p "$package/Sources/SwitchboardCore" "$package/Sources/SwitchboardTesting" "$package/Tests/SwitchboardCoreTests"
     cp Scripts/sanitizers/Package.swift.template "$package/Package.swift"
+    cp -r Sources/CICU Sources/CMalloc Sources/NameSecurity "$package/Sources/"
     cp Sources/SwitchboardCore/*.swift "$package/Sources/SwitchboardCore/"
     cp Tests/SwitchboardCoreTests/*.swift Scripts/sanitizers/RaceProbe.swift "$package/Tests/SwitchboardCoreTests/"
     # The test helpers that need nothing but SwitchboardCore (the in-memory,
