@@ -16,7 +16,7 @@ public final class AccessControl: Sendable {
         case banned(until: Int64)
     }
 
-    private struct State {
+    struct State {
         /// Registered names by their ``NameSkeleton`` key: a name a reader cannot tell from one is the same name.
         var registered: [String: String] = [:]
         /// Lower-cased user → end of the ban (ms since the epoch).
@@ -30,8 +30,9 @@ public final class AccessControl: Sendable {
     private let verifier: (any TokenVerifier)?
     private let rateLimiter: PublishRateLimiter?
     private let roomCreation: RoomCreationLimiter?
-    private let clock: @Sendable () -> Int64
-    private let state = Mutex(State())
+    let clock: @Sendable () -> Int64
+    /// What every decision reads; changed by AccessControl+Changes.swift.
+    let state = Mutex(State())
     /// Conversations and their members: a conversation's room is its members' only.
     public let conversations: ConversationDirectory
 
@@ -204,54 +205,5 @@ public final class AccessControl: Sendable {
         guard let rateLimiter, identity != .admin else { return }
         let key = identity == .guest ? "guest " + client() : "user " + speaker
         if let wait = rateLimiter.take(key) { throw .rateLimited(retryAfter: wait) }
-    }
-
-    // MARK: What changed
-
-    /// `user` has an account from now on: its name, and every name a reader
-    /// could not tell from it, is reserved.
-    public func registered(_ user: String) {
-        let key = NameSkeleton.key(user)
-        state.withLock { $0.registered[key] = user }
-    }
-
-    /// Whether `user` (in any case) has an account.
-    public func isRegistered(_ user: String) -> Bool {
-        registeredName(user) != nil
-    }
-
-    /// The account's own spelling of `user` (named in any case, or in
-    /// letters that look the same), or nil for no account.
-    public func registeredName(_ user: String) -> String? {
-        let key = NameSkeleton.key(user)
-        return state.withLock { $0.registered[key] }
-    }
-
-    /// The token with `key` is refused from now until `expires` (when it would be anyway).
-    public func revoked(_ key: String, expires: Int64) {
-        state.withLock { $0.revoked[key] = expires }
-    }
-
-    /// `user` is banned until `until`, or no longer (nil).
-    public func banned(_ user: String, until: Int64?) {
-        state.withLock { $0.bans[user.lowercased()] = until }
-    }
-
-    /// The bans in force now: lower-cased user → end (ms).
-    public func bans() -> [String: Int64] {
-        let now = clock()
-        return state.withLock { $0.bans.filter { $0.value > now } }
-    }
-
-    /// Replaces what is known with what the store holds (at start, and on
-    /// another node's change): accounts, bans and revocations.
-    public func load(accounts: [String], bans: [String: Int64], revoked: [String: Int64]) {
-        let now = clock()
-        let keyed = accounts.map { (NameSkeleton.key($0), $0) }
-        state.withLock { state in
-            state.registered = Dictionary(keyed, uniquingKeysWith: { first, _ in first })
-            state.bans = Dictionary(bans.filter { $0.value > now }.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: max)
-            state.revoked = revoked.filter { $0.value > now }
-        }
     }
 }
