@@ -20,19 +20,19 @@ public struct AuthConfiguration: Sendable {
     public var publishBurst: Double?
     /// bcrypt's cost (2^cost rounds).
     public var passwordCost: UInt8
-    /// `--sign-in-rate`: password attempts a minute per account (three
-    /// times as many per address); nil: unlimited.
-    public var signInPerMinute: Double?
-    /// `--sign-up-rate`: registrations an hour per address; nil: unlimited.
-    public var signUpsPerHour: Double?
-    /// `--room-rate`: new rooms a minute per user (a guest: per address); nil: unlimited.
-    public var newRoomsPerMinute: Double?
+    /// `--sign-in-rate`: password attempts per account in 10 minutes (three
+    /// times as many a minute per address); nil: unlimited.
+    public var signInsPerAccount: Double?
+    /// `--sign-up-rate`: registrations per address at once, and in 5 minutes; nil: unlimited.
+    public var signUpBurst: Double?
+    /// `--room-rate`: new rooms per user (a guest: per address) at once, and in 100 s; nil: unlimited.
+    public var newRoomBurst: Double?
 
     public init(mode: AccessMode = .open, registration: RegistrationMode = .open, jwtSecret: String? = nil,
                 jwtPublicKeyPEM: String? = nil, sessionSeconds: Double = 7 * 86_400, publishRate: Double? = nil,
-                publishBurst: Double? = nil, passwordCost: UInt8 = 10, signInPerMinute: Double? = 10, signUpsPerHour: Double? = 20,
-                newRoomsPerMinute: Double? = 30) {
-        self.newRoomsPerMinute = newRoomsPerMinute
+                publishBurst: Double? = nil, passwordCost: UInt8 = 10, signInsPerAccount: Double? = 10, signUpBurst: Double? = 30,
+                newRoomBurst: Double? = 100) {
+        self.newRoomBurst = newRoomBurst
         self.mode = mode
         self.registration = registration
         self.jwtSecret = jwtSecret
@@ -41,7 +41,7 @@ public struct AuthConfiguration: Sendable {
         self.publishRate = publishRate
         self.publishBurst = publishBurst
         self.passwordCost = passwordCost
-        self.signInPerMinute = signInPerMinute
-        self.signUpsPerHour = signUpsPerHour
+        self.signInsPerAccount = signInsPerAccount
+        self.signUpBurst = signUpBurst
     }
 }

@@ -17,13 +17,13 @@ extension ChatServer {
         let keys = try TokenKeys.load(serverKey: serverKey, secret: auth.jwtSecret, publicKeyPEM: auth.jwtPublicKeyPEM)
         let access = AccessControl(mode: auth.mode, verifier: JWTTokenVerifier(keys: keys, limits: configuration.http.limits),
                                    rateLimiter: auth.publishRate.map { PublishRateLimiter(rate: $0, burst: auth.publishBurst) },
-                                   roomCreation: auth.newRoomsPerMinute.map { RoomCreationLimiter(perMinute: $0, isKnown: bus.isKnownRoom) },
+                                   roomCreation: auth.newRoomBurst.map { RoomCreationLimiter(burst: $0, isKnown: bus.isKnownRoom) },
                                    conversations: bus.conversations)
         let accounts = AccountService(store: accountStore, access: access, connections: connections,
                                       sessions: SessionTokens(keys: keys, lifetime: auth.sessionSeconds),
                                       hasher: PasswordHasher(cost: auth.passwordCost), cluster: cluster,
                                       limits: configuration.http.limits, registration: auth.registration,
-                                      throttle: AccountThrottle(signInPerMinute: auth.signInPerMinute, signUpsPerHour: auth.signUpsPerHour))
+                                      throttle: AccountThrottle(signInsPerAccount: auth.signInsPerAccount, signUpBurst: auth.signUpBurst))
         try accounts.reload()
         return (access, accounts)
     }

@@ -22,7 +22,7 @@ public final class AccountService: Sendable {
 
     public init(store: any AccountStore, access: AccessControl, connections: ConnectionDirectory, sessions: SessionTokens,
                 hasher: PasswordHasher, cluster: (any Cluster)?, limits: MessageLimits, registration: RegistrationMode,
-                throttle: AccountThrottle = AccountThrottle(signInPerMinute: nil, signUpsPerHour: nil),
+                throttle: AccountThrottle = AccountThrottle(signInsPerAccount: nil, signUpBurst: nil),
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
         self.throttle = throttle
         self.store = store

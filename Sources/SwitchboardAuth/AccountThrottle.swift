@@ -5,26 +5,28 @@ import SwitchboardCore
 /// they cost nothing between attempts.
 ///
 /// - Sign-in: every attempt takes a token from the account's bucket
-///   (`signInPerMinute`, at once up to as many) and from the address's
-///   (three times as many: one address may serve a household). An empty
+///   (`signInsPerAccount` in 10 minutes, at once up to as many) and from the
+///   address's (three times as many a minute: one address may serve a
+///   household; SPEC: 10 and 30). An empty
 ///   bucket refuses before the password is checked: 429 with `Retry-After`,
 ///   the right password included, until it fills again; then it works.
 /// - Sign-up: every registration takes a token from the address's bucket
-///   (`signUpsPerHour`, at once up to as many). The admin token is not counted.
+///   (`signUpBurst` at once, then as many in 5 minutes: SPEC's 30, then one
+///   every 10 s). The admin token is not counted.
 public struct AccountThrottle: Sendable {
     private let signInByAccount: PublishRateLimiter?
     private let signInByAddress: PublishRateLimiter?
     private let signUpByAddress: PublishRateLimiter?
 
     /// - Parameters:
-    ///   - signInPerMinute: attempts a minute per account; nil: unlimited.
-    ///   - signUpsPerHour: registrations an hour per address; nil: unlimited.
+    ///   - signInsPerAccount: attempts per account in 10 minutes; nil: unlimited.
+    ///   - signUpBurst: registrations per address at once (and in 5 minutes); nil: unlimited.
     ///   - clock: monotonic nanoseconds.
-    public init(signInPerMinute: Double?, signUpsPerHour: Double?,
+    public init(signInsPerAccount: Double?, signUpBurst: Double?,
                 clock: @escaping @Sendable () -> UInt64 = DeadlineScheduler.now) {
-        signInByAccount = signInPerMinute.map { PublishRateLimiter(rate: $0 / 60, burst: $0, clock: clock) }
-        signInByAddress = signInPerMinute.map { PublishRateLimiter(rate: 3 * $0 / 60, burst: 3 * $0, clock: clock) }
-        signUpByAddress = signUpsPerHour.map { PublishRateLimiter(rate: $0 / 3600, burst: $0, clock: clock) }
+        signInByAccount = signInsPerAccount.map { PublishRateLimiter(rate: $0 / 600, burst: $0, clock: clock) }
+        signInByAddress = signInsPerAccount.map { PublishRateLimiter(rate: 3 * $0 / 60, burst: 3 * $0, clock: clock) }
+        signUpByAddress = signUpBurst.map { PublishRateLimiter(rate: $0 / 300, burst: $0, clock: clock) }
     }
 
     /// Counts a sign-in attempt at `account` (its name as compared) from `address`.

@@ -32,14 +32,14 @@ struct AuthOptions: ParsableArguments {
     @Option(name: .customLong("allowed-origin"), help: "A web origin (https://host[:port]) whose pages may use this server: CORS, WebSocket. Repeatable.")
     var allowedOrigins: [String] = []
 
-    @Option(name: .customLong("sign-in-rate"), help: "Password attempts a minute per account (three times as many per address), then 429; 0: unlimited.")
+    @Option(name: .customLong("sign-in-rate"), help: "Password attempts per account in 10 minutes (an address: three times as many a minute), then 429; 0: unlimited.")
     var signInRate: Double = 10
 
-    @Option(name: .customLong("sign-up-rate"), help: "Registrations an hour per address, then 429; 0: unlimited.")
-    var signUpRate: Double = 20
+    @Option(name: .customLong("sign-up-rate"), help: "Registrations per address at once, then as many in 5 minutes (30: one every 10 s), then 429; 0: unlimited.")
+    var signUpRate: Double = 30
 
-    @Option(name: .customLong("room-rate"), help: "New rooms a minute each user (a guest: each address) may bring into being, then 429 too_many_rooms; 0: unlimited.")
-    var roomRate: Double = 30
+    @Option(name: .customLong("room-rate"), help: "New rooms each user (a guest: each address) may bring into being at once, then as many in 100 s (100: one a second), then 429; 0: unlimited.")
+    var roomRate: Double = 100
 
     @Option(name: .customLong("public-url"), help: "The URL people reach this server at (https://chat.example.com): its host is the server's name, and requests naming another Host get 421. Needed for browsers on a name when bound to 0.0.0.0.")
     var publicURL: String?
@@ -74,8 +74,8 @@ struct AuthOptions: ParsableArguments {
         }
         return AuthConfiguration(mode: auth, registration: registration, jwtSecret: secret, jwtPublicKeyPEM: pem,
                                  sessionSeconds: sessionTTL, publishRate: publishRate, publishBurst: publishBurst,
-                                 signInPerMinute: signInRate > 0 ? signInRate : nil, signUpsPerHour: signUpRate > 0 ? signUpRate : nil,
-                                 newRoomsPerMinute: roomRate > 0 ? roomRate : nil)
+                                 signInsPerAccount: signInRate > 0 ? signInRate : nil, signUpBurst: signUpRate > 0 ? signUpRate : nil,
+                                 newRoomBurst: roomRate > 0 ? roomRate : nil)
     }
 }
 

@@ -10,21 +10,21 @@ public final class RoomCreationLimiter: Sendable {
     private let isKnown: @Sendable (String) -> Bool
 
     /// - Parameters:
-    ///   - perMinute: new rooms a minute per key, and at once.
+    ///   - burst: new rooms per key at once, and in 100 s (SPEC: 100, then one a second).
     ///   - isKnown: whether a room has a stored message (``MessageBus/isKnownRoom(_:)``).
     ///   - clock: monotonic nanoseconds.
-    public init(perMinute: Double, isKnown: @escaping @Sendable (String) -> Bool,
+    public init(burst: Double, isKnown: @escaping @Sendable (String) -> Bool,
                 clock: @escaping @Sendable () -> UInt64 = DeadlineScheduler.now) {
-        buckets = PublishRateLimiter(rate: perMinute / 60, burst: perMinute, clock: clock)
+        buckets = PublishRateLimiter(rate: burst / 100, burst: burst, clock: clock)
         self.isKnown = isKnown
     }
 
     /// Counts `room` against `key` when it is new (`key` is worked out only then:
     /// on every publish, a known room costs one lookup).
-    /// - Throws: `too_many_rooms` (429) with the seconds until one more is allowed.
+    /// - Throws: `rate_limited` (429) with the seconds until one more is allowed.
     public func admit(_ room: String, key: @autoclosure () -> String) throws(SwitchboardError) {
         guard !isKnown(room), let wait = buckets.take(key()) else { return }
-        throw SwitchboardError(.rateLimited, code: "too_many_rooms",
+        throw SwitchboardError(.rateLimited, code: "rate_limited",
                                message: "Too many new rooms; try again in \(wait) s or use one that exists.", retryAfterSeconds: wait)
     }
 }

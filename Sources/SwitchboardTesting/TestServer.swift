@@ -64,11 +64,11 @@ public final class TestServer {
     /// registration takes a millisecond, not sixty), the rest as given.
     public static func auth(mode: AccessMode = .open, registration: RegistrationMode = .open, jwtSecret: String? = nil,
                             jwtPublicKeyPEM: String? = nil, publishRate: Double? = nil, publishBurst: Double? = nil,
-                            signInPerMinute: Double? = nil, signUpsPerHour: Double? = nil,
-                            newRoomsPerMinute: Double? = nil) -> AuthConfiguration {
+                            signInsPerAccount: Double? = nil, signUpBurst: Double? = nil,
+                            newRoomBurst: Double? = nil) -> AuthConfiguration {
         AuthConfiguration(mode: mode, registration: registration, jwtSecret: jwtSecret, jwtPublicKeyPEM: jwtPublicKeyPEM,
                           publishRate: publishRate, publishBurst: publishBurst, passwordCost: 4,
-                          signInPerMinute: signInPerMinute, signUpsPerHour: signUpsPerHour, newRoomsPerMinute: newRoomsPerMinute)
+                          signInsPerAccount: signInsPerAccount, signUpBurst: signUpBurst, newRoomBurst: newRoomBurst)
     }
 
     /// The admin token every test server uses.

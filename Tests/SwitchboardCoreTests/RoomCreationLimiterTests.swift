@@ -13,18 +13,18 @@ struct RoomCreationLimiterTests {
     @Test func newRoomsTakeTokensKnownOnesDoNotAndTheBucketRefills() throws {
         let clock = Clock()
         let known = Mutex<Set<String>>(["lobby"])
-        let limiter = RoomCreationLimiter(perMinute: 3, isKnown: { room in known.withLock { $0.contains(room) } },
+        let limiter = RoomCreationLimiter(burst: 3, isKnown: { room in known.withLock { $0.contains(room) } },
                                           clock: { clock.now.load(ordering: .relaxed) })
         for room in ["a", "b", "c"] { try limiter.admit(room, key: "address:10.0.0.1") }
         #expect(throws: SwitchboardError.self) { try limiter.admit("d", key: "address:10.0.0.1") }
         do {
             try limiter.admit("d", key: "address:10.0.0.1")
         } catch {
-            #expect(error.code == "too_many_rooms" && error.retryAfterSeconds == 20)
+            #expect(error.code == "rate_limited" && error.retryAfterSeconds == 34)  // 3 in 100 s
         }
         try limiter.admit("lobby", key: "address:10.0.0.1")  // known: free
         try limiter.admit("d", key: "address:10.0.0.2")      // another client's bucket
-        clock.advance(seconds: 20)
+        clock.advance(seconds: 34)
         try limiter.admit("d", key: "address:10.0.0.1")
         // The key is worked out only for a new room.
         let asked = Atomic<Int>(0)
@@ -36,7 +36,7 @@ struct RoomCreationLimiterTests {
     }
 
     @Test func theAdminIsNeverCountedAndGuestsAreCountedByAddress() throws {
-        let limiter = RoomCreationLimiter(perMinute: 1, isKnown: { _ in false }, clock: { 0 })
+        let limiter = RoomCreationLimiter(burst: 1, isKnown: { _ in false }, clock: { 0 })
         let access = AccessControl(verifier: nil, roomCreation: limiter)
         try access.admitRoom(.guest, "one", client: "10.0.0.1")
         #expect(throws: SwitchboardError.self) { try access.admitRoom(.guest, "two", client: "10.0.0.1") }
