@@ -28,11 +28,13 @@ public enum LineFormat: MessageFrameFormat {
 
     /// The line for a refusal: `error:CODE` for identity and access
     /// (`error:name_reserved`, `error:unauthorized`, `error:banned`,
-    /// `error:rate_limited`: a client can match it), `error:MESSAGE` for
+    /// `error:rate_limited`, `error:invalid_user`: a client can match it), `error:MESSAGE` for
     /// input a person typed wrong.
     public static func refusal(_ error: SwitchboardError) -> [UInt8] {
         switch error.kind {
         case .unauthenticated, .forbidden, .rateLimited: return self.error(error.code)
+        // SPEC: a name refused (invisible or text-direction characters among the reasons) is `error:invalid_user`.
+        case .invalid where error.code == "invalid_user": return self.error(error.code)
         default: return self.error(error.message)
         }
     }

@@ -90,7 +90,7 @@ struct SecurityTests {
             let line = try TestLineClient(port: server.tcpPort)
             try line.write("iam:\(name)\n")
             let answer = try line.readLine()
-            #expect(answer.hasPrefix("error:"), "iam: \(escaped): \(answer)")
+            #expect(answer == "error:\(refusal)", "iam: \(escaped): \(answer)")
             line.close()
             // And none of them can be registered beside luke.
             let registered = try client.request("POST", "/api/accounts", headers: [("Content-Type", "application/json")],
