@@ -16,10 +16,12 @@ acknowledged is missing, that every subscriber got its room's messages
 after its cursor in order and once, and that RSS and descriptors at the end
 are within 10 % of the figure after warm-up. --chaos adds, halfway, a
 SIGSTOP of the server for 20 s (and, when the server's database is on the
-small tmpfs Scripts/soak.sh made, a full disk for 20 s). With a second node
-(on the same PostgreSQL), the soak starts it, puts reconnecting subscribers
-and half the HTTP publishes on it, and --chaos kills it with SIGKILL and
-starts it again, then stops PostgreSQL for 15 s.
+small tmpfs Scripts/soak.sh made, the database locked by another process
+for 12 s, then a full disk for 20 s). With a second node (on the same
+PostgreSQL), the soak starts it, puts reconnecting subscribers and half the
+HTTP publishes on it, and --chaos freezes PostgreSQL (SIGSTOP) for 12 s,
+kills the second node with SIGKILL and starts it again, then stops
+PostgreSQL for 15 s.
 """
 import argparse
 import asyncio

@@ -5,12 +5,13 @@
 #
 #   Scripts/soak.sh                  # 60 minutes, the release build
 #   Scripts/soak.sh --minutes 2      # what CI runs (BINARY=.build/debug/switchboard)
-#   Scripts/soak.sh --chaos          # and, halfway: SIGSTOP for 20 s, a full disk for 20 s
+#   Scripts/soak.sh --chaos          # and, halfway: SIGSTOP for 20 s, the database
+#                                    # locked by another process for 12 s, a full disk for 20 s
 #   Scripts/soak.sh --nodes 2 --chaos
 #                                    # two nodes on a throwaway PostgreSQL; halfway:
-#                                    # SIGSTOP of the first for 20 s, kill -9 of the
-#                                    # second and its restart 5 s later, PostgreSQL
-#                                    # stopped for 15 s
+#                                    # SIGSTOP of the first for 20 s, PostgreSQL frozen
+#                                    # (SIGSTOP) for 12 s, kill -9 of the second and its
+#                                    # restart 5 s later, PostgreSQL stopped for 15 s
 #
 # With two nodes, the first holds every kind of subscriber, the misbehaving
 # clients and the samples (RSS and descriptors are checked on it); the

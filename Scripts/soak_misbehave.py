@@ -95,7 +95,21 @@ class Misbehaviour:
             await self.full_disk()
 
     async def full_disk(self):
-        await asyncio.sleep(30)
+        await asyncio.sleep(5)
+        # First the database locked by another process for 12 s (a stalled store, not a failing one).
+        holder = await asyncio.create_subprocess_exec(
+            "python3", "-c", "import sqlite3, sys\n"
+            f"db = sqlite3.connect({os.path.join(self.tmpfs, 'soak.sqlite')!r}, isolation_level=None, timeout=30)\n"
+            "db.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.readline(); db.execute('ROLLBACK')\n",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        await holder.stdout.readline()
+
+        async def unlock():
+            holder.stdin.write(b"\n")
+            await holder.stdin.drain()
+            await holder.wait()
+        await self.frozen_store("the database locked by another process (BEGIN EXCLUSIVE)", unlock)
+        await asyncio.sleep(13)
         filler = os.path.join(self.tmpfs, "filler")
         self.chaos_log.append(f"{time.strftime('%H:%M:%S')} the database's disk full for 20 s")
         try:
@@ -121,7 +135,25 @@ class Misbehaviour:
         await self.store_back("the disk had room again")
 
     async def node_chaos(self):
-        """Two nodes: the second killed and started again, then PostgreSQL stopped for 15 s."""
+        """Two nodes: PostgreSQL frozen (SIGSTOP) for 12 s, the second node
+        killed and started again, then PostgreSQL stopped for 15 s."""
+        data = os.path.join(self.second.postgres_dir, "data")
+        main = int(open(os.path.join(data, "postmaster.pid")).readline())
+        children = await asyncio.create_subprocess_exec("pgrep", "-P", str(main), stdout=asyncio.subprocess.PIPE)
+        frozen = [main] + [int(pid) for pid in (await children.communicate())[0].split()]
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+
+        async def thaw():
+            for pid in frozen:
+                try:
+                    os.kill(pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
+        try:
+            await self.frozen_store("PostgreSQL frozen (SIGSTOP)", thaw)
+        finally:
+            await thaw()
         await asyncio.sleep(10)
         self.chaos_log.append(f"{time.strftime('%H:%M:%S')} kill -9 of the second node, started again 5 s later")
         self.second.kill()
@@ -140,6 +172,41 @@ class Misbehaviour:
             await self.second.postgres("resume")
         await asyncio.sleep(5)
         await self.store_back("PostgreSQL was back")
+
+    async def frozen_store(self, what, thaw, seconds=12):
+        """While the store does not answer (for `seconds`, then `thaw`):
+        /healthz and a raw TCP ping: answer within a second on every node,
+        and /healthz says 503 once the store has not answered for the
+        server's --store-timeout (5 s)."""
+        self.chaos_log.append(f"{time.strftime('%H:%M:%S')} {what} for {seconds} s")
+        started = time.monotonic()
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.tcp_port)
+        try:
+            await asyncio.sleep(7)
+            for port in self.ports:
+                asked = time.monotonic()
+                status, _ = await request(port, "GET", "/healthz")
+                took = time.monotonic() - asked
+                self.chaos_log.append(f"while {what}: /healthz {status} on :{port} in {took:.2f} s")
+                if took > 1.0:
+                    self.tally.errors.append(f"/healthz took {took:.2f} s on :{port} while {what}")
+            asked = time.monotonic()
+            writer.write(b"ping:frozen\n")
+            await writer.drain()
+            seen = b""
+            while b"pong:frozen" not in seen and time.monotonic() - asked < 5:
+                chunk = await asyncio.wait_for(reader.read(4096), timeout=5)
+                if not chunk:
+                    break
+                seen += chunk
+            took = time.monotonic() - asked
+            self.chaos_log.append(f"while {what}: ping: answered in {took:.2f} s")
+            if b"pong:frozen" not in seen or took > 1.0:
+                self.tally.errors.append(f"a raw TCP ping: took {took:.2f} s while {what}")
+            await asyncio.sleep(max(0.0, seconds - (time.monotonic() - started)))
+        finally:
+            writer.close()
+            await thaw()
 
     async def store_failing(self, what):
         """While the store fails, /healthz says 503 exactly when a publish is refused."""

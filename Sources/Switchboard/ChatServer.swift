@@ -65,7 +65,8 @@ public final class ChatServer: @unchecked Sendable {
         let metrics = PrometheusExporter()
         let conversations = ConversationDirectory()
         bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages,
-                             stats: DeliveryStats(sink: metrics), conversations: conversations)
+                             stats: DeliveryStats(sink: metrics), conversations: conversations,
+                             gate: StoreGate(timeoutSeconds: configuration.storeTimeoutSeconds))
         let conversationStore = store as? any ConversationStore
         do {
             // After the bus took its last id: a change committed since is applied again as it comes in (idempotent).

@@ -26,6 +26,8 @@ public struct ChatServerConfiguration: Sendable {
     public var recentMessages: Int
     /// Accounts, tokens, bans, the publish rate.
     public var auth: AuthConfiguration
+    /// `--store-timeout`: how long a request waits for the store before 503.
+    public var storeTimeoutSeconds: Double = 5
 
     public init(databasePath: String = "switchboard.sqlite",
                 http: HTTPServerConfiguration = HTTPServerConfiguration(),

@@ -49,7 +49,7 @@ public final class AccountService: Sendable {
         let now = clock()
         guard try store.createAccount(user, passwordHash: hasher.hash(password), created: now) else { throw SwitchboardError.nameTaken }
         access.registered(user)
-        try? cluster?.accessChanged()
+        cluster?.accessChanged()
         return Account(user: user, created: now)
     }
 
@@ -72,7 +72,7 @@ public final class AccountService: Sendable {
         try store.revoke(claims.revocationKey, expires: claims.expires)
         access.revoked(claims.revocationKey, expires: claims.expires)
         connections.endInvalid(access.ending)
-        try? cluster?.accessChanged()
+        cluster?.accessChanged()
     }
 
     /// Bans `user` for `seconds`: their connections closed on every node,
@@ -85,7 +85,7 @@ public final class AccountService: Sendable {
         try store.setBan(user, until: until)
         access.banned(user, until: until)
         connections.kick(user: user, reason: .banned)
-        try? cluster?.accessChanged()
+        cluster?.accessChanged()
         return until
     }
 
@@ -93,7 +93,7 @@ public final class AccountService: Sendable {
     public func lift(user: String) throws {
         try store.setBan(user, until: nil)
         access.banned(user, until: nil)
-        try? cluster?.accessChanged()
+        cluster?.accessChanged()
     }
 
     /// Every account, with the end of its ban if it is banned.

@@ -46,6 +46,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: "SQLite database file, :memory: for none, or postgres://USER@HOST:PORT/DB to share one database with other nodes (or SWITCHBOARD_DB). Default: switchboard.sqlite.")
     var db: String?
 
+    @Option(name: .customLong("store-timeout"), help: "Seconds a request waits for the database before it is answered 503 store_unavailable (and /healthz says so); connections stay open.")
+    var storeTimeout: Double = 5
+
     @Option(name: .long, help: "Seconds between SSE keepalive comments.")
     var keepalive: Double = 15
 
@@ -119,6 +122,8 @@ struct ServeCommand: ParsableCommand {
             webSocket: WebSocketConfiguration(keepaliveSeconds: keepalive, echo: webSocketEcho,
                                               limits: MessageLimits(maxTextBytes: maxTextBytes)),
             auth: try access.configuration())
+        guard storeTimeout > 0, storeTimeout <= 600 else { throw ValidationError("--store-timeout: seconds from 0.1 to 600.") }
+        configuration.storeTimeoutSeconds = storeTimeout
         configuration.http.tls = try tls.credentials()
         configuration.http.publicURL = access.publicURL
         // SwiftNIO's TLS (the line port, --wss): one context for both, as SIGHUP makes it.

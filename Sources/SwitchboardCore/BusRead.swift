@@ -10,6 +10,9 @@ public enum BusRead: Sendable {
     case closed
     /// The subscriber is cancelled (``Subscriber/isCancelled``): it was not parked.
     case cancelled
+    /// Its cursor is older than the ring and the store is being read for it
+    /// off its thread (``StoreFetch``): ``Subscriber/wake()`` follows.
+    case fetching
     /// The subscriber has something of its own to write (``Subscriber/isInterrupted``): it was not parked.
     case interrupted
 }

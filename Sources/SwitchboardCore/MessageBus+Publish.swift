@@ -45,7 +45,7 @@ extension MessageBus {
                 return appendLocked([leave])
             }
             do {
-                _ = try store.delete(id: sole.id)
+                _ = try gate.tracking { try store.delete(id: sole.id) }
             } catch {
                 return appendLocked([leave])  // the store decides; a failing one refuses this too
             }
@@ -66,6 +66,15 @@ extension MessageBus {
     /// stores a client asked for before it, without anyone waiting.
     public func afterQueuedCommits(_ body: @escaping @Sendable () -> Void) {
         groupCommit.submitBarrier(body)
+    }
+
+    /// ``afterQueuedCommits(_:)``, or after `seconds` if the store has not
+    /// got there by then (a stalled store does not hold the answer): for
+    /// replies whose order after the stores is a nicety (`who:`, a poll's join).
+    public func afterQueuedCommits(atMost seconds: Double, _ body: @escaping @Sendable () -> Void) {
+        let ticket = StoreTicket<Void> { _ in body() }
+        groupCommit.submitBarrier { ticket.finish(.success(())) }
+        gate.deadlines.asyncAfter(deadline: .now() + seconds) { ticket.expire(.storeTimedOut(seconds: seconds)) }
     }
 
     /// Whether anything is queued for the store or being committed.
@@ -101,7 +110,8 @@ extension MessageBus {
         }
         switch result {
         case .success: lastCommitFailed.store(false, ordering: .relaxed)
-        case .failure(let error): if error != .shuttingDown { lastCommitFailed.store(true, ordering: .relaxed) }
+        case .failure(let error):
+            if error != .shuttingDown, error != .storeTimedOut(seconds: gate.timeoutSeconds) { lastCommitFailed.store(true, ordering: .relaxed) }
         }
         return result.map(deliver)
     }
@@ -111,18 +121,23 @@ extension MessageBus {
     /// tombstone (its `text` the deleted id) is published in its room so
     /// live clients can remove it. `completion` gets the tombstone, or nil
     /// when there is no such message.
+    /// Answered with `store_unavailable` once the store has not done it in
+    /// `--store-timeout` (not done, unless it had begun).
     public func delete(id: Int64, completion: @escaping @Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void) {
+        let ticket = StoreTicket(completion)
         groupCommit.submitBarrier { [weak self] in
-            guard let self else { return completion(.failure(.shuttingDown)) }
-            completion(self.deleteNow(id: id))
+            guard ticket.begin() else { return }
+            guard let self else { return ticket.finish(.failure(.shuttingDown)) }
+            ticket.finish(self.deleteNow(id: id))
         }
+        gate.expire(ticket)
     }
 
     private func deleteNow(id: Int64) -> Result<EncodedMessage?, SwitchboardError> {
         let result: Result<Published, SwitchboardError>? = publishing.withLock { _ in
             if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
             let removed: Message?
-            do { removed = try store.delete(id: id) } catch { return .failure(.storeFailure("\(error)")) }
+            do { removed = try gate.tracking { try store.delete(id: id) } } catch { return .failure(.storeFailure("\(error)")) }
             guard let removed, removed.kind != .delete else { return nil }
             state.withLock { $0.recent.markDeleted(id) }
             catchUp.remove(id)
@@ -154,8 +169,10 @@ extension MessageBus {
         let started = DeadlineScheduler.now()
         let stored: [Message?]
         do {
-            stored = try store.commit(drafts, timestamp: clock())
+            stored = try gate.tracking { try store.commit(drafts, timestamp: clock()) }
         } catch {
+            // A store that did not answer is a stall (the gate reports it while it lasts), not a refused write.
+            if store.didNotAnswer(error) { return .failure(.storeTimedOut(seconds: gate.timeoutSeconds)) }
             return .failure(.storeFailure("\(error)"))
         }
         let storeNanoseconds = DeadlineScheduler.now() - started

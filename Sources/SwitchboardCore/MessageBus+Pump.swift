@@ -14,19 +14,23 @@ extension MessageBus {
 
     /// ``pump(_:limit:park:)`` for a subscriber that never parks (a short
     /// poll, a long poll past its deadline): nothing new is ``PumpOutcome/empty``.
-    public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int = deliveryBatch) throws -> PumpOutcome {
-        try pump(subscriber, limit: limit, parkingWith: nil)
+    /// While the store is read for it off this thread the outcome is
+    /// ``PumpOutcome/fetching``, after `whileFetching` was called (e.g.
+    /// suspend the connection: the wake-up cannot come before it).
+    public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int = deliveryBatch,
+                                   whileFetching: (() -> Void)? = nil) throws -> PumpOutcome {
+        try pump(subscriber, limit: limit, parkingWith: nil, whileFetching: whileFetching)
     }
 
-    private func pump(_ subscriber: any Subscriber, limit: Int, parkingWith park: (() -> Void)?) throws -> PumpOutcome {
+    private func pump(_ subscriber: any Subscriber, limit: Int, parkingWith park: (() -> Void)?,
+                      whileFetching: (() -> Void)? = nil) throws -> PumpOutcome {
         while true {
             let read: BusRead
             if let park {
                 read = try readOrPark(after: subscriber.cursor, in: subscriber.filter, limit: limit, for: subscriber, park: park)
             } else {
-                let found = try self.read(after: subscriber.cursor, in: subscriber.filter, access: subscriber.access, limit: limit)
-                if found.messages.isEmpty { return .empty }
-                read = .messages(found.messages, scannedThrough: found.scannedThrough)
+                read = try readWithoutParking(after: subscriber.cursor, limit: limit, for: subscriber, whileFetching: whileFetching)
+                if case .messages(let found, _) = read, found.isEmpty { return .empty }
             }
             switch read {
             case .messages(let batch, let scannedThrough):
@@ -35,6 +39,8 @@ extension MessageBus {
                 subscriber.cursor = max(subscriber.cursor, scannedThrough)
                 if !more { return .delivered }
             case .parked: return .parked
+            // Waiting for the store is parking, to a pump that parks.
+            case .fetching: return park == nil ? .fetching : .parked
             case .closed: return .closed
             case .cancelled: return .cancelled
             case .interrupted: return .interrupted

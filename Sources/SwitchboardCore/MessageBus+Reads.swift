@@ -1,3 +1,5 @@
+/// Reads of the store on the caller's thread: run them on the gate
+/// (``StoreGate/run(_:_:completion:)``), never on a thread that serves connections.
 extension MessageBus {
     /// The latest `limit` messages of `room`, oldest first, as a delivery to
     /// `transport` (counted in the stats): a poll with no cursor.
@@ -30,7 +32,4 @@ extension MessageBus {
     public func checkWritable() throws {
         try store.checkWritable()
     }
-
-    /// The store's size on disk in bytes (0 in memory).
-    public var storeSizeInBytes: Int64 { store.sizeInBytes() }
 }

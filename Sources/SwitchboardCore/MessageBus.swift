@@ -38,7 +38,14 @@ public final class MessageBus: Sendable {
     /// Serialises store appends with ring appends.
     let publishing = Mutex<Void>(())
     /// Publishes waiting for the store, committed together.
-    let groupCommit = GroupCommit()
+    let groupCommit: GroupCommit
+    /// How every store read that a connection waits for is made, and how
+    /// long anyone waits for the store (the group commit included).
+    public let gate: StoreGate
+    /// The store's size and rooms as last read (the admin's figures), never waited for.
+    public let storeFigures: StoreFigures
+    /// Whether the store answers, for `/healthz`, never waited for.
+    public let storeProbe: StoreProbe
     /// Whether the last group commit failed in the store (none has succeeded since).
     let lastCommitFailed = Atomic<Bool>(false)
     /// Conversations and their members, changed by the events of messages
@@ -51,18 +58,29 @@ public final class MessageBus: Sendable {
     ///   - clock: milliseconds since the Unix epoch, for message timestamps.
     ///   - stats: where publishes and deliveries are counted.
     ///   - conversations: the membership every read is checked against.
+    ///   - gate: where store reads run and how long a caller waits for the store.
     public init(store: any MessageStore, recentCapacity: Int = 4096,
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock,
-                stats: DeliveryStats = DeliveryStats(), conversations: ConversationDirectory = ConversationDirectory()) throws {
+                stats: DeliveryStats = DeliveryStats(), conversations: ConversationDirectory = ConversationDirectory(),
+                gate: StoreGate = StoreGate()) throws {
         self.store = store
+        self.gate = gate
+        groupCommit = GroupCommit(gate: gate)
         self.conversations = conversations
         self.clock = clock
         self.stats = stats
         catchUp = CatchUpCache(capacity: 4096)
         let lastID = try store.lastAssignedID()
         var initial = State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID))
-        initial.rooms = Set(try store.rooms().map(\.name))
+        let rooms = try store.rooms()
+        initial.rooms = Set(rooms.map(\.name))
         state = Mutex(initial)
+        let figures = { @Sendable () throws -> StoreFigures.Figures in
+            StoreFigures.Figures(bytes: store.sizeInBytes(), rooms: try store.rooms(), readAt: DeadlineScheduler.now())
+        }
+        storeFigures = StoreFigures(gate: gate, initial: .init(bytes: store.sizeInBytes(), rooms: rooms, readAt: DeadlineScheduler.now()),
+                                    read: figures)
+        storeProbe = StoreProbe(gate: gate, check: { try store.checkWritable() })
         groupCommit.start { [weak self] drafts in self?.commit(drafts) ?? .failure(.shuttingDown) }
     }
 
@@ -86,15 +104,19 @@ public final class MessageBus: Sendable {
     }
 
     /// Messages after `cursor` in `filter` that `access` sees, at most
-    /// `limit`, without waiting. `access` has no default: a reader's own, or
-    /// `.everything` said out loud (the server's own reads, tests).
+    /// `limit`, without waiting, reading the store on this thread when the
+    /// cursor is older than the ring: for the server's own reads and tests,
+    /// never a thread that serves connections (subscribers pump instead).
+    /// `access` has no default: a reader's own, or `.everything` said out loud.
     public func read(after cursor: Int64, in filter: RoomFilter, access: RoomAccess, limit: Int) throws
         -> (messages: [EncodedMessage], scannedThrough: Int64)
     {
         var cursor = cursor
         while true {
-            if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit) {
-                return fromStore
+            switch try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit, for: nil, whileFetching: nil) {
+            case .found(let messages, let scannedThrough): return (messages, scannedThrough)
+            case .fetching: continue  // not without a subscriber
+            case .readRing: break
             }
             let outcome = state.withLock { state -> (messages: [EncodedMessage], scannedThrough: Int64)? in
                 guard cursor >= state.recent.coveredAfter else { return nil }
@@ -104,15 +126,46 @@ public final class MessageBus: Sendable {
         }
     }
 
+    /// Messages after `cursor` for `subscriber`, without parking: from the
+    /// ring, or from a store read made off this thread (``BusRead/fetching``
+    /// while it is under way, after `whileFetching` was called: e.g. suspend
+    /// the connection; ``Subscriber/wake()`` follows).
+    func readWithoutParking(after cursor: Int64, limit: Int, for subscriber: any Subscriber,
+                            whileFetching: (() -> Void)?) throws -> BusRead {
+        var cursor = cursor
+        while true {
+            switch try readStoreIfBehind(after: &cursor, in: subscriber.filter, access: subscriber.access, limit: limit,
+                                         for: subscriber, whileFetching: whileFetching) {
+            case .found(let messages, let scannedThrough): return .messages(messages, scannedThrough: scannedThrough)
+            case .fetching: return .fetching
+            case .readRing: break
+            }
+            let outcome = state.withLock { state -> BusRead? in
+                guard cursor >= state.recent.coveredAfter else { return nil }
+                let found = state.recent.read(after: cursor, in: subscriber.filter, access: subscriber.access, limit: limit)
+                return .messages(found.messages, scannedThrough: found.scannedThrough)
+            }
+            if let outcome { return outcome }
+        }
+    }
+
     /// Messages after `cursor` in `filter`; when there are none, parks `subscriber`
     /// and calls `park` (e.g. suspend the connection) while still holding the
-    /// bus's lock, so that the wake-up can never come before the park.
+    /// bus's lock, so that the wake-up can never come before the park. A
+    /// cursor older than the ring starts a store read off this thread, calls
+    /// `park` too and returns ``BusRead/fetching``: its end wakes the subscriber.
     public func readOrPark(after cursor: Int64, in filter: RoomFilter, limit: Int,
                            for subscriber: any Subscriber, park: () -> Void) throws -> BusRead {
         var cursor = cursor
         while true {
-            if let fromStore = try readStoreIfBehind(after: &cursor, in: filter, access: subscriber.access, limit: limit) {
-                return .messages(fromStore.messages, scannedThrough: fromStore.scannedThrough)
+            let step = try withoutActuallyEscaping(park) { park in
+                try readStoreIfBehind(after: &cursor, in: filter, access: subscriber.access, limit: limit,
+                                      for: subscriber, whileFetching: park)
+            }
+            switch step {
+            case .found(let messages, let scannedThrough): return .messages(messages, scannedThrough: scannedThrough)
+            case .fetching: return .fetching
+            case .readRing: break
             }
             let outcome = state.withLock { state -> BusRead? in
                 if subscriber.isCancelled { return .cancelled }
@@ -128,6 +181,20 @@ public final class MessageBus: Sendable {
                 return .parked
             }
             if let outcome { return outcome }
+        }
+    }
+
+    /// Parks `subscriber` whatever its cursor (calling `park` under the lock),
+    /// so that the next publish in its rooms, a keepalive tick or the
+    /// shutdown wakes it: how a stream whose catch-up the store did not
+    /// answer waits to try again, its heartbeats going on. False (not
+    /// parked, `park` not called) when it is cancelled or the bus closed.
+    public func parkUntilWoken(_ subscriber: any Subscriber, park: () -> Void) -> Bool {
+        state.withLock { state in
+            if subscriber.isCancelled || state.closed { return false }
+            state.parked.insert(subscriber, filter: subscriber.filter)
+            park()
+            return true
         }
     }
 
@@ -169,20 +236,75 @@ public final class MessageBus: Sendable {
         for subscriber in woken { subscriber.wake() }
     }
 
-    /// When `cursor` is older than the ring, reads from the store. Returns the
-    /// store's messages when there are some; otherwise moves `cursor` to where
-    /// the store's read got and returns nil (read the ring next).
-    private func readStoreIfBehind(after cursor: inout Int64, in filter: RoomFilter, access: RoomAccess, limit: Int) throws
-        -> (messages: [EncodedMessage], scannedThrough: Int64)?
-    {
+    /// What ``readStoreIfBehind(after:in:access:limit:for:whileFetching:)`` found.
+    enum StoreStep {
+        /// The cursor is within the ring (maybe moved past what the store had for this reader): read the ring.
+        case readRing
+        /// Stored messages the reader sees.
+        case found([EncodedMessage], scannedThrough: Int64)
+        /// A store read is under way off the caller's thread; `whileFetching` was called.
+        case fetching
+    }
+
+    /// When `cursor` is older than the ring, reads from the store: on this
+    /// thread for a reader without a ``StoreFetch``; otherwise through the
+    /// gate, the subscriber woken when it is done. A store read that found
+    /// nothing this reader sees moves `cursor` on (read the ring, or further).
+    /// A failed or timed-out read is thrown, once, to the pump that finds it.
+    private func readStoreIfBehind(after cursor: inout Int64, in filter: RoomFilter, access: RoomAccess, limit: Int,
+                                   for subscriber: (any Subscriber)?, whileFetching: (() -> Void)?) throws -> StoreStep {
         let behind = state.withLock { cursor < $0.recent.coveredAfter }
-        guard behind else { return nil }
-        let batch = try store.messages(after: cursor, in: filter, limit: limit)
-        let visible = catchUp.encoded(batch.messages).filter(access.sees)
-        if !visible.isEmpty {
-            return (visible, batch.scannedThrough)
+        guard behind else { return .readRing }
+        let batch: StoreFetch.Batch
+        if let subscriber, let fetch = subscriber.storeFetch {
+            enum Next { case start, wait, take(Result<StoreFetch.Batch, SwitchboardError>) }
+            let after = cursor
+            let next = fetch.stage.withLock { stage -> Next in
+                switch stage {
+                case .done(after, let result):
+                    stage = .idle
+                    return .take(result)
+                case .underWay(after):
+                    whileFetching?()
+                    return .wait
+                case .idle, .underWay, .done:
+                    stage = .underWay(after: after)
+                    whileFetching?()
+                    return .start
+                }
+            }
+            switch next {
+            case .wait: return .fetching
+            case .start:
+                startFetch(after: after, in: filter, limit: limit, for: subscriber, into: fetch)
+                return .fetching
+            case .take(let result): batch = try result.get()
+            }
+        } else {
+            let read = try store.messages(after: cursor, in: filter, limit: limit)
+            batch = (catchUp.encoded(read.messages), read.scannedThrough)
         }
+        let visible = batch.messages.filter(access.sees)
+        if !visible.isEmpty { return .found(visible, scannedThrough: batch.scannedThrough) }
         cursor = max(cursor, batch.scannedThrough)
-        return nil
+        return .readRing
+    }
+
+    /// Reads the store after `cursor` on the gate's threads; puts the result
+    /// in `fetch` and wakes `subscriber` (if it is still there).
+    private func startFetch(after cursor: Int64, in filter: RoomFilter, limit: Int, for subscriber: any Subscriber,
+                            into fetch: StoreFetch) {
+        let (store, catchUp) = (store, catchUp)
+        gate.run("a catch-up read", { () -> StoreFetch.Batch in
+            let read = try store.messages(after: cursor, in: filter, limit: limit)
+            return (catchUp.encoded(read.messages), read.scannedThrough)
+        }, completion: { [weak subscriber] result in
+            let current = fetch.stage.withLock { stage -> Bool in
+                guard case .underWay(cursor) = stage else { return false }
+                stage = .done(after: cursor, result)
+                return true
+            }
+            if current { subscriber?.wake() }
+        })
     }
 }

@@ -48,11 +48,20 @@ public protocol MessageStore: Sendable {
     /// Whether joins and leaves are presence claims shared with other nodes
     /// (see ``commit(_:timestamp:)``): a `join` is then never taken back.
     var sharesPresence: Bool { get }
+    /// Whether `error` (thrown by this store) means the store did not
+    /// answer (a timeout, a lost connection) rather than that it refused
+    /// the write (a full disk): a stall is what ``StoreGate/isStalled(now:)``
+    /// reports while it lasts, and ends when the store answers again; a
+    /// refusal makes `/healthz` 503 until a write succeeds.
+    func didNotAnswer(_ error: any Error) -> Bool
 }
 
 extension MessageStore {
     /// A store of one node shares nothing.
     public var sharesPresence: Bool { false }
+
+    /// Every failure is a refusal unless the store says otherwise.
+    public func didNotAnswer(_ error: any Error) -> Bool { false }
 
     /// A store of one node: every draft is stored.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {

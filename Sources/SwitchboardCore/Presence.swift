@@ -131,14 +131,10 @@ public final class Presence: Sendable {
     }
 
     /// Who is online in `room`, by name: this node's users as they are now,
-    /// merged with the other nodes' (read off the caller's thread when
-    /// there are other nodes), handed to `completion`.
-    public func names(in room: String, completion: @escaping @Sendable ([String]) -> Void) {
+    /// merged with the other nodes' as last read (nothing waits for the database).
+    public func names(in room: String) -> [String] {
         let here = Set(registry.withLock { $0.everyone() }.filter { $0.room == room }.map(\.user))
-        guard cluster != nil else { return completion(here.sorted()) }
-        DispatchQueue.global().async { [self] in
-            completion(here.union(elsewhere().filter { $0.room == room }.map(\.user)).sorted())
-        }
+        return here.union(elsewhere().filter { $0.room == room }.map(\.user)).sorted()
     }
 
     /// Who is online, by room, on every node.
@@ -149,7 +145,7 @@ public final class Presence: Sendable {
     /// The other nodes' users; none when the cluster cannot be read (the
     /// answer is then this node's alone, rather than an error).
     private func elsewhere() -> [ClusterPresence] {
-        (try? cluster?.presenceElsewhere()) ?? []
+        cluster?.presenceElsewhere() ?? []
     }
 
     private func change(_ body: (inout PresenceRegistry) -> [PresenceChange]) {

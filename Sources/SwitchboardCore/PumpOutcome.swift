@@ -9,6 +9,10 @@ public enum PumpOutcome: Sendable, Equatable {
     case closed
     /// Nothing new, and it was asked not to park (a short poll).
     case empty
+    /// Its cursor is older than the ring, and the store is being read for it
+    /// off its thread (``StoreFetch``): a ``Subscriber/wake()`` follows. (A
+    /// pump that parks reports this as ``parked``: the same wait, to its caller.)
+    case fetching
     /// It is cancelled (``Subscriber/isCancelled``) and was not parked.
     case cancelled
     /// It has something of its own to write (``Subscriber/isInterrupted``) and was not parked.

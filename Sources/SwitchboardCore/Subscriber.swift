@@ -32,6 +32,10 @@ public protocol Subscriber: AnyObject, Sendable {
     /// then returns ``BusRead/interrupted`` rather than parking it. Read
     /// under the bus's lock, like ``isCancelled``.
     var isInterrupted: Bool { get }
+    /// Where its catch-ups from the store are read off its own thread
+    /// (see ``StoreFetch``). Nil: read on the caller's thread, which only
+    /// the server's own readers and tests may do; every transport has one.
+    var storeFetch: StoreFetch? { get }
 }
 
 extension Subscriber {
@@ -39,4 +43,6 @@ extension Subscriber {
     public var isCancelled: Bool { false }
     /// Subscribers have nothing of their own to write unless they say so.
     public var isInterrupted: Bool { false }
+    /// Subscribers read the store on their own thread unless they say otherwise.
+    public var storeFetch: StoreFetch? { nil }
 }

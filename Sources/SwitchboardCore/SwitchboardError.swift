@@ -66,3 +66,12 @@ public struct SwitchboardError: Error, Sendable, Equatable, CustomStringConverti
         SwitchboardError(.unavailable, code: "store_unavailable", message: "The store could not answer: \(detail).")
     }
 }
+
+extension SwitchboardError {
+    /// The store did not answer within `--store-timeout`: 503. A write may
+    /// yet be stored (it was under way), or not (it had not started).
+    public static func storeTimedOut(seconds: Double) -> SwitchboardError {
+        SwitchboardError(.unavailable, code: "store_unavailable",
+                         message: "The store did not answer within \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s; try again.")
+    }
+}

@@ -11,17 +11,22 @@ final class AdminEndpoints: Sendable {
 
     init(services: HTTPServices) {
         self.services = services
+        // The dashboard's tick runs on the timer thread: the store's figures as last read, never waited for.
         feed = AdminStatsFeed(scheduler: services.scheduler) {
-            (try? AdminEndpoints.statsJSON(services)) ?? Array("{}".utf8)
+            AdminEndpoints.statsJSON(services, figures: services.bus.storeFigures.current())
         }
     }
 
-    /// `GET /api/admin/stats`.
-    func statsJSON() throws -> [UInt8] {
-        try Self.statsJSON(services)
+    /// `GET /api/admin/stats`: the store's figures read now (on the gate, at most `--store-timeout`).
+    func stats(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+        PendingAnswer.store(exchange, services, what: "reading the store's figures", { [bus = services.bus] in
+            try bus.storeFigures.readNow()
+        }) { [services] figures in
+            .respond(.json(200, Self.statsJSON(services, figures: figures)))
+        }
     }
 
-    private static func statsJSON(_ services: HTTPServices) throws -> [UInt8] {
+    private static func statsJSON(_ services: HTTPServices, figures: StoreFigures.Figures?) -> [UInt8] {
         struct Room: Encodable {
             var name: String
             var messageCount: Int
@@ -53,17 +58,18 @@ final class AdminEndpoints: Sendable {
         let online = services.presence.onlineEverywhere()
         let bus = services.bus
         let stats = Stats(
-            uptimeSeconds: services.uptimeSeconds, storeBytes: services.bus.storeSizeInBytes, storeWritable: !bus.lastWriteFailed,
+            uptimeSeconds: services.uptimeSeconds, storeBytes: figures?.bytes ?? 0,
+            storeWritable: !bus.lastWriteFailed && !bus.gate.isStalled(),
             published: bus.stats.publishedCount,
             lastID: bus.lastID,
             connections: connectionCounts(services),
             transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),
-            rooms: try services.bus.rooms().map {
+            rooms: (figures?.rooms ?? []).map {
                 Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0)
             },
             users: onlineUsers(online),
             node: services.cluster?.nodeID,
-            nodes: try services.cluster.map { try $0.nodes() })
+            nodes: services.cluster.map { $0.nodes() })
         return MessageJSON.encode(stats)
     }
 
@@ -88,17 +94,13 @@ final class AdminEndpoints: Sendable {
             var user: String
             /// Connections closed on this node.
             var closed: Int
-            /// Whether the other nodes were told (absent for a server on its own).
+            /// Whether the other nodes are being told (absent for a server on its own).
             var otherNodes: Bool?
             enum CodingKeys: String, CodingKey { case user, closed; case otherNodes = "other_nodes" }
         }
         let closed = services.connections.kick(user: user)
         services.presence.dropLeases(of: user)
-        do {
-            try services.cluster?.kick(user: user)
-        } catch {
-            throw SwitchboardError.storeUnavailable("the other nodes could not be told: \(error)")
-        }
+        services.cluster?.kick(user: user)  // sent in the background
         return .json(200, MessageJSON.encode(Kicked(user: user, closed: closed, otherNodes: services.cluster.map { _ in true })))
     }
 

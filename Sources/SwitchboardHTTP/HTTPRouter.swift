@@ -119,7 +119,7 @@ final class HTTPRouter: HTTPRequestHandler {
         case .methodNotAllowed(let allowed):
             return .respond(.json(405, HTTPJSON.error(.methodNotAllowed(allowed: allowed)),
                                   headers: [("Allow", allowed.joined(separator: ", "))]))
-        case .route(.health): return .respond(RoomEndpoints.health(services))
+        case .route(.health): return .needsExchange(.health, .guest)
         case .route(.metrics): return .respond(RoomEndpoints.metrics(services))
         // Signing in needs no token (a stale cookie must not stop it); registering only asks whether it is the admin.
         case .route(.sessions): return .needsExchange(.sessions, .guest)
@@ -138,22 +138,18 @@ final class HTTPRouter: HTTPRequestHandler {
                 try access.checkRoom(identity, room)
             }
             switch route {
-            case .message(let room, let id):
+            case .message(let room, _):
                 let room = try limits.validRoom(room)
                 try access.checkRoom(identity, room)
-                return .respond(try RoomEndpoints.message(room: room, id: id, services: services))
+                return .needsExchange(route, identity)
             case .rooms:
                 try access.checkSignedIn(identity)
-                // Public rooms only: conversations are listed by /api/conversations, to their members.
-                return .respond(try RoomEndpoints.rooms(services, request: request) { room in
-                    (identity == .admin || !ConversationRoom.isConversation(room)) && (try? access.checkRoom(identity, room)) != nil
-                })
+                return .needsExchange(route, identity)
             case .presence(let room):
                 let room = try limits.validRoom(room)
                 try access.checkRoom(identity, room)
                 return .respond(RoomEndpoints.presence(room: room, services: services))
             case .typing(let room): return .respond(try ConversationEndpoints.typing(room: room, identity: identity, services: services))
-            case .adminStats: return .respond(.json(200, try admin.statsJSON()))
             case .adminConnections: return .respond(admin.connections())
             case .adminKick(let user): return .respond(try admin.kick(user: user))
             case .publish(let room), .poll(let room), .roomEvents(let room):
@@ -225,7 +221,16 @@ final class HTTPRouter: HTTPRequestHandler {
         case .setMembership(let room):
             return try ConversationEndpoints.setMembership(room: room, exchange, identity: identity, services: services)
         case .markRead(let room): return try ConversationEndpoints.markRead(room: room, exchange, identity: identity, services: services)
-        case .message, .rooms, .presence, .health, .metrics, .adminStats, .adminConnections, .adminKick, .typing:
+        case .health: return RoomEndpoints.health(exchange, services)
+        case .message(let room, let id): return try RoomEndpoints.message(room: room, id: id, exchange: exchange, services: services)
+        case .rooms:
+            let access = services.access
+            // Public rooms only: conversations are listed by /api/conversations, to their members.
+            return try RoomEndpoints.rooms(services, exchange: exchange) { room in
+                (identity == .admin || !ConversationRoom.isConversation(room)) && (try? access.checkRoom(identity, room)) != nil
+            }
+        case .adminStats: return admin.stats(exchange)
+        case .presence, .metrics, .adminConnections, .adminKick, .typing:
             return .respond(.error(.notFound))  // decided without the exchange; never here
         }
     }

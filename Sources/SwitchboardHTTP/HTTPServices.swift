@@ -26,8 +26,6 @@ final class HTTPServices: Sendable {
     /// Typing and read notices to open streams.
     let notices: NoticeBoard
     let origins: OriginPolicy
-    /// Account work (bcrypt) and conversation reads run here, off the libmicrohttpd workers.
-    let accountQueue = DispatchQueue(label: "switchboard-accounts", attributes: .concurrent)
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()

@@ -37,17 +37,18 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
             }
             services.connections.close(connection)
         }
-        if let since = parameters.since {
-            subscriber.start(after: since)
-        } else {
-            // No cursor: the latest at once, or (an empty room) the first message from now on.
-            let latest = try Polling.latest(room: room, limit: parameters.limit, services: services)
-            if !latest.isEmpty { return .respond(latest.page) }
-            subscriber.start(after: latest.lastID)
-        }
         let poll = LongPoll(subscriber: subscriber, limit: parameters.limit,
                             deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000, services: services)
-        return poll.step(exchange)
+        if let since = parameters.since {
+            subscriber.start(after: since)
+            return poll.step(exchange)
+        }
+        // No cursor: the latest at once, or (an empty room) the first message from now on.
+        return Polling.latest(room: room, limit: parameters.limit, exchange: exchange, services: services) { latest in
+            if !latest.isEmpty { return .respond(latest.page) }
+            subscriber.start(after: latest.lastID)
+            return poll.step(exchange)
+        }
     }
 
     func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult {
@@ -62,15 +63,16 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
             case .answerKicked:
                 return .respond(.error(subscriber.endReason?.error ?? ConnectionEnd.kicked.error))
             case .answerNow:
-                _ = try bus.pumpWithoutParking(subscriber, limit: limit)
-                return .respond(subscriber.page)
+                let outcome = try bus.pumpWithoutParking(subscriber, limit: limit,
+                                                         whileFetching: { exchange.suspend(continuingWith: self) })
+                return outcome == .fetching ? .suspended : .respond(subscriber.page)
             case .waitForNews(let scheduleDeadline):
                 switch try bus.pump(subscriber, limit: limit, park: { exchange.suspend(continuingWith: self) }) {
                 case .delivered, .empty, .closed, .interrupted:
                     return .respond(subscriber.page)
                 case .cancelled:
                     return .respond(.error(subscriber.endReason?.error ?? ConnectionEnd.kicked.error))
-                case .parked:
+                case .parked, .fetching:
                     if scheduleDeadline {
                         services.scheduler.schedule(at: state.deadline) { [weak subscriber, bus] in
                             if let subscriber, bus.unpark(subscriber) { subscriber.wake() }
@@ -86,6 +88,7 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
                 }
             }
         } catch {
+            if let refusal = error as? SwitchboardError { return .respond(.error(refusal)) }
             services.logger.error("long-poll failed: \(error)")
             return .respond(.error(.storeUnavailable("\(error)")))
         }

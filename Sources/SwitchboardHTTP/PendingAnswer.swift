@@ -9,9 +9,9 @@ import SwitchboardCore
 /// never on the commit thread every publish waits on.
 final class PendingAnswer<Outcome: Sendable>: HTTPContinuation, Sendable {
     private let outcome = Mutex<Outcome?>(nil)
-    private let answer: @Sendable (Outcome) throws -> HTTPResponse
+    private let answer: @Sendable (Outcome) throws -> HTTPHandlerResult
 
-    private init(answer: @escaping @Sendable (Outcome) throws -> HTTPResponse) {
+    private init(answer: @escaping @Sendable (Outcome) throws -> HTTPHandlerResult) {
         self.answer = answer
     }
 
@@ -20,6 +20,13 @@ final class PendingAnswer<Outcome: Sendable>: HTTPContinuation, Sendable {
     /// response from the outcome.
     static func suspend(_ exchange: HTTPExchange, until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                         answer: @escaping @Sendable (Outcome) throws -> HTTPResponse) -> HTTPHandlerResult {
+        suspend(exchange, until: start, then: { .respond(try answer($0)) })
+    }
+
+    /// ``suspend(_:until:answer:)`` for an answer that may itself wait
+    /// again (suspending the exchange with a continuation of its own).
+    static func suspend(_ exchange: HTTPExchange, until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
+                        then answer: @escaping @Sendable (Outcome) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
         let pending = PendingAnswer(answer: answer)
         exchange.suspend(continuingWith: pending)
         start { [unowned exchange] outcome in
@@ -32,12 +39,26 @@ final class PendingAnswer<Outcome: Sendable>: HTTPContinuation, Sendable {
     func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult {
         guard let outcome = outcome.withLock({ $0 }) else { return .respond(.error(.storeUnavailable("resumed before the store answered"))) }
         do {
-            return .respond(try answer(outcome))
+            return try answer(outcome)
         } catch let error as SwitchboardError {
             return .respond(.error(error))
         } catch {
             return .respond(.error(.storeUnavailable("\(error)")))
         }
+    }
+}
+
+extension PendingAnswer {
+    /// Suspends `exchange` while `work` reads or writes the store on the
+    /// gate (at most `--store-timeout`); then `answer` makes the response
+    /// from its value on the worker (a refusal or timeout is the error's answer).
+    static func store<Value: Sendable>(_ exchange: HTTPExchange, _ services: HTTPServices, what: String,
+                                       _ work: @escaping @Sendable () throws -> Value,
+                                       then answer: @escaping @Sendable (Value) throws -> HTTPHandlerResult) -> HTTPHandlerResult
+        where Outcome == Result<Value, SwitchboardError>
+    {
+        suspend(exchange, until: { done in services.bus.gate.run(what, work, completion: done) },
+                then: { try answer($0.get()) })
     }
 }
 

@@ -8,6 +8,8 @@ final class PollSubscriber: Subscriber, @unchecked Sendable {
     let filter: RoomFilter
     let access: RoomAccess
     var cursor: Int64
+    /// Its catch-ups from the store, read off the thread that serves it.
+    let storeFetch: StoreFetch? = StoreFetch()
     /// The cursor the poll asked from: `next` when nothing is new.
     private(set) var since: Int64
     private(set) var messages: [EncodedMessage] = []

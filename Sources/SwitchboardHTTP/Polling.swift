@@ -8,7 +8,7 @@ enum Polling {
         let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
                                             wait: exchange.query("wait"), before: exchange.query("before"))
         if let before = parameters.before {
-            return .respond(try olderPage(room: room, before: before, limit: parameters.limit, services: services))
+            return olderPage(room: room, before: before, limit: parameters.limit, exchange: exchange, services: services)
         }
         let user = try services.access.speaker(identity, naming: exchange.query("user"), limits: services.limits)
         let wait = parameters.wait ?? 0
@@ -19,43 +19,54 @@ enum Polling {
         services.connections.polled(client: user.map { "user:\($0)" } ?? exchange.clientAddress ?? "unknown")
         // A poller is present for 30 s after each poll. A poll that made its
         // user join answers once the join is stored, so it sees it.
+        // (Waiting at most a second: a stalled store does not hold the poll.)
         if let user, services.presence.poll(user: user, room: room, transport: .shortPoll) {
-            return PendingAnswer<Void>.suspend(exchange, until: { done in services.bus.afterQueuedCommits { done(()) } },
-                                               answer: { try shortPoll(room: room, parameters: parameters, identity: identity,
-                                                                       services: services) })
+            return PendingAnswer<Void>.suspend(exchange, until: { done in services.bus.afterQueuedCommits(atMost: 1) { done(()) } },
+                                               then: { try shortPoll(room: room, parameters: parameters, identity: identity,
+                                                                     exchange: exchange, services: services) })
         }
-        return .respond(try shortPoll(room: room, parameters: parameters, identity: identity, services: services))
+        return try shortPoll(room: room, parameters: parameters, identity: identity, exchange: exchange, services: services)
     }
 
     /// `?before=N`: the latest `limit` messages with id < N, oldest first,
     /// and `prev`, the `before` of the next older page (absent at the start).
-    private static func olderPage(room: String, before: Int64, limit: Int, services: HTTPServices) throws -> HTTPResponse {
+    private static func olderPage(room: String, before: Int64, limit: Int, exchange: HTTPExchange,
+                                  services: HTTPServices) -> HTTPHandlerResult {
         // One more than asked: whether there is an older page.
-        var page = try services.bus.messages(in: room, before: before, limit: limit + 1)
-        let more = page.count > limit
-        if more { page.removeFirst() }
-        return .json(200, HTTPJSON.olderPage(page, prev: more ? page.first?.id : nil))
+        PendingAnswer.store(exchange, services, what: "paging back", { [bus = services.bus] in
+            try bus.messages(in: room, before: before, limit: limit + 1)
+        }) { found in
+            var page = found
+            let more = page.count > limit
+            if more { page.removeFirst() }
+            return .respond(.json(200, HTTPJSON.olderPage(page, prev: more ? page.first?.id : nil)))
+        }
     }
 
     /// What is newer than `since`, or without it the latest, as a page.
-    private static func shortPoll(room: String, parameters: PollParameters, identity: Identity,
-                                  services: HTTPServices) throws -> HTTPResponse {
+    private static func shortPoll(room: String, parameters: PollParameters, identity: Identity, exchange: HTTPExchange,
+                                  services: HTTPServices) throws -> HTTPHandlerResult {
         guard let since = parameters.since else {
-            return try latest(room: room, limit: parameters.limit, services: services).page
+            return latest(room: room, limit: parameters.limit, exchange: exchange, services: services) { .respond($0.page) }
         }
         let poll = PollSubscriber(transport: .shortPoll, room: room, since: since, access: services.access.readerAccess(identity))
-        _ = try services.bus.pumpWithoutParking(poll, limit: parameters.limit)
-        return poll.page
+        return try ShortPoll.answer(poll, limit: parameters.limit, exchange: exchange, bus: services.bus)
     }
 
     /// No cursor: the latest `limit` messages of the room, oldest first, as
     /// a page; whether there were none; and the last id before the read
     /// (where a long poll in an empty room starts waiting).
-    static func latest(room: String, limit: Int, services: HTTPServices) throws
-        -> (page: HTTPResponse, isEmpty: Bool, lastID: Int64)
+    /// Read on the store gate with `exchange` suspended; `then` answers on the worker.
+    static func latest(room: String, limit: Int, exchange: HTTPExchange, services: HTTPServices,
+                       then: @escaping @Sendable ((page: HTTPResponse, isEmpty: Bool, lastID: Int64)) throws -> HTTPHandlerResult)
+        -> HTTPHandlerResult
     {
-        let now = services.bus.lastID
-        let latest = try services.bus.latest(in: room, limit: limit, for: .shortPoll)
-        return (.json(200, HTTPJSON.page(latest, next: latest.last?.id ?? now)), latest.isEmpty, now)
+        let bus = services.bus
+        let now = bus.lastID
+        return PendingAnswer.store(exchange, services, what: "reading the latest messages", {
+            try bus.latest(in: room, limit: limit, for: .shortPoll)
+        }) { latest in
+            try then((.json(200, HTTPJSON.page(latest, next: latest.last?.id ?? now)), latest.isEmpty, now))
+        }
     }
 }

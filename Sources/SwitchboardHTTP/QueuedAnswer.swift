@@ -3,27 +3,27 @@ import SwitchboardCore
 
 /// Work that must not hold a libmicrohttpd worker (bcrypt, store reads and
 /// writes outside the group commit): the request is suspended while it
-/// runs on the services' queue, and answered on the worker.
+/// runs on the store gate (at most `--store-timeout`), and answered on the worker.
 enum QueuedAnswer {
     /// A JSON answer made off the worker: status, body (empty: none), headers.
     typealias Answer = (status: Int, json: [UInt8], headers: [(name: String, value: String)])
 
-    /// Suspends `exchange` while `work` runs on the services' queue; its
+    /// Suspends `exchange` while `work` runs on the store gate; its
     /// answer (or refusal) is sent on the worker. `what` names the work in
     /// the log when it fails with something other than a refusal.
     static func run(_ exchange: HTTPExchange, _ services: HTTPServices, what: String,
                     _ work: @escaping @Sendable () throws -> Answer) -> HTTPHandlerResult {
         PendingAnswer<Result<Answer, SwitchboardError>>.suspend(exchange, until: { done in
-            services.accountQueue.async {
+            services.bus.gate.run(what, {
                 do {
-                    done(.success(try work()))
+                    return try work()
                 } catch let error as SwitchboardError {
-                    done(.failure(error))
+                    throw error
                 } catch {
                     services.logger.error("\(what) failed: \(type(of: error))")
-                    done(.failure(.storeUnavailable("the store failed")))
+                    throw SwitchboardError.storeUnavailable("the store failed")
                 }
-            }
+            }, completion: done)
         }, answer: { outcome in
             let answer = try outcome.get()
             if answer.json.isEmpty { return HTTPResponse(status: answer.status, headers: answer.headers, body: .bytes([])) }

@@ -12,7 +12,8 @@ enum RoomEndpoints {
     /// default 100, at most 1,000) of the rooms the caller may read
     /// (`visible`) with message count, last id and who is online; `next`,
     /// when there are more, is the `after` of the next page.
-    static func rooms(_ services: HTTPServices, request: HTTPRequest, visible: (String) -> Bool) throws -> HTTPResponse {
+    static func rooms(_ services: HTTPServices, exchange: HTTPExchange,
+                      visible: @escaping @Sendable (String) -> Bool) throws -> HTTPHandlerResult {
         struct Room: Encodable {
             var name: String
             var messageCount: Int
@@ -26,24 +27,26 @@ enum RoomEndpoints {
         }
         struct Rooms: Encodable { var rooms: [Room]; var next: String? }
         var limit = roomsPerPage
-        if let given = request.query("limit") {
+        if let given = exchange.query("limit") {
             guard let value = Int(given), (1...maxRoomsPerPage).contains(value) else {
                 throw SwitchboardError.badParameter("limit", "a whole number from 1 to \(maxRoomsPerPage)")
             }
             limit = value
         }
-        let after = request.query("after") ?? ""
-        let online = services.presence.onlineByRoom()
-        var rooms = try services.bus.rooms().map {
-            Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name] ?? [])
+        let after = exchange.query("after") ?? ""
+        return PendingAnswer.store(exchange, services, what: "listing rooms", { [bus = services.bus] in try bus.rooms() }) { [limit] summaries in
+            let online = services.presence.onlineByRoom()
+            var rooms = summaries.map {
+                Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name] ?? [])
+            }
+            let listed = Set(rooms.map(\.name))
+            for (name, users) in online where !listed.contains(name) {
+                rooms.append(Room(name: name, messageCount: 0, lastID: 0, online: users))
+            }
+            let sorted = rooms.filter { $0.name > after && visible($0.name) }.sorted { $0.name < $1.name }
+            let page = Array(sorted.prefix(limit))
+            return .respond(.json(200, MessageJSON.encode(Rooms(rooms: page, next: sorted.count > limit ? page.last?.name : nil))))
         }
-        let listed = Set(rooms.map(\.name))
-        for (name, users) in online where !listed.contains(name) {
-            rooms.append(Room(name: name, messageCount: 0, lastID: 0, online: users))
-        }
-        let sorted = rooms.filter { $0.name > after && visible($0.name) }.sorted { $0.name < $1.name }
-        let page = Array(sorted.prefix(limit))
-        return .json(200, MessageJSON.encode(Rooms(rooms: page, next: sorted.count > limit ? page.last?.name : nil)))
     }
 
     /// `GET /api/rooms/{room}/presence`: users online, with their transports.
@@ -55,17 +58,23 @@ enum RoomEndpoints {
     }
 
     /// `GET /api/rooms/{room}/messages/{id}`.
-    static func message(room: String, id: String, services: HTTPServices) throws -> HTTPResponse {
+    static func message(room: String, id: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
         let id = try Cursor.parse(id, name: "id")
-        guard let found = try services.bus.message(id: id, in: room) else {
-            throw SwitchboardError(.notFound, code: "no_such_message", message: "Room \(room) has no message \(id).")
+        return PendingAnswer.store(exchange, services, what: "reading a message", { [bus = services.bus] in
+            try bus.message(id: id, in: room)
+        }) { found in
+            guard let found else {
+                throw SwitchboardError(.notFound, code: "no_such_message", message: "Room \(room) has no message \(id).")
+            }
+            return .respond(.json(200, found.json))
         }
-        return .json(200, found.json)
     }
 
     /// `GET /healthz`: 200 while serving with a writable store; 503 while
-    /// the last commit failed and none has succeeded since.
-    static func health(_ services: HTTPServices) -> HTTPResponse {
+    /// the last commit failed and none has succeeded since, while a probe
+    /// finds it not writable, or once a store call has gone unanswered for
+    /// `--store-timeout`. Answered within half a second whatever the store does.
+    static func health(_ exchange: HTTPExchange, _ services: HTTPServices) -> HTTPHandlerResult {
         struct Health: Encodable {
             var status: String
             var lastID: Int64
@@ -78,23 +87,24 @@ enum RoomEndpoints {
         // The probe writes nothing durable (SQLite's is a temporary table), so a
         // full disk passes it: the last real commit says more.
         if services.bus.lastWriteFailed {
-            return .error(SwitchboardError(.unavailable, code: "store_unavailable",
-                                           message: "The last write to the store failed, and none has succeeded since."))
+            return .respond(.error(SwitchboardError(.unavailable, code: "store_unavailable",
+                                                    message: "The last write to the store failed, and none has succeeded since.")))
         }
-        do {
-            try services.bus.checkWritable()
+        return PendingAnswer<SwitchboardError?>.suspend(exchange, until: { done in
+            services.bus.storeProbe.health(within: 0.5, completion: done)
+        }, answer: { failure in
+            if let failure { return .error(failure) }
             return .json(200, MessageJSON.encode(Health(status: "ok", lastID: services.bus.lastID,
                                                         tcpPort: services.configuration.lineProtocolPort,
                                                         auth: services.access.mode.rawValue)))
-        } catch {
-            return .error(SwitchboardError(.unavailable, code: "store_unavailable", message: "The store is not writable: \(error)."))
-        }
+        })
     }
 
     /// `GET /metrics`: Prometheus text.
     static func metrics(_ services: HTTPServices) -> HTTPResponse {
         guard let metrics = services.metrics else { return .error(.notFound) }
-        let text = metrics.exposition(connections: services.connections.counts(), storeBytes: services.bus.storeSizeInBytes,
+        let text = metrics.exposition(connections: services.connections.counts(),
+                                      storeBytes: services.bus.storeFigures.current()?.bytes ?? 0,
                                       uptimeSeconds: services.uptimeSeconds)
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(text))
     }

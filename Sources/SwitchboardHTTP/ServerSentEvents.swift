@@ -14,6 +14,8 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     let access: RoomAccess
     // Touched only on the connection's worker thread, or while parked (and so not running).
     var cursor: Int64
+    /// Its catch-ups from the store, read off the thread that serves it.
+    let storeFetch: StoreFetch? = StoreFetch()
     private var outbox = FrameOutbox()
     /// What other threads ask of the stream: a keepalive, its end, notices to write.
     private struct Flags {
@@ -120,11 +122,13 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
             do {
                 switch try bus.pump(self, park: park) {
                 case .delivered, .empty, .interrupted: continue
-                case .parked: return .suspended
+                case .parked, .fetching: return .suspended
                 case .closed, .cancelled: return .end
                 }
             } catch {
-                return .end
+                // The store did not answer its catch-up: the stream stays,
+                // keeps its keepalives, and tries again when next woken.
+                return bus.parkUntilWoken(self, park: park) ? .suspended : .end
             }
         }
     }

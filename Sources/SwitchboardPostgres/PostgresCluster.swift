@@ -41,6 +41,10 @@ public final class PostgresCluster: Cluster {
         var stopped = false
         var databaseReachable = true
         var address: String
+        /// What the last read of the others found (see ``Cluster``).
+        var presenceElsewhere: [ClusterPresence] = []
+        var nodes: [NodeStatus] = []
+        var refreshPending = false
     }
     private let state: Mutex<State>
     private var connections: PostgresConnections { store.connections }
@@ -63,6 +67,7 @@ public final class PostgresCluster: Cluster {
     public func start(_ handlers: Handlers) throws {
         state.withLock { $0.handlers = handlers }
         try register()
+        try? refresh()
         scheduleHeartbeat()
         queue.async { self.listen() }
     }
@@ -87,18 +92,51 @@ public final class PostgresCluster: Cluster {
         }
     }
 
-    public func presenceElsewhere() throws -> [ClusterPresence] {
-        try connections.query("""
+    public func presenceElsewhere() -> [ClusterPresence] {
+        state.withLock { $0.presenceElsewhere }
+    }
+
+    public func nodes() -> [NodeStatus] {
+        state.withLock { $0.nodes }
+    }
+
+    public func accessChanged() {
+        send("access \(nodeID)")
+    }
+
+    public func notice(_ notice: Notice) {
+        send("notice \(nodeID) " + String(decoding: MessageJSON.encode(notice), as: UTF8.self))
+    }
+
+    public func kick(user: String) {
+        send("kick \(nodeID) \(user)")
+    }
+
+    /// Sends `payload` to the other nodes on `switchboard_control`, from the
+    /// cluster's queue (lost, and logged, if the database is away).
+    private func send(_ payload: String) {
+        queue.async { [connections, logger] in
+            do {
+                try connections.query("SELECT pg_notify('switchboard_control', \(payload))")
+            } catch {
+                logger.warning("could not tell the other nodes (\(payload.prefix(40))): \(error)")
+            }
+        }
+    }
+
+    // MARK: the others, as last read
+
+    /// Reads who is present on the other nodes and which nodes live, on the
+    /// cluster's queue, into the snapshot every caller reads.
+    private func refresh() throws {
+        let presence = try connections.query("""
             SELECT p.room, p.username, p.transport FROM switchboard_presence p JOIN switchboard_nodes n ON n.id = p.node
             WHERE p.node <> \(nodeID) AND n.lease_until > now()
             """).map { row in
             let (room, user, transport) = try row.decode((String, String, String).self)
             return ClusterPresence(room: room, user: user, transport: Transport(rawValue: transport))
         }
-    }
-
-    public func nodes() throws -> [NodeStatus] {
-        try connections.query("""
+        let nodes = try connections.query("""
             SELECT id, address, connections, extract(epoch FROM lease_until - now())::float8 FROM switchboard_nodes
             WHERE lease_until > now() ORDER BY id
             """).map { row in
@@ -106,19 +144,24 @@ public final class PostgresCluster: Cluster {
             let connections = (try? JSONDecoder().decode([String: Int].self, from: Data(counts.utf8))) ?? [:]
             return NodeStatus(id: id, address: address, connections: connections, leaseSeconds: lease, isSelf: id == nodeID)
         }
+        state.withLock { state in
+            state.presenceElsewhere = presence
+            state.nodes = nodes
+        }
     }
 
-    public func accessChanged() throws {
-        try connections.query("SELECT pg_notify('switchboard_control', \("access \(nodeID)"))")
-    }
-
-    public func notice(_ notice: Notice) {
-        let payload = "notice \(nodeID) " + String(decoding: MessageJSON.encode(notice), as: UTF8.self)
-        queue.async { [connections] in _ = try? connections.query("SELECT pg_notify('switchboard_control', \(payload))") }
-    }
-
-    public func kick(user: String) throws {
-        try connections.query("SELECT pg_notify('switchboard_control', \("kick \(nodeID) \(user)"))")
+    /// A refresh soon, on the queue: another node's commit may be a join or
+    /// a leave. Coalesced: a burst of notifications makes one read.
+    private func refreshSoon() {
+        let schedule = state.withLock { state -> Bool in
+            defer { state.refreshPending = true }
+            return !state.refreshPending
+        }
+        guard schedule else { return }
+        queue.async { [self] in
+            state.withLock { $0.refreshPending = false }
+            do { try refresh() } catch { logger.debug("reading the other nodes failed: \(error)") }
+        }
     }
 
     // MARK: lease
@@ -158,6 +201,7 @@ public final class PostgresCluster: Cluster {
             let leaves = try connections.query("SELECT switchboard_sweep(\(MessageBus.systemClock()))").first?.decode(Int.self) ?? 0
             if leaves > 0 { logger.info("swept \(leaves) users of nodes whose lease ran out") }
             handlers.committedElsewhere()
+            try refresh()
             reachable(true)
         } catch {
             reachable(false, error)
@@ -210,6 +254,7 @@ public final class PostgresCluster: Cluster {
     private func committed(_ payload: String) {
         if payload.split(separator: " ", maxSplits: 1).first.map(String.init) == nodeID { return }
         ingestSoon()
+        refreshSoon()
     }
 
     /// Runs the bus's ingest on the queue, once for any number of notifications meanwhile.

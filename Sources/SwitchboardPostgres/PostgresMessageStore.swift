@@ -123,6 +123,15 @@ public final class PostgresMessageStore: MessageStore {
         }
     }
 
+    /// A timeout or a connection that is gone: the database did not answer.
+    public func didNotAnswer(_ error: any Error) -> Bool {
+        if case PostgresStoreError.timedOut = error { return true }
+        if let error = error as? PSQLError {
+            return [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection].contains(error.code)
+        }
+        return false
+    }
+
     public func checkWritable() throws {
         let writable = try connections.query("SELECT NOT pg_is_in_recovery()").first?.decode(Bool.self) ?? false
         if !writable { throw PostgresStoreError.unexpectedAnswer("the database is read-only (in recovery)") }

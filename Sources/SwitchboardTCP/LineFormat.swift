@@ -32,7 +32,8 @@ public enum LineFormat: MessageFrameFormat {
     /// input a person typed wrong.
     public static func refusal(_ error: SwitchboardError) -> [UInt8] {
         switch error.kind {
-        case .unauthenticated, .forbidden, .rateLimited: return self.error(error.code)
+        // SPEC: a store that does not answer (or fails) is `error:store_unavailable`, whatever the detail.
+        case .unauthenticated, .forbidden, .rateLimited, .unavailable: return self.error(error.code)
         // SPEC: a name refused (invisible or text-direction characters among the reasons) is `error:invalid_user`.
         case .invalid where error.code == "invalid_user": return self.error(error.code)
         default: return self.error(error.message)

@@ -24,6 +24,8 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     let until: Int64?
     private let channel: any Channel
     private let pump: NIOLoopBound<() -> Void>
+    /// Its catch-ups from the store, read off the event loop.
+    let storeFetch: StoreFetch? = StoreFetch()
 
     /// - Parameters:
     ///   - until: for a replay, the last id to send; nil for live delivery.

@@ -59,11 +59,11 @@ extension TCPChatHandler {
         case .who(let room):
             // Presence as the commands before it left it, answered once they
             // are stored: `iam:luke` then `who:` in one write lists luke,
-            // after `luke has joined`. Other nodes' presence is read off the loop.
+            // after `luke has joined`; a stalled store holds it half a second
+            // at most (presence is in memory; other nodes' as last read).
             let reply = replyOnLoop(context)
-            presence.names(in: room) { [bus] names in
-                bus.afterQueuedCommits { reply(LineFormat.line("who:\(names.joined(separator: ","))")) }
-            }
+            let names = presence.names(in: room)
+            bus.afterQueuedCommits(atMost: 0.5) { reply(LineFormat.line("who:\(names.joined(separator: ","))")) }
         case .typing(let user, let room):
             if listening == nil {
                 let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -81,7 +81,7 @@ extension TCPChatHandler {
             let upTo = subscriber?.cursor ?? bus.lastID
             guard after < upTo else { return }
             let replay = LineSubscriber(room: room, after: after, until: upTo, access: access.readerAccess(session.identity),
-                                        channel: channel) {}
+                                        channel: channel) { [weak self] in self?.deliver() }
             replay.appFraming = !framer.newlineTerminated
             replays.append(replay)
             deliver()

@@ -153,20 +153,31 @@ final class TCPChatHandler: ChannelDuplexHandler {
     /// pumps again: a slow reader is never dropped and never queued without bound.
     func deliver() {
         guard let context, context.channel.isActive else { return }
-        do {
-            while let replay = replays.first, context.channel.isWritable {
+        // A replay waiting for the store (``PumpOutcome/fetching``) holds the
+        // live messages back until it is done: its wake-up pumps again.
+        var replayWaits = false
+        while let replay = replays.first, context.channel.isWritable {
+            do {
                 let outcome = try bus.pumpWithoutParking(replay)
+                if outcome == .fetching { replayWaits = true; break }
                 if outcome == .empty || replay.isFinished { replays.removeFirst() }
+            } catch {
+                // The store did not answer: this replay is refused, the connection stays.
+                replays.removeFirst()
+                send(LineFormat.refusal(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
             }
-            // No unpark first (a lock per delivery): a wake-up took it out of
-            // the bus already, and one still parked is parked again, not twice.
-            if let subscriber, context.channel.isWritable {
+        }
+        // No unpark first (a lock per delivery): a wake-up took it out of
+        // the bus already, and one still parked is parked again, not twice.
+        if !replayWaits, let subscriber, context.channel.isWritable {
+            do {
                 _ = try bus.pump(subscriber, park: {})
+            } catch {
+                // A catch-up the store did not answer: the client stays, and is caught up once the store is back.
+                logger.warning("TCP delivery read failed: \(error); trying again in a second")
+                let loop = context.eventLoop
+                loop.scheduleTask(in: .seconds(1)) { [weak self] in self?.deliver() }
             }
-        } catch {
-            logger.error("TCP delivery read failed: \(error)")
-            context.close(promise: nil)
-            return
         }
         context.flush()
     }

@@ -23,7 +23,8 @@ public final class TestServer {
                 tcpKeepaliveSeconds: Int = 60, tcpIdleTimeoutSeconds: Int? = nil, tcpPort: Int = 0,
                 maxWebSockets: Int = 10_000, store: (any MessageStore)? = nil,
                 auth: AuthConfiguration = TestServer.auth(), allowedOrigins: [String] = [],
-                maxConnections: Int = 10_000, publicFiles: StaticFiles? = nil, publicURL: String? = nil) throws {
+                maxConnections: Int = 10_000, publicFiles: StaticFiles? = nil, publicURL: String? = nil,
+                storeTimeoutSeconds: Double = 5) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -43,6 +44,7 @@ public final class TestServer {
                                               limits: MessageLimits(maxTextBytes: maxTextBytes)),
             recentMessages: recentMessages, auth: auth)
         configuration.http.publicURL = publicURL
+        configuration.storeTimeoutSeconds = storeTimeoutSeconds
         self.configuration = configuration
         server = try ChatServer(configuration: configuration, store: store, logger: logger)
     }

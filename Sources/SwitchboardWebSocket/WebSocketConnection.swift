@@ -23,6 +23,8 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     let filter: RoomFilter
     let access: RoomAccess
     var cursor: Int64
+    /// Its catch-ups from the store, read off the thread that serves it.
+    let storeFetch: StoreFetch? = StoreFetch()
     let request: WebSocketRequest
     let services: WebSocketServices
     var context: ChannelHandlerContext?
@@ -134,8 +136,10 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         do {
             outcome = try services.bus.pump(self, park: {})
         } catch {
-            services.logger.error("WebSocket delivery read failed: \(error)")
-            return close(code: 1011, reason: "the store failed", hangUp: true)
+            // A catch-up the store did not answer: the socket stays, and is caught up once the store is back.
+            services.logger.warning("WebSocket delivery read failed: \(error); trying again in a second")
+            context.eventLoop.scheduleTask(in: .seconds(1)) { [weak self] in self?.pump() }
+            return
         }
         context.flush()
         if outcome == .closed { close(code: 1001, reason: "server going away") }

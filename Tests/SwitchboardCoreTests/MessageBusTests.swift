@@ -77,7 +77,7 @@ struct MessageBusTests {
             case .messages(let messages, let scanned):
                 seen += messages.map(\.id)
                 cursor = scanned
-            case .parked, .closed, .cancelled, .interrupted:
+            case .parked, .fetching, .closed, .cancelled, .interrupted:
                 break loop
             }
         }

@@ -21,11 +21,12 @@ final class GroupCommit: Sendable {
     /// Called with the stored message, or nil for a presence change the
     /// store did not announce (another node had announced it).
     typealias Completion = @Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void
+    typealias Ticket = StoreTicket<EncodedMessage?>
     typealias Commit = @Sendable ([MessageDraft]) -> Result<[EncodedMessage?], SwitchboardError>
 
     /// One thing waiting: a draft with its completion, or a barrier.
     private enum Entry {
-        case draft(MessageDraft, Completion?)
+        case draft(MessageDraft, Ticket?)
         case barrier(@Sendable () -> Void)
     }
 
@@ -40,6 +41,12 @@ final class GroupCommit: Sendable {
 
     private let pending = Mutex(Pending())
     private let work = DispatchSemaphore(value: 0)
+    /// Whose deadlines answer a publish the store has not taken in time.
+    private let gate: StoreGate
+
+    init(gate: StoreGate) {
+        self.gate = gate
+    }
 
     /// Starts the commit thread with the function that stores a group (given
     /// once, by the owner). It runs until ``stop()``, when its owner ends.
@@ -82,9 +89,15 @@ final class GroupCommit: Sendable {
     }
 
     /// Queues `draft`; `completion` runs on the commit thread once the
-    /// draft's group is durable (or refused).
+    /// draft's group is durable (or refused), or with `store_unavailable`
+    /// on the gate's deadline thread once the store has not taken it in
+    /// `--store-timeout`. A draft still queued then is never stored; one
+    /// already in a commit may yet be. A draft without a completion (a
+    /// presence `join`) waits for the store however long it takes.
     func submit(_ draft: MessageDraft, completion: Completion?) {
-        enqueue(.draft(draft, completion))
+        let ticket = completion.map(Ticket.init)
+        enqueue(.draft(draft, ticket))
+        if let ticket { gate.expire(ticket) }
     }
 
     /// Runs `body` on the commit thread once everything queued before it is
@@ -117,12 +130,14 @@ final class GroupCommit: Sendable {
             guard !entries.isEmpty, let commit else { return }
             // The drafts between two barriers are one transaction; a barrier
             // runs after the drafts before it and before those after it.
-            var run: [(MessageDraft, Completion?)] = []
+            var run: [(MessageDraft, Ticket?)] = []
             run.reserveCapacity(entries.count)
             for entry in entries {
                 switch entry {
-                case .draft(let draft, let completion):
-                    run.append((draft, completion))
+                case .draft(let draft, let ticket):
+                    // One whose caller was already told the store did not answer is dropped, never stored.
+                    if let ticket, !ticket.begin() { continue }
+                    run.append((draft, ticket))
                 case .barrier(let body):
                     Self.commitRun(run, commit)
                     run.removeAll(keepingCapacity: true)
@@ -134,9 +149,9 @@ final class GroupCommit: Sendable {
     }
 
     /// Stores `run` in one transaction and runs each completion with its message.
-    private static func commitRun(_ run: [(MessageDraft, Completion?)], _ commit: Commit) {
+    private static func commitRun(_ run: [(MessageDraft, Ticket?)], _ commit: Commit) {
         guard !run.isEmpty else { return }
         let outcome = commit(run.map(\.0))
-        for (index, (_, completion)) in run.enumerated() { completion?(outcome.map { $0[index] }) }
+        for (index, (_, ticket)) in run.enumerated() { ticket?.finish(outcome.map { $0[index] }) }
     }
 }

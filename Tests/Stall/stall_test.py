@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Nothing waits on a stalled store (SPEC "Nothing waits on a stalled store"),
+against the real binary: with SSE, WebSocket, raw TCP and a long poll open,
+the store stops answering for 8 s — an SQLite file held under BEGIN
+EXCLUSIVE by another process, then a PostgreSQL of the test's own frozen
+with SIGSTOP — and during the stall:
+  - SSE keepalives, WebSocket ping/pong, TCP ping:/pong:, who: and typing
+    answer within a second; /healthz answers within a second, 503 once a
+    store call has gone unanswered for --store-timeout;
+  - a publish is answered (201 or 503 store_unavailable) within the timeout
+    plus 2 s, over HTTP and raw TCP (error:store_unavailable), and every
+    connection stays open;
+and after it every acknowledged message reaches every stream once, in order.
+Usage: python3 Tests/Stall/stall_test.py .build/debug/switchboard
+"""
+import base64, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "TLS"))
+from tls_test import free_port  # noqa: E402
+
+STORE_TIMEOUT = 2.0
+STALL = 8.0
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(f"{'ok  ' if ok else 'FAIL'} {name}{'' if ok else f' ({detail})'}", flush=True)
+    if not ok:
+        failures.append(name)
+
+
+def request(port, method, path, body=None, timeout=15, token=None):
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method, headers=headers)
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, r.read(), time.monotonic() - started
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), time.monotonic() - started
+    except Exception as error:  # a timeout: no answer at all
+        return 0, str(error).encode(), time.monotonic() - started
+
+
+class SSE(threading.Thread):
+    """An SSE stream: message ids in order, and when each keepalive came."""
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.ids, self.keepalives, self.closed = [], [], False
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.sendall(b"GET /api/rooms/lobby/events?since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+
+    def run(self):
+        buffer = b""
+        while True:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                self.closed = True
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                line = line.strip(b"\r")
+                if line.startswith(b":"):
+                    self.keepalives.append(time.monotonic())
+                elif line.startswith(b"id: "):
+                    self.ids.append(int(line[4:]))
+
+
+class WebSocket(threading.Thread):
+    """A WebSocket client that answers the server's pings; records message ids and pong times."""
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.ids, self.pongs, self.server_pings, self.closed = [], [], [], False
+        self.lock = threading.Lock()
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /api/rooms/lobby/ws?since=0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        assert b" 101 " in head, head
+
+    def send(self, opcode, payload):
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        header = bytes([0x80 | opcode])
+        header += bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 126]) + struct.pack(">H", len(payload))
+        with self.lock:
+            self.sock.sendall(header + mask + masked)
+
+    def recv_exact(self, n):
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                raise EOFError
+            data += chunk
+        return data
+
+    def run(self):
+        try:
+            while True:
+                first, second = self.recv_exact(2)
+                opcode, length = first & 0x0F, second & 0x7F
+                if length == 126:
+                    length = struct.unpack(">H", self.recv_exact(2))[0]
+                elif length == 127:
+                    length = struct.unpack(">Q", self.recv_exact(8))[0]
+                payload = self.recv_exact(length)
+                if opcode == 0x9:
+                    self.server_pings.append(time.monotonic())
+                    self.send(0xA, payload)
+                elif opcode == 0xA:
+                    self.pongs.append((payload, time.monotonic()))
+                elif opcode == 0x1:
+                    message = json.loads(payload)
+                    if "id" in message and message.get("room") == "lobby":
+                        self.ids.append(message["id"])
+                elif opcode == 0x8:
+                    self.closed = True
+                    return
+        except (EOFError, OSError):
+            self.closed = True
+
+
+class LineClient(threading.Thread):
+    """A raw TCP client: every line with when it came."""
+    def __init__(self, port, name):
+        super().__init__(daemon=True)
+        self.lines, self.closed = [], False
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.sendall(f"iam:{name}\n".encode())
+
+    def run(self):
+        buffer = b""
+        while True:
+            try:
+                chunk = self.sock.recv(65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.closed = True
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                self.lines.append((line.decode(errors="replace"), time.monotonic()))
+
+    def ask(self, line, expect, within=1.0):
+        """Sends `line`; seconds until a line starting with `expect` came after it (None: not within `within`+5 s)."""
+        sent, count = time.monotonic(), len(self.lines)
+        self.sock.sendall((line + "\n").encode())
+        deadline = sent + within + 5
+        while time.monotonic() < deadline:
+            for text, at in self.lines[count:]:
+                if text.startswith(expect):
+                    return at - sent
+            time.sleep(0.02)
+        return None
+
+
+class LongPoller(threading.Thread):
+    """Long polls one after another from the first id, recording every id received."""
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.port, self.ids, self.statuses, self.stop = port, [], [], False
+
+    def run(self):
+        since = 0
+        while not self.stop:
+            status, body, _ = request(self.port, "GET", f"/api/rooms/lobby/messages?since={since}&wait=3", timeout=30)
+            self.statuses.append(status)
+            if status != 200:
+                time.sleep(0.2)
+                continue
+            page = json.loads(body)
+            self.ids += [m["id"] for m in page["messages"]]
+            since = page["next"]
+
+
+def publish(port, text):
+    status, body, elapsed = request(port, "POST", "/api/rooms/lobby/messages", {"user": "alice", "text": text})
+    return status, (json.loads(body) if status == 201 else body), elapsed
+
+
+def in_order_once(ids):
+    return all(a < b for a, b in zip(ids, ids[1:]))
+
+
+def scenario(name, binary, folder, database, freeze, thaw):
+    print(f"== {name}", flush=True)
+    http, tcp = free_port(), free_port()
+    log = open(os.path.join(folder, f"{name}.log"), "w")
+    server = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{http}", "--tcp", f"127.0.0.1:{tcp}", "--db", database,
+                               "--admin-token", "T", "--keepalive", "1", "--store-timeout", str(STORE_TIMEOUT)],
+                              stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        for _ in range(200):
+            if request(http, "GET", "/healthz", timeout=1)[0] == 200:
+                break
+            time.sleep(0.1)
+        acknowledged = []
+        for i in range(3):
+            status, message, _ = publish(http, f"before {i}")
+            check(f"{name}: a publish before the stall is stored", status == 201, status)
+            if status == 201:
+                acknowledged.append(message["id"])
+        # A conversation, for a typing notice during the stall (typing is a conversation's).
+        for user in ("bob", "carol"):
+            request(http, "POST", "/api/accounts", {"user": user, "password": "correct horse"})
+        status, body, _ = request(http, "POST", "/api/sessions", {"user": "bob", "password": "correct horse"})
+        token = json.loads(body)["token"] if status == 201 else None
+        status, body, _ = request(http, "POST", "/api/conversations", {"title": "t", "members": ["carol"]}, token=token)
+        conversation = json.loads(body).get("room") if status in (200, 201) else None
+        check(f"{name}: a conversation for the typing notice", conversation is not None, (status, body[:100]))
+        sse, ws, line, poller = SSE(http), WebSocket(http), LineClient(tcp, "tom"), LongPoller(http)
+        for client in (sse, ws, line, poller):
+            client.start()
+        time.sleep(1.5)
+
+        freeze()
+        stall_started = time.monotonic()
+        results = {}
+
+        def publish_during(key, text):
+            results[key] = publish(http, text)
+        publishers = [threading.Thread(target=publish_during, args=(f"p{i}", f"during {i}")) for i in range(2)]
+        for thread in publishers:
+            thread.start()
+            time.sleep(0.2)
+        # Past the timeout: the store has not answered for --store-timeout.
+        time.sleep(STORE_TIMEOUT + 0.5)
+        status, _, elapsed = request(http, "GET", "/healthz", timeout=10)
+        check(f"{name}: /healthz answers within a second during the stall", elapsed < 1.0, f"{elapsed:.2f} s")
+        check(f"{name}: /healthz is 503 store_unavailable once the store has not answered for the timeout", status == 503, status)
+        pong = line.ask("ping:stall", "pong:stall")
+        check(f"{name}: TCP ping: answered within a second", pong is not None and pong < 1.0, pong)
+        who = line.ask("who:", "who:")
+        check(f"{name}: TCP who: answered within a second", who is not None and who < 1.0, who)
+        status, _, elapsed = request(http, "POST", f"/api/conversations/{conversation}/typing", {}, timeout=10, token=token)
+        check(f"{name}: a typing notice is answered within a second", elapsed < 1.0 and status in (200, 202, 204), (status, elapsed))
+        status, _, elapsed = request(http, "GET", "/api/rooms/lobby/presence", timeout=10)
+        check(f"{name}: presence answers within a second", elapsed < 1.0 and status == 200, (status, elapsed))
+        ws.send(0x9, b"stall")
+        sent = time.monotonic()
+        while time.monotonic() - sent < 3 and not any(p == b"stall" for p, _ in ws.pongs):
+            time.sleep(0.02)
+        answered = [at - sent for p, at in ws.pongs if p == b"stall"]
+        check(f"{name}: a WebSocket ping is answered within a second", bool(answered) and answered[0] < 1.0, answered)
+        tcp_refusal = line.ask("msg:from tcp during the stall", "error:", within=STORE_TIMEOUT + 2)
+        refusals = [t for t, _ in line.lines if t.startswith("error:")]
+        check(f"{name}: a raw TCP publish is refused within the timeout + 2 s, as error:store_unavailable",
+              tcp_refusal is not None and tcp_refusal < STORE_TIMEOUT + 2 and refusals[-1:] == ["error:store_unavailable"],
+              (tcp_refusal, refusals[-1:]))
+        for thread in publishers:
+            thread.join(timeout=30)
+        for key, (status, body, elapsed) in sorted(results.items()):
+            check(f"{name}: publish {key} during the stall answered within the timeout + 2 s", elapsed < STORE_TIMEOUT + 2,
+                  f"{elapsed:.2f} s")
+            check(f"{name}: publish {key} during the stall is 201 or 503 store_unavailable",
+                  status == 201 or (status == 503 and b"store_unavailable" in body), (status, body[:120]))
+            if status == 201:
+                acknowledged.append(body["id"])
+        while time.monotonic() - stall_started < STALL:
+            time.sleep(0.1)
+        stall_ended = time.monotonic()
+        gaps = [b - a for a, b in zip(sse.keepalives, sse.keepalives[1:]) if a >= stall_started - 1 and b <= stall_ended]
+        check(f"{name}: SSE keepalives kept coming during the stall (every 1 s, none late by a second)",
+              len(gaps) >= 5 and max(gaps) < 2.0, f"{len(gaps)} gaps, max {max(gaps) if gaps else None}")
+        pings = [p for p in ws.server_pings if stall_started <= p <= stall_ended]
+        check(f"{name}: the server's WebSocket pings kept coming during the stall", len(pings) >= 5, len(pings))
+        thaw()
+
+        healthy = False
+        for _ in range(150):
+            if request(http, "GET", "/healthz", timeout=2)[0] == 200:
+                healthy = True
+                break
+            time.sleep(0.1)
+        check(f"{name}: /healthz is 200 again once the store answers, without a restart", healthy)
+        for i in range(3):
+            status, message, _ = publish(http, f"after {i}")
+            check(f"{name}: a publish after the stall is stored", status == 201, status)
+            if status == 201:
+                acknowledged.append(message["id"])
+        time.sleep(4)
+        poller.stop = True
+        tcp_texts = [t for t, _ in line.lines]
+        for label, ids in (("SSE", sse.ids), ("WebSocket", ws.ids), ("long poll", poller.ids)):
+            check(f"{name}: {label} got every acknowledged message", set(acknowledged) <= set(ids),
+                  f"missing {sorted(set(acknowledged) - set(ids))}")
+            check(f"{name}: {label} got each message once, in order", in_order_once(ids), ids)
+        # Raw TCP is live from its iam: (no replay asked): what came after it, once.
+        for text in [f"alice:after {i}" for i in range(3)]:
+            check(f"{name}: raw TCP got '{text}' once", tcp_texts.count(text) == 1, tcp_texts.count(text))
+        for key, (status, _, _) in sorted(results.items()):
+            text = f"alice:during {key[1:]}"
+            check(f"{name}: raw TCP got '{text}' once if it was acknowledged", status != 201 or tcp_texts.count(text) == 1,
+                  tcp_texts.count(text))
+        check(f"{name}: every connection stayed open", not (sse.closed or ws.closed or line.closed),
+              (sse.closed, ws.closed, line.closed))
+        check(f"{name}: the server is still running", server.poll() is None)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def sqlite_lock(path):
+    """Another process that holds the database under BEGIN EXCLUSIVE until told to stop."""
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sqlite3, sys\n"
+        f"db = sqlite3.connect({path!r}, isolation_level=None, timeout=10)\n"
+        "db.execute('BEGIN EXCLUSIVE')\n"
+        "print('locked', flush=True)\n"
+        "sys.stdin.readline()\n"
+        "db.execute('ROLLBACK')\n")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def postgres_pids(directory):
+    main = int(open(os.path.join(directory, "data", "postmaster.pid")).readline())
+    children = subprocess.run(["pgrep", "-P", str(main)], capture_output=True, text=True).stdout.split()
+    return [main] + [int(pid) for pid in children]
+
+
+def main():
+    binary = sys.argv[1]
+    here = os.path.dirname(os.path.abspath(__file__))
+    scripts = os.path.join(here, "..", "..", "Scripts")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "stall.sqlite")
+        holder = {}
+
+        def lock():
+            holder["process"] = sqlite_lock(path)
+
+        def unlock():
+            holder["process"].stdin.write("\n")
+            holder["process"].stdin.flush()
+            holder["process"].wait(timeout=10)
+        scenario("sqlite", binary, folder, path, lock, unlock)
+
+        pgdir = tempfile.mkdtemp(prefix="switchboard-stall-pg.")
+        started = subprocess.run([os.path.join(scripts, "postgres.sh"), "start", pgdir], capture_output=True, text=True)
+        if started.returncode != 0:
+            print(f"PostgreSQL could not be started: the frozen-PostgreSQL case is skipped\n{started.stderr}")
+        else:
+            frozen = []
+            try:
+                def freeze():
+                    frozen[:] = postgres_pids(pgdir)
+                    for pid in frozen:
+                        os.kill(pid, signal.SIGSTOP)
+
+                def thaw():
+                    for pid in frozen:
+                        os.kill(pid, signal.SIGCONT)
+                scenario("postgresql", binary, folder, started.stdout.strip(), freeze, thaw)
+            finally:
+                for pid in frozen:
+                    try:
+                        os.kill(pid, signal.SIGCONT)
+                    except ProcessLookupError:
+                        pass
+                subprocess.run([os.path.join(scripts, "postgres.sh"), "stop", pgdir], capture_output=True)
+    print(f"{len(failures)} failures" if failures else "all stalled-store checks passed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
