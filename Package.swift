@@ -105,6 +105,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -136,7 +137,7 @@ let package = Package(
         .target(
             name: "SwitchboardTesting",
             dependencies: [
-                "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "SwitchboardTCP", "SwitchboardWebSocket",
+                "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "MicroHTTPD", "SwitchboardTCP", "SwitchboardWebSocket",
                 "SwitchboardLoad",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

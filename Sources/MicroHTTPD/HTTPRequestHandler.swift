@@ -13,12 +13,12 @@ public enum HTTPHandlerResult {
 public protocol HTTPRequestHandler: AnyObject, Sendable {
     /// Handles a request whose headers and body (up to the configured limit)
     /// have arrived.
-    func handle(_ exchange: HTTPExchange) -> HTTPHandlerResult
+    func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult
 }
 
 /// A request parked before its answer (a long poll): asked again, on the
 /// connection's worker thread, each time the exchange is resumed.
 public protocol HTTPContinuation: AnyObject {
     /// What to do now that the exchange was resumed: answer, or park again.
-    func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult
+    func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult
 }

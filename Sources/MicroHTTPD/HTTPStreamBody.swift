@@ -20,7 +20,7 @@ public enum HTTPStreamRead: Sendable, Equatable {
 /// or daemon stopped).
 public protocol HTTPStreamBody: AnyObject {
     /// Writes up to `buffer.count` bytes into `buffer`.
-    func read(into buffer: UnsafeMutableRawBufferPointer, exchange: HTTPExchange) -> HTTPStreamRead
+    func read(into buffer: UnsafeMutableRawBufferPointer, exchange: any HTTPExchanging) -> HTTPStreamRead
     /// The response has been released; no further reads follow.
     func finish()
 }

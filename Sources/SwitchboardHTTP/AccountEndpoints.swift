@@ -8,7 +8,7 @@ import SwitchboardCore
 /// milliseconds, and a libmicrohttpd worker serves many connections.
 enum AccountEndpoints {
     /// `POST /api/accounts {"user","password"}` → 201 `{"user"}`.
-    static func register(_ exchange: HTTPExchange, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func register(_ exchange: any HTTPExchanging, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
         let accounts = try service(services)
         let fields = try RequestFields.decode(["user", "password"], contentType: exchange.header("Content-Type"), body: exchange.body)
         let (user, password) = (try RequestFields.string(fields, "user"), try RequestFields.string(fields, "password"))
@@ -20,7 +20,7 @@ enum AccountEndpoints {
     }
 
     /// `POST /api/sessions {"user","password"}` → 201 `{"token","user","expires"}` and the session cookie.
-    static func signIn(_ exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func signIn(_ exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let accounts = try service(services)
         let fields = try RequestFields.decode(["user", "password"], contentType: exchange.header("Content-Type"), body: exchange.body)
         let (user, password) = (try RequestFields.string(fields, "user"), try RequestFields.string(fields, "password"))
@@ -37,7 +37,7 @@ enum AccountEndpoints {
 
     /// `DELETE /api/sessions/current` → 204: the presented token is refused
     /// everywhere from now on, and the cookie is cleared.
-    static func signOut(_ exchange: HTTPExchange, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func signOut(_ exchange: any HTTPExchanging, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
         let accounts = try service(services)
         guard let claims = identity.claims else { throw SwitchboardError.unauthorized }
         let secure = services.configuration.secureCookies
@@ -49,18 +49,18 @@ enum AccountEndpoints {
 
     /// `GET /api/me` → `{"user","expires","unread"}` (`unread`: other
     /// people's messages not read in conversations not muted), or 401 without a token.
-    static func me(_ exchange: HTTPExchange, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func me(_ exchange: any HTTPExchanging, identity: Identity, services: HTTPServices) throws -> HTTPHandlerResult {
         guard let claims = identity.claims else { throw SwitchboardError.unauthorized }
         return offWorker(exchange, services) {
             struct Me: Encodable { var user: String; var expires: Int64; var unread: Int? }
-            let unread = try ConversationEndpoints.unread(of: claims.user, services: services)
+            let unread = try services.conversations.unread(of: claims.user)
             return (200, MessageJSON.encode(Me(user: claims.user, expires: claims.expires, unread: unread)), [])
         }
     }
 
     /// `GET /api/admin/accounts`: every account (with its ban), and who is
     /// connected with a token on this node.
-    static func list(_ exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func list(_ exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let accounts = try service(services)
         let connections = services.connections
         return offWorker(exchange, services) {
@@ -80,7 +80,7 @@ enum AccountEndpoints {
     }
 
     /// `POST /api/admin/users/{user}/ban {"seconds":N}`.
-    static func ban(user: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func ban(user: String, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let accounts = try service(services)
         let fields = try RequestFields.decode(["seconds"], contentType: exchange.header("Content-Type"), body: exchange.body)
         var seconds: Double?
@@ -100,7 +100,7 @@ enum AccountEndpoints {
     }
 
     /// `DELETE /api/admin/users/{user}/ban` → 204.
-    static func lift(user: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func lift(user: String, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let accounts = try service(services)
         return offWorker(exchange, services) {
             try accounts.lift(user: user)
@@ -115,7 +115,7 @@ enum AccountEndpoints {
         return accounts
     }
 
-    private static func offWorker(_ exchange: HTTPExchange, _ services: HTTPServices,
+    private static func offWorker(_ exchange: any HTTPExchanging, _ services: HTTPServices,
                                   _ work: @escaping @Sendable () throws -> QueuedAnswer.Answer) -> HTTPHandlerResult {
         QueuedAnswer.run(exchange, services, what: "account request", work)
     }

@@ -18,7 +18,7 @@ final class AdminEndpoints: Sendable {
     }
 
     /// `GET /api/admin/stats`: the store's figures read now (on the gate, at most `--store-timeout`).
-    func stats(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+    func stats(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
         PendingAnswer.store(exchange, services, what: "reading the store's figures", { [bus = services.bus] in
             try bus.storeFigures.readNow()
         }) { [services] figures in
@@ -81,7 +81,7 @@ final class AdminEndpoints: Sendable {
     }
 
     /// `GET /api/admin/stats/events`: the stats once a second, as SSE.
-    func statsEvents(_ exchange: HTTPExchange) throws -> HTTPResponse {
+    func statsEvents(_ exchange: any HTTPExchanging) throws -> HTTPResponse {
         guard let stream = feed.open(exchange) else { throw SwitchboardError.shuttingDown }
         return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 16 * 1024))
     }
@@ -106,7 +106,7 @@ final class AdminEndpoints: Sendable {
 
     /// `DELETE /api/admin/messages/{id}`: gone from every later read; a
     /// `delete` tombstone tells live clients.
-    func delete(id: String, exchange: HTTPExchange) throws -> HTTPHandlerResult {
+    func delete(id: String, exchange: any HTTPExchanging) throws -> HTTPHandlerResult {
         let id = try Cursor.parse(id, name: "id")
         return PendingAnswer<Result<EncodedMessage?, SwitchboardError>>.suspend(
             exchange, until: { [bus = services.bus] done in bus.delete(id: id, completion: done) },

@@ -22,7 +22,7 @@ final class AdminStatsFeed: Sendable {
     }
 
     /// A new dashboard stream for `exchange`, sent a first snapshot at once.
-    func open(_ exchange: HTTPExchange) -> AdminStatsStream? {
+    func open(_ exchange: any HTTPExchanging) -> AdminStatsStream? {
         let stream = AdminStatsStream(exchange: exchange) { [weak self] stream in
             self?.state.withLock { _ = $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
         }

@@ -12,10 +12,10 @@ final class AdminStatsStream: HTTPStreamBody, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
-    private unowned let exchange: HTTPExchange
+    private unowned let exchange: any HTTPExchanging
     private let onFinish: @Sendable (AdminStatsStream) -> Void
 
-    init(exchange: HTTPExchange, onFinish: @escaping @Sendable (AdminStatsStream) -> Void) {
+    init(exchange: any HTTPExchanging, onFinish: @escaping @Sendable (AdminStatsStream) -> Void) {
         self.exchange = exchange
         self.onFinish = onFinish
         state.withLock { $0.outbox.append(SSEEvent.retry(milliseconds: 2000)) }
@@ -41,7 +41,7 @@ final class AdminStatsStream: HTTPStreamBody, @unchecked Sendable {
         if resume { exchange.resume() }
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer, exchange: HTTPExchange) -> HTTPStreamRead {
+    func read(into buffer: UnsafeMutableRawBufferPointer, exchange: any HTTPExchanging) -> HTTPStreamRead {
         state.withLock { state in
             if !state.outbox.isEmpty { return .wrote(state.outbox.drain(into: buffer)) }
             if state.ended { return .end }

@@ -18,14 +18,4 @@ struct ConversationRequest: Decodable {
                                    message: "Send {\"members\":[\"leia\"],\"title\":\"Trip\"} (members: a list of user names).")
         }
     }
-
-    /// A title: trimmed, 1 to 100 characters, no control characters.
-    static func validTitle(_ title: String) throws(SwitchboardError) -> String {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw SwitchboardError(.invalid, code: "invalid_title", message: "A title is 1-100 characters, with no control characters.")
-        }
-        return trimmed
-    }
 }

@@ -15,31 +15,21 @@ public final class HTTPServer: Sendable {
     /// The port HTTP is served on.
     public let port: UInt16
     private let daemon: HTTPDaemon
-    private let router: HTTPRouter
-    private let admin: AdminEndpoints
-    private let services: HTTPServices
+    /// The router and its services, served here.
+    public let application: HTTPApplication
+    private var router: HTTPRouter { application.router }
+    private var admin: AdminEndpoints { application.admin }
+    private var services: HTTPServices { application.services }
 
-    /// Binds and starts serving.
-    /// - Parameters:
-    ///   - scheduler: the server's one deadline thread (long-poll deadlines,
-    ///     keepalive ticks); must be started.
-    ///   - cluster: the other nodes on a shared store (kicks reach them; the
-    ///     admin's stats list them); nil for a server on its own.
-    ///   - access: who a request is and what it may do.
-    ///   - accounts: registration, sessions and bans; nil serves none.
-    ///   - conversationStore: conversations' lists, read markers, mutes; nil serves none.
-    ///   - notices: typing and read notices to open streams.
+    /// Binds and starts serving ``HTTPApplication`` (see its parameters).
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence, connections: ConnectionDirectory, metrics: PrometheusExporter? = nil,
                 upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
                 scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
                 conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), logger: Logger) throws {
-        let services = HTTPServices(configuration: configuration, bus: bus, presence: presence,
-                                    connections: connections, metrics: metrics, upgrades: upgrades,
-                                    cluster: cluster, scheduler: scheduler, access: access, accounts: accounts,
-                                    conversationStore: conversationStore, notices: notices, logger: logger)
-        self.services = services
-        admin = AdminEndpoints(services: services)
-        router = HTTPRouter(services: services, admin: admin)
+        application = HTTPApplication(configuration: configuration, bus: bus, presence: presence, connections: connections,
+                                      metrics: metrics, upgrades: upgrades, cluster: cluster, scheduler: scheduler, access: access,
+                                      accounts: accounts, conversationStore: conversationStore, notices: notices, logger: logger)
+        let router = application.router
         var daemonConfiguration = HTTPDaemonConfiguration(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threads,
             connectionLimit: configuration.maxConnections, connectionTimeout: configuration.idleTimeoutSeconds,

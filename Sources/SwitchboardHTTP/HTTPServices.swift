@@ -26,6 +26,8 @@ final class HTTPServices: Sendable {
     /// Typing and read notices to open streams.
     let notices: NoticeBoard
     let origins: OriginPolicy
+    /// Every rule about conversations (Core's, shared with every transport).
+    let conversations: ConversationService
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
@@ -46,6 +48,8 @@ final class HTTPServices: Sendable {
         self.scheduler = scheduler
         self.access = access
         self.accounts = accounts
+        conversations = ConversationService(bus: bus, access: access, store: conversationStore, notices: notices,
+                                            limits: configuration.limits)
         self.origins = OriginPolicy(allowed: configuration.allowedOrigins, publicURL: configuration.publicURL,
                                     boundHost: configuration.host)
         self.logger = logger

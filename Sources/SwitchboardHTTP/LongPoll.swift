@@ -22,7 +22,7 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
     /// Opens the long poll: a connection (present in the room while it
     /// waits, and for 30 s after unless kicked), then the first read.
     static func start(room: String, parameters: PollParameters, wait: Int, user: String?, identity: Identity,
-                      exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+                      exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let subscriber = PollSubscriber(transport: .longPoll, room: room, since: 0, access: services.access.readerAccess(identity))
         subscriber.onWake = { [unowned exchange] in exchange.resumeInTurn() }
         if let user { services.presence.poll(user: user, room: room, transport: .longPoll) }
@@ -51,11 +51,11 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
         }
     }
 
-    func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+    func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
         step(exchange)
     }
 
-    private func step(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+    private func step(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
         let bus = services.bus
         do {
             switch state.next(now: DeadlineScheduler.now(), kicked: subscriber.isCancelled, busClosed: bus.isClosed,

@@ -18,14 +18,14 @@ final class PendingAnswer<Outcome: Sendable>: HTTPContinuation, Sendable {
     /// Suspends `exchange`, then calls `start` with the function that
     /// completes it (from any thread, once); `answer` then makes the
     /// response from the outcome.
-    static func suspend(_ exchange: HTTPExchange, until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
+    static func suspend(_ exchange: any HTTPExchanging, until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                         answer: @escaping @Sendable (Outcome) throws -> HTTPResponse) -> HTTPHandlerResult {
         suspend(exchange, until: start, then: { .respond(try answer($0)) })
     }
 
     /// ``suspend(_:until:answer:)`` for an answer that may itself wait
     /// again (suspending the exchange with a continuation of its own).
-    static func suspend(_ exchange: HTTPExchange, until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
+    static func suspend(_ exchange: any HTTPExchanging, until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                         then answer: @escaping @Sendable (Outcome) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
         let pending = PendingAnswer(answer: answer)
         exchange.suspend(continuingWith: pending)
@@ -36,7 +36,7 @@ final class PendingAnswer<Outcome: Sendable>: HTTPContinuation, Sendable {
         return .suspended
     }
 
-    func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+    func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
         guard let outcome = outcome.withLock({ $0 }) else { return .respond(.error(.storeUnavailable("resumed before the store answered"))) }
         do {
             return try answer(outcome)
@@ -52,7 +52,7 @@ extension PendingAnswer {
     /// Suspends `exchange` while `work` reads or writes the store on the
     /// gate (at most `--store-timeout`); then `answer` makes the response
     /// from its value on the worker (a refusal or timeout is the error's answer).
-    static func store<Value: Sendable>(_ exchange: HTTPExchange, _ services: HTTPServices, what: String,
+    static func store<Value: Sendable>(_ exchange: any HTTPExchanging, _ services: HTTPServices, what: String,
                                        _ work: @escaping @Sendable () throws -> Value,
                                        then answer: @escaping @Sendable (Value) throws -> HTTPHandlerResult) -> HTTPHandlerResult
         where Outcome == Result<Value, SwitchboardError>
@@ -65,7 +65,7 @@ extension PendingAnswer {
 extension PendingAnswer where Outcome == Result<EncodedMessage, SwitchboardError> {
     /// Suspends `exchange` until `draft` is stored: 201 with the stored
     /// message, or the error.
-    static func publish(_ draft: MessageDraft, exchange: HTTPExchange, bus: MessageBus) -> HTTPHandlerResult {
+    static func publish(_ draft: MessageDraft, exchange: any HTTPExchanging, bus: MessageBus) -> HTTPHandlerResult {
         suspend(exchange, until: { done in bus.publish(draft, completion: done) },
                 answer: { try Publish.created($0.get()) })
     }

@@ -4,7 +4,7 @@ import SwitchboardCore
 /// `GET /api/rooms/{room}/messages`: a short poll answers at once with what
 /// is newer than `since`; with `wait` it becomes a ``LongPoll``.
 enum Polling {
-    static func answer(room: String, identity: Identity, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func answer(room: String, identity: Identity, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
                                             wait: exchange.query("wait"), before: exchange.query("before"))
         if let before = parameters.before {
@@ -30,7 +30,7 @@ enum Polling {
 
     /// `?before=N`: the latest `limit` messages with id < N, oldest first,
     /// and `prev`, the `before` of the next older page (absent at the start).
-    private static func olderPage(room: String, before: Int64, limit: Int, exchange: HTTPExchange,
+    private static func olderPage(room: String, before: Int64, limit: Int, exchange: any HTTPExchanging,
                                   services: HTTPServices) -> HTTPHandlerResult {
         // One more than asked: whether there is an older page.
         PendingAnswer.store(exchange, services, what: "paging back", { [bus = services.bus] in
@@ -44,7 +44,7 @@ enum Polling {
     }
 
     /// What is newer than `since`, or without it the latest, as a page.
-    private static func shortPoll(room: String, parameters: PollParameters, identity: Identity, exchange: HTTPExchange,
+    private static func shortPoll(room: String, parameters: PollParameters, identity: Identity, exchange: any HTTPExchanging,
                                   services: HTTPServices) throws -> HTTPHandlerResult {
         guard let since = parameters.since else {
             return latest(room: room, limit: parameters.limit, exchange: exchange, services: services) { .respond($0.page) }
@@ -57,7 +57,7 @@ enum Polling {
     /// a page; whether there were none; and the last id before the read
     /// (where a long poll in an empty room starts waiting).
     /// Read on the store gate with `exchange` suspended; `then` answers on the worker.
-    static func latest(room: String, limit: Int, exchange: HTTPExchange, services: HTTPServices,
+    static func latest(room: String, limit: Int, exchange: any HTTPExchanging, services: HTTPServices,
                        then: @escaping @Sendable ((page: HTTPResponse, isEmpty: Bool, lastID: Int64)) throws -> HTTPHandlerResult)
         -> HTTPHandlerResult
     {

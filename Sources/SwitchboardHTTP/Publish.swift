@@ -7,7 +7,7 @@ import SwitchboardCore
 enum Publish {
     /// A user's message, spoken as ``AccessControl`` decides for
     /// `identity`: the connection waits, suspended, for the group commit.
-    static func message(room: String, identity: Identity, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func message(room: String, identity: Identity, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let fields = try PublishRequest.fields(contentType: exchange.header("Content-Type"), body: exchange.body)
         guard let text = fields.text else {
             throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
@@ -19,7 +19,7 @@ enum Publish {
     }
 
     /// A message from the server, as user `system`, to every transport in the room.
-    static func systemMessage(room: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func systemMessage(room: String, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let fields = try PublishRequest.fields(contentType: exchange.header("Content-Type"), body: exchange.body)
         guard let text = fields.text else {
             throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")

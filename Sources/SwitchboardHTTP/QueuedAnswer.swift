@@ -11,7 +11,7 @@ enum QueuedAnswer {
     /// Suspends `exchange` while `work` runs on the store gate; its
     /// answer (or refusal) is sent on the worker. `what` names the work in
     /// the log when it fails with something other than a refusal.
-    static func run(_ exchange: HTTPExchange, _ services: HTTPServices, what: String,
+    static func run(_ exchange: any HTTPExchanging, _ services: HTTPServices, what: String,
                     _ work: @escaping @Sendable () throws -> Answer) -> HTTPHandlerResult {
         PendingAnswer<Result<Answer, SwitchboardError>>.suspend(exchange, until: { done in
             services.bus.gate.run(what, {

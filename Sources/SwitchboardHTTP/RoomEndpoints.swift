@@ -12,7 +12,7 @@ enum RoomEndpoints {
     /// default 100, at most 1,000) of the rooms the caller may read
     /// (`visible`) with message count, last id and who is online; `next`,
     /// when there are more, is the `after` of the next page.
-    static func rooms(_ services: HTTPServices, exchange: HTTPExchange,
+    static func rooms(_ services: HTTPServices, exchange: any HTTPExchanging,
                       visible: @escaping @Sendable (String) -> Bool) throws -> HTTPHandlerResult {
         struct Room: Encodable {
             var name: String
@@ -58,7 +58,7 @@ enum RoomEndpoints {
     }
 
     /// `GET /api/rooms/{room}/messages/{id}`.
-    static func message(room: String, id: String, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPHandlerResult {
+    static func message(room: String, id: String, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let id = try Cursor.parse(id, name: "id")
         return PendingAnswer.store(exchange, services, what: "reading a message", { [bus = services.bus] in
             try bus.message(id: id, in: room)
@@ -74,7 +74,7 @@ enum RoomEndpoints {
     /// the last commit failed and none has succeeded since, while a probe
     /// finds it not writable, or once a store call has gone unanswered for
     /// `--store-timeout`. Answered within half a second whatever the store does.
-    static func health(_ exchange: HTTPExchange, _ services: HTTPServices) -> HTTPHandlerResult {
+    static func health(_ exchange: any HTTPExchanging, _ services: HTTPServices) -> HTTPHandlerResult {
         struct Health: Encodable {
             var status: String
             var lastID: Int64

@@ -48,7 +48,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     /// Opens a stream on `exchange`. A subscriber with `?user=` is online in
     /// its rooms while the stream is open (announced after the stream took
     /// its cursor, so it sees its own join).
-    static func open(_ filter: RoomFilter, identity: Identity, exchange: HTTPExchange, services: HTTPServices) throws -> HTTPResponse {
+    static func open(_ filter: RoomFilter, identity: Identity, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPResponse {
         // A browser reconnecting keeps the URL's `since` but sends the header: the header wins.
         var resumeAfter: Int64?
         if let lastEventID = exchange.header("Last-Event-ID"), !lastEventID.isEmpty {
@@ -93,7 +93,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         flags.withLock { $0.keepaliveDue = true }
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer, exchange: HTTPExchange) -> HTTPStreamRead {
+    func read(into buffer: UnsafeMutableRawBufferPointer, exchange: any HTTPExchanging) -> HTTPStreamRead {
         next(into: buffer, park: exchange.suspend)
     }
 

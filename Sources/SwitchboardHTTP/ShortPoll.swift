@@ -17,12 +17,12 @@ final class ShortPoll: HTTPContinuation, @unchecked Sendable {
     }
 
     /// Answers `poll` on `exchange`: a page now, or once the store has answered.
-    static func answer(_ poll: PollSubscriber, limit: Int, exchange: HTTPExchange, bus: MessageBus) throws -> HTTPHandlerResult {
+    static func answer(_ poll: PollSubscriber, limit: Int, exchange: any HTTPExchanging, bus: MessageBus) throws -> HTTPHandlerResult {
         poll.onWake = { [unowned exchange] in exchange.resume() }
         return try ShortPoll(poll: poll, limit: limit, bus: bus).step(exchange)
     }
 
-    func resumed(_ exchange: HTTPExchange) -> HTTPHandlerResult {
+    func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
         do {
             return try step(exchange)
         } catch {
@@ -30,7 +30,7 @@ final class ShortPoll: HTTPContinuation, @unchecked Sendable {
         }
     }
 
-    private func step(_ exchange: HTTPExchange) throws -> HTTPHandlerResult {
+    private func step(_ exchange: any HTTPExchanging) throws -> HTTPHandlerResult {
         let outcome = try bus.pumpWithoutParking(poll, limit: limit, whileFetching: { exchange.suspend(continuingWith: self) })
         return outcome == .fetching ? .suspended : .respond(poll.page)
     }

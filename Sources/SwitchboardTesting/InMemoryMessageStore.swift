@@ -53,7 +53,14 @@ public final class InMemoryMessageStore: MessageStore {
     }
 
     public func lastAssignedID() throws -> Int64 { state.withLock { $0.lastID } }
-    public func rooms() throws -> [RoomSummary] { [] }
+    public func rooms() throws -> [RoomSummary] {
+        var summaries: [String: RoomSummary] = [:]
+        for message in state.withLock({ $0.messages }) {
+            let count = summaries[message.room]?.messageCount ?? 0
+            summaries[message.room] = RoomSummary(name: message.room, messageCount: count + 1, lastID: message.id)
+        }
+        return summaries.values.sorted { $0.name < $1.name }
+    }
     public func checkWritable() throws {}
     public func sizeInBytes() -> Int64 { 0 }
     public func close() throws {}

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MicroHTTPD
 import SwitchboardCore
@@ -55,6 +56,6 @@ enum WebSocketHandshake {
 
     /// `Sec-WebSocket-Accept` for a `Sec-WebSocket-Key` (RFC 6455, 4.2.2).
     static func acceptValue(key: String) -> String {
-        Data(SHA1.hash(Array((key + guid).utf8))).base64EncodedString()
+        Data(Insecure.SHA1.hash(data: Array((key + guid).utf8))).base64EncodedString()
     }
 }

@@ -10,7 +10,7 @@ import Testing
 struct DaemonLifecycleTests {
     /// Answers every request with 200 and an empty body.
     final class EmptyAnswer: HTTPRequestHandler {
-        func handle(_ exchange: HTTPExchange) -> HTTPHandlerResult { .respond(HTTPResponse(status: 200)) }
+        func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult { .respond(HTTPResponse(status: 200)) }
     }
 
     @Test func aQuiescedDaemonClosesNewConnectionsAndGoesOnServingOpenOnes() throws {

@@ -6,10 +6,13 @@ import SwitchboardCore
 import SwitchboardTesting
 @testable import SwitchboardHTTP
 
-/// Routing as a value in, a decision out: no daemon, no socket.
+/// Routing with no daemon and no socket: whole requests through the
+/// router's layers and routes (SwitchboardTesting's router mode), and the
+/// layers' decision for who asked.
 @Suite("HTTP router")
 struct HTTPRouterTests {
-    let router: HTTPRouter
+    let application: HTTPApplication
+    let client: RouterTestClient
     let bus: MessageBus
     static let far: Int64 = 4_000_000_000_000
     static let tokens = [
@@ -24,66 +27,59 @@ struct HTTPRouterTests {
     init(mode: AccessMode, origins: [String] = []) throws {
         bus = try MessageBus(store: InMemoryMessageStore())
         let presence = Presence(bus: bus)
-        var configuration = HTTPServerConfiguration(maxBodyBytes: 16, adminToken: "secret")
+        var configuration = HTTPServerConfiguration(maxBodyBytes: 64, adminToken: "secret")
         configuration.allowedOrigins = origins
         let access = AccessControl(mode: mode, verifier: StaticTokenVerifier(Self.tokens))
-        let services = HTTPServices(configuration: configuration, bus: bus,
-                                    presence: presence, connections: ConnectionDirectory(presence: presence), metrics: nil,
-                                    upgrades: nil, cluster: nil, scheduler: DeadlineScheduler(), access: access, accounts: nil,
-                                    conversationStore: nil, notices: NoticeBoard(), logger: Logger(label: "test"))
-        router = HTTPRouter(services: services, admin: AdminEndpoints(services: services))
+        application = HTTPApplication(configuration: configuration, bus: bus, presence: presence,
+                                      connections: ConnectionDirectory(presence: presence), scheduler: DeadlineScheduler(),
+                                      access: access, accounts: nil, logger: Logger(label: "test"))
+        client = RouterTestClient(application: application)
     }
 
-    /// The answer's status, its error code if any, and its headers.
-    func answer(_ request: HTTPRequest) throws -> (status: Int, code: String?, headers: [String: String])? {
-        guard case .respond(let response) = router.decide(request) else { return nil }
-        var code: String?
-        if case .bytes(let body) = response.body,
-           let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
-            code = (object["error"] as? [String: Any])?["code"] as? String
-        }
-        return (response.status, code, Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a }))
+    /// The answer: status, error code, headers.
+    func answer(_ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = []) async throws
+        -> (status: Int, code: String?, headers: [String: String])
+    {
+        let response = try await client.send(method, target, headers: headers, body: body)
+        return (response.status, response.errorCode,
+                Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a }))
     }
 
-    @Test func refusalsAreDecidedWithoutASocket() throws {
-        #expect(try answer(HTTPRequest(method: "GET", path: "/nowhere"))?.code == "not_found")
-        let wrongMethod = try #require(try answer(HTTPRequest(method: "DELETE", path: "/api/rooms/lobby/messages")))
-        #expect(wrongMethod.status == 405 && wrongMethod.headers["Allow"] == "GET, POST")
-        let noToken = try #require(try answer(HTTPRequest(method: "GET", path: "/api/admin/stats")))
-        #expect(noToken.status == 401 && noToken.headers["WWW-Authenticate"] == "Bearer")
-        // The admin's figures are read from the store: through the exchange, suspended, never on the worker.
-        guard case .needsExchange(.adminStats, .admin) = router.decide(HTTPRequest(method: "GET", path: "/api/admin/stats",
-                                                                                    headers: ["authorization": "Bearer secret"])) else {
-            Issue.record("the admin's stats read the store: they need the exchange")
-            return
-        }
-        #expect(try answer(HTTPRequest(method: "POST", path: "/api/rooms/lobby/messages", bodyTooLarge: true))?.status == 413)
-        #expect(try answer(HTTPRequest(method: "GET", path: "/api/rooms/bad%room/presence"))?.code == "invalid_room")
-    }
-
-    @Test func readsAreAnsweredAndWhatWaitsIsHandedToTheExchange() throws {
-        #expect(try answer(HTTPRequest(method: "GET", path: "/api/rooms/lobby/presence"))?.status == 200)
-        // Whatever reads the store is handed over, to wait suspended (SPEC: nothing waits on a stalled store).
-        for path in ["/healthz", "/api/rooms", "/api/rooms/lobby/messages/1"] {
-            guard case .needsExchange = router.decide(HTTPRequest(method: "GET", path: path)) else {
-                Issue.record("\(path) reads the store: it needs the exchange")
-                continue
-            }
-        }
-        guard case .needsExchange(.publish(room: "lobby"), .guest) = router.decide(HTTPRequest(method: "POST", path: "/api/rooms/lobby/messages")) else {
-            Issue.record("a publish waits for the store: it needs the exchange")
-            return
-        }
-        guard case .needsExchange(.roomEvents(room: "lobby"), .guest) = router.decide(HTTPRequest(method: "GET", path: "/api/rooms/lobby/events")) else {
-            Issue.record("a stream needs the exchange")
-            return
-        }
-    }
-
-    /// Who asked, as the one resolver decides, whichever way the token came.
+    /// Who asked, as the layers decided before the route ran (nil: refused or not a route).
     func identity(_ request: HTTPRequest) -> Identity? {
-        if case .needsExchange(_, let identity) = router.decide(request) { return identity }
+        if case .route(_, _, let identity) = application.router.decide(request) { return identity }
         return nil
+    }
+
+    @Test func refusalsAreDecidedWithoutASocket() async throws {
+        #expect(try await answer("GET", "/nowhere").code == "not_found")
+        let wrongMethod = try await answer("DELETE", "/api/rooms/lobby/messages")
+        #expect(wrongMethod.status == 405 && wrongMethod.headers["Allow"] == "GET, POST")
+        let noToken = try await answer("GET", "/api/admin/stats")
+        #expect(noToken.status == 401 && noToken.headers["WWW-Authenticate"] == "Bearer")
+        #expect(try await answer("GET", "/api/admin/stats", headers: ["authorization": "Bearer secret"]).status == 200)
+        #expect(try await answer("POST", "/api/rooms/lobby/messages", body: Array(repeating: 0x61, count: 65)).status == 413)
+        #expect(try await answer("GET", "/api/rooms/bad%25room/presence").code == "invalid_room")
+        // An admin route's room is not even read without the token.
+        #expect(try await answer("POST", "/api/admin/rooms/bad%25room/system").status == 401)
+    }
+
+    @Test func readsAndPublishesAreAnsweredThroughTheRouter() async throws {
+        #expect(try await answer("GET", "/healthz").status == 200)
+        let published = try await client.send("POST", "/api/rooms/lobby/messages", json: #"{"user":"a","text":"hi"}"#)
+        #expect(published.status == 201)
+        let id = try #require(published.json?["id"] as? Int)
+        #expect(try await answer("GET", "/api/rooms/lobby/messages/\(id)").status == 200)
+        #expect(try await answer("GET", "/api/rooms/lobby/messages/\(id + 1)").code == "no_such_message")
+        let poll = try await client.send("GET", "/api/rooms/lobby/messages?since=0")
+        #expect((poll.json?["messages"] as? [[String: Any]])?.map { $0["text"] as? String } == ["hi"])
+        let rooms = try await client.send("GET", "/api/rooms")
+        #expect((rooms.json?["rooms"] as? [[String: Any]])?.first?["name"] as? String == "lobby",
+                "\(rooms.status) \(String(decoding: rooms.body, as: UTF8.self))")
+        // A stream answers with its first events, read until it waits.
+        let stream = try await client.send("GET", "/api/rooms/lobby/events?since=0")
+        #expect(stream.status == 200 && String(decoding: stream.body, as: UTF8.self).contains("id: \(id)"))
+        #expect(try await answer("GET", "/api/me").status == 401)
     }
 
     @Test func aTokenIsReadFromTheHeaderTheQueryOrTheCookie() throws {
@@ -96,60 +92,42 @@ struct HTTPRouterTests {
         #expect(identity(HTTPRequest(method: "GET", path: events)) == .guest)
     }
 
-    @Test func aBadTokenIsRefusedNeverTakenForAGuestAndAStaleCookieIsCleared() throws {
-        let header = try #require(try answer(HTTPRequest(method: "GET", path: "/api/rooms/lobby/events",
-                                                         headers: ["Authorization": "Bearer forged"])))
+    @Test func aBadTokenIsRefusedNeverTakenForAGuestAndAStaleCookieIsCleared() async throws {
+        let header = try await answer("GET", "/api/rooms/lobby/events", headers: ["Authorization": "Bearer forged"])
         #expect(header.status == 401 && header.code == "invalid_token")
         #expect(header.headers["WWW-Authenticate"] == #"Bearer error="invalid_token""#)
-        let cookie = try #require(try answer(HTTPRequest(method: "GET", path: "/api/rooms/lobby/messages",
-                                                         headers: ["Cookie": "switchboard_session=forged"])))
+        let cookie = try await answer("GET", "/api/rooms/lobby/messages", headers: ["Cookie": "switchboard_session=forged"])
         #expect(cookie.status == 401 && cookie.headers["Set-Cookie"]?.hasPrefix("switchboard_session=; Max-Age=0") == true)
         // Signing in never looks at a stale cookie.
-        guard case .needsExchange(.sessions, .guest) = router.decide(HTTPRequest(method: "POST", path: "/api/sessions",
-                                                                                 headers: ["Cookie": "switchboard_session=forged"])) else {
-            Issue.record("sign-in must not be refused for a stale cookie")
-            return
-        }
+        #expect(identity(HTTPRequest(method: "POST", path: "/api/sessions", headers: ["Cookie": "switchboard_session=forged"])) == .guest)
     }
 
-    @Test func aTokensRoomsLimitWhatItReads() throws {
+    @Test func aTokensRoomsLimitWhatItReads() async throws {
         let team = ["Authorization": "Bearer team-token"]
-        #expect(try answer(HTTPRequest(method: "GET", path: "/api/rooms/lobby/presence", headers: team))?.code == "forbidden")
-        #expect(try answer(HTTPRequest(method: "GET", path: "/api/rooms/team-red/presence", headers: team))?.status == 200)
-        #expect(try answer(HTTPRequest(method: "GET", path: "/api/rooms/lobby/events", headers: team))?.code == "forbidden")
-        // Who it is (and its unread count) is answered off the worker, for any token.
-        guard case .needsExchange(.me, .user) = router.decide(HTTPRequest(method: "GET", path: "/api/me", headers: team)) else {
-            Issue.record("/api/me must be answered for a limited token")
-            return
-        }
-        #expect(try answer(HTTPRequest(method: "GET", path: "/api/me"))?.status == 401)
+        #expect(try await answer("GET", "/api/rooms/lobby/presence", headers: team).code == "forbidden")
+        #expect(try await answer("GET", "/api/rooms/team-red/presence", headers: team).status == 200)
+        #expect(try await answer("GET", "/api/rooms/lobby/events", headers: team).code == "forbidden")
+        // Who it is is asked of any token.
+        #expect(identity(HTTPRequest(method: "GET", path: "/api/me", headers: team))?.user == "leia")
     }
 
-    @Test func requiredModeRefusesGuestsButNotHealthPagesOrSignIn() throws {
+    @Test func requiredModeRefusesGuestsButNotHealthPagesOrSignIn() async throws {
         let router = try HTTPRouterTests(mode: .required)
-        let refused = try #require(try router.answer(HTTPRequest(method: "GET", path: "/api/rooms")))
+        let refused = try await router.answer("GET", "/api/rooms")
         #expect(refused.status == 401 && refused.code == "unauthorized" && refused.headers["WWW-Authenticate"] == "Bearer")
-        #expect(try router.answer(HTTPRequest(method: "GET", path: "/api/rooms/lobby/presence"))?.status == 401)
-        guard case .needsExchange(.health, _) = router.router.decide(HTTPRequest(method: "GET", path: "/healthz")) else {
-            Issue.record("/healthz is for anyone, and asks the store off the worker")
-            return
-        }
-        #expect(try router.answer(HTTPRequest(method: "GET", path: "/metrics"))?.status != 401)
+        #expect(try await router.answer("GET", "/api/rooms/lobby/presence").status == 401)
+        #expect(try await router.answer("GET", "/healthz").status == 200)
+        #expect(try await router.answer("GET", "/metrics").status != 401)
         #expect(router.identity(HTTPRequest(method: "POST", path: "/api/sessions")) == .guest)
         #expect(router.identity(HTTPRequest(method: "POST", path: "/api/accounts")) == .guest)
-        guard case .needsExchange(.rooms, let identity) = router.router.decide(HTTPRequest(method: "GET", path: "/api/rooms",
-                                                                                           headers: ["Authorization": "Bearer luke-token"])),
-              identity.user == "luke" else {
-            Issue.record("a signed-in user may list the rooms")
-            return
-        }
+        #expect(try await router.answer("GET", "/api/rooms", headers: ["Authorization": "Bearer luke-token"]).status == 200)
     }
 
-    @Test func foreignOriginsMayNotActWithTheCookieAndAllowedOnesGetCORS() throws {
+    @Test func foreignOriginsMayNotActWithTheCookieAndAllowedOnesGetCORS() async throws {
         let router = try HTTPRouterTests(mode: .open, origins: ["https://app.example"])
         let cookie = "switchboard_session=luke-token"
-        let foreign = try #require(try router.answer(HTTPRequest(method: "POST", path: "/api/rooms/lobby/messages",
-                                                                 headers: ["Cookie": cookie, "Origin": "https://evil.example", "Host": "127.0.0.1:8080"])))
+        let foreign = try await router.answer("POST", "/api/rooms/lobby/messages",
+                                              headers: ["Cookie": cookie, "Origin": "https://evil.example", "Host": "127.0.0.1:8080"])
         #expect(foreign.status == 403 && foreign.code == "origin_not_allowed")
         // Our own page, an allowed origin, or no Origin at all (curl) may.
         #expect(router.identity(HTTPRequest(method: "POST", path: "/api/rooms/lobby/messages",
@@ -160,12 +138,11 @@ struct HTTPRouterTests {
         // A Bearer token is not ambient: no origin check.
         #expect(router.identity(HTTPRequest(method: "POST", path: "/api/rooms/lobby/messages",
                                             headers: ["Authorization": "Bearer luke-token", "Origin": "https://evil.example"])) != nil)
-        let preflight = try #require(try router.answer(HTTPRequest(method: "OPTIONS", path: "/api/rooms/lobby/messages",
-                                                                   headers: ["Origin": "https://app.example", "Host": "127.0.0.1:8080"])))
+        let preflight = try await router.answer("OPTIONS", "/api/rooms/lobby/messages",
+                                                headers: ["Origin": "https://app.example", "Host": "127.0.0.1:8080"])
         #expect(preflight.status == 204 && preflight.headers["Access-Control-Allow-Origin"] == "https://app.example")
         #expect(preflight.headers["Access-Control-Allow-Headers"]?.contains("Authorization") == true)
-        let other = try #require(try router.answer(HTTPRequest(method: "OPTIONS", path: "/api/rooms/lobby/messages",
-                                                               headers: ["Origin": "https://evil.example"])))
+        let other = try await router.answer("OPTIONS", "/api/rooms/lobby/messages", headers: ["Origin": "https://evil.example"])
         #expect(other.status == 204 && other.headers["Access-Control-Allow-Origin"] == nil)
     }
 }

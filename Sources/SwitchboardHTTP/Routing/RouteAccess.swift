@@ -1,5 +1,5 @@
-/// Who may use a route: declared by the route itself (``APIRoute/access``)
-/// and checked by the router on the route that matched, once.
+/// Who may use a route: declared with the route (``RouteTable/api``) and
+/// checked by the router on the route that matched, once.
 public enum RouteAccess: Sendable, Equatable {
     /// Anyone, with no identity asked (health, metrics, signing in, registering).
     case anyone

@@ -1,0 +1,37 @@
+/// One request on its way to its answer, as a handler sees it: what was
+/// asked, and how to wait (suspend, resume) without holding a thread. The
+/// live one is libmicrohttpd's ``HTTPExchange``; a test may bring its own
+/// (SwitchboardTesting's in-memory exchange runs requests through the
+/// router with no socket at all).
+public protocol HTTPExchanging: AnyObject, Sendable {
+    /// The request method, e.g. `GET`.
+    var method: String { get }
+    /// The request path without the query string, percent-decoded.
+    var path: String { get }
+    /// The request body (at most the daemon's limit).
+    var body: [UInt8] { get }
+    /// The request as a value (method, path, headers, query, body).
+    var request: HTTPRequest { get }
+    /// Headers added to whatever response this exchange sends. Worker thread only.
+    var responseHeaders: [(name: String, value: String)] { get set }
+    /// The client's IP address.
+    var clientAddress: String? { get }
+    /// A query-string argument, decoded; nil when absent.
+    func query(_ name: String) -> String?
+    /// A request header (case-insensitive name); nil when absent.
+    func header(_ name: String) -> String?
+    /// Runs `handler` once when the exchange ends.
+    func onCompletion(_ handler: @escaping @Sendable (HTTPCompletion) -> Void)
+    /// Parks a streaming response until ``resume()``.
+    func suspend()
+    /// Parks the request before its answer; on ``resume()`` the continuation answers.
+    func suspend(continuingWith continuation: any HTTPContinuation)
+    /// Calls `handler` (once, from any thread) if the client leaves while the exchange is suspended.
+    func watchHangup(_ handler: @escaping @Sendable () -> Void)
+    /// Un-parks a suspended exchange; safe from any thread.
+    func resume()
+    /// ``resume()`` in its turn among many wake-ups; safe from any thread.
+    func resumeInTurn()
+}
+
+extension HTTPExchange: HTTPExchanging {}

@@ -1,0 +1,171 @@
+import Dispatch
+import MicroHTTPD
+import SwitchboardCore
+
+/// Routes every request through its layers, in order: CORS headers; the
+/// refusals that need no route (too many parameters, a body too large, a
+/// Host that is not ours, a CORS preflight); the path read once
+/// (``RequestPath``); the route table (``RouteTable/api``) with each
+/// route's access checked on the route that matched; and, for a path no
+/// route has, the WebSocket upgrade and the static files. Counts open
+/// exchanges so that shutdown can wait for them.
+final class HTTPRouter: HTTPRequestHandler {
+    private let services: HTTPServices
+    private let admin: AdminEndpoints
+    private let table: RouteTable
+    /// Entered when a request is routed, left when its exchange completes.
+    let openExchanges = DispatchGroup()
+
+    init(services: HTTPServices, admin: AdminEndpoints, table: RouteTable = .api) {
+        self.services = services
+        self.admin = admin
+        self.table = table
+    }
+
+    func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
+        openExchanges.enter()
+        exchange.onCompletion { [openExchanges] _ in openExchanges.leave() }
+        let request = exchange.request
+        if let origin = services.origins.corsOrigin(request) {
+            exchange.responseHeaders = OriginPolicy.corsHeaders(origin)
+        }
+        switch decide(request) {
+        case .respond(let response):
+            return .respond(response)
+        case .route(let route, let parameters, let identity):
+            do {
+                return try route.handler(RouteRequest(exchange: exchange, identity: identity, route: route, parameters: parameters,
+                                                      services: services, admin: admin))
+            } catch let error as SwitchboardError {
+                return .respond(.error(error))
+            } catch {
+                services.logger.error("request failed: \(exchange.method) \(exchange.path): \(error)")
+                return .respond(.error(.storeUnavailable("\(error)")))
+            }
+        }
+    }
+
+    /// What the layers decided: an answer now (a refusal, a file, an
+    /// upgrade), or the route to run with who asked.
+    enum Decision {
+        case respond(HTTPResponse)
+        case route(Route, parameters: [String], identity: Identity)
+    }
+
+    /// Runs the layers on `request` with no I/O: every refusal is decided
+    /// here, before any handler runs.
+    func decide(_ request: HTTPRequest) -> Decision {
+        let credentials = HTTPCredentials(request, adminToken: services.configuration.adminToken)
+        do {
+            return try decide(request, credentials)
+        } catch {
+            let error = error as? SwitchboardError ?? .storeUnavailable("\(error)")
+            var response = HTTPResponse.error(error)
+            // A stale session cookie would refuse every request the page makes: clear it.
+            if error.kind == .unauthenticated, credentials.source == .cookie {
+                response.headers.append(HTTPCredentials.clearedCookie(secure: services.configuration.secureCookies))
+            }
+            return .respond(response)
+        }
+    }
+
+    private func decide(_ request: HTTPRequest, _ credentials: HTTPCredentials) throws -> Decision {
+        if let refusal = refusal(request) { return .respond(refusal) }
+        // The path is read once; every decision below is on what it matched.
+        guard let segments = RequestPath.segments(request.path) else { return .respond(.error(.invalidPath)) }
+        let match = table.match(method: request.method, segments: segments)
+        if case .route(let route, let parameters) = match {
+            return .route(route, parameters: parameters, identity: try admit(request, credentials, to: route, parameters))
+        }
+        // Which admin routes exist is not said to those without the token:
+        // under /api/admin, no route and a wrong method are 401 too.
+        if !credentials.isAdmin, segments.count >= 2, segments[0] == "api", segments[1] == "admin" {
+            return .respond(.error(.adminOnly))
+        }
+        switch match {
+        case .methodNotAllowed(let allowed):
+            return .respond(.json(405, HTTPJSON.error(.methodNotAllowed(allowed: allowed)),
+                                  headers: [("Allow", allowed.joined(separator: ", "))]))
+        case .invalidPath:
+            return .respond(.error(.invalidPath))
+        case .notFound, .route:
+            return .respond(try fallback(request, credentials, segments))
+        }
+    }
+
+    /// What is refused before any route: too many query parameters, a body
+    /// too large, a Host that is not this server's (DNS rebinding), and
+    /// CORS preflights (answered here).
+    private func refusal(_ request: HTTPRequest) -> HTTPResponse? {
+        if request.tooManyParameters { return .error(.tooManyParameters, status: 414, headers: []) }
+        if request.bodyTooLarge { return .error(.bodyTooLarge(limit: services.configuration.maxBodyBytes)) }
+        if services.origins.refusesHost(request) { return .error(.misdirected) }
+        if request.method == "OPTIONS" {
+            return HTTPResponse(status: 204, headers: services.origins.corsOrigin(request).map(OriginPolicy.preflightHeaders) ?? [],
+                                body: .bytes([]))
+        }
+        return nil
+    }
+
+    /// Who may use `route`, as it declares (``RouteAccess``), checked on the
+    /// route that matched: the admin's token first, then the caller's
+    /// identity, and a `{room}` parameter (valid, and readable by the
+    /// caller, or for a member's route a conversation the caller is in).
+    private func admit(_ request: HTTPRequest, _ credentials: HTTPCredentials, to route: Route,
+                       _ parameters: [String]) throws -> Identity {
+        // The admin's token before anything else about an admin route (not even whether its room is valid).
+        if route.access == .admin, !credentials.isAdmin { throw SwitchboardError.adminOnly }
+        let roomIndex = route.path.parameterNames.firstIndex(of: "room")
+        let room = try roomIndex.map { try services.limits.validRoom(parameters[$0]) }
+        switch route.access {
+        case .anyone:
+            return credentials.isAdmin ? .admin : .guest
+        case .admin:
+            return .admin
+        case .identified, .signedIn, .member:
+            let identity = try identify(request, credentials)
+            switch route.access {
+            case .signedIn: _ = try ConversationService.caller(identity)
+            case .member: _ = try services.conversations.checkMember(identity, of: room ?? "")
+            default: if let room { try services.access.checkRoom(identity, room) }
+            }
+            return identity
+        }
+    }
+
+    /// The request's identity; a page elsewhere must not act with the browser's cookie.
+    private func identify(_ request: HTTPRequest, _ credentials: HTTPCredentials) throws -> Identity {
+        let identity = try services.access.identify(token: credentials.token, isAdmin: credentials.isAdmin)
+        if credentials.source == .cookie, !["GET", "HEAD"].contains(request.method), !services.origins.permits(request) {
+            throw SwitchboardError.originNotAllowed
+        }
+        return identity
+    }
+
+    /// A path no route has: a WebSocket upgrade, a static file, or 404.
+    private func fallback(_ request: HTTPRequest, _ credentials: HTTPCredentials, _ segments: [Substring]) throws -> HTTPResponse {
+        if let upgrades = services.upgrades,
+           let answer = try upgrades.answer(request, identity: { () throws -> Identity in try self.upgradeIdentity(request, credentials) }) {
+            return answer
+        }
+        if request.method == "GET" || request.method == "HEAD",
+           let file = services.configuration.publicFiles?.file(for: RequestPath.canonical(segments)) {
+            return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")] + PageHeaders.all,
+                                body: .bytes(file.bytes))
+        }
+        return .error(.notFound)
+    }
+
+    /// Who opens a connection taken over after a `101` (a WebSocket, here or
+    /// on the wss listener): the request's token, and a page elsewhere may
+    /// not open a socket in this browser's name.
+    func upgradeIdentity(_ request: HTTPRequest) throws(SwitchboardError) -> Identity {
+        try upgradeIdentity(request, HTTPCredentials(request, adminToken: services.configuration.adminToken))
+    }
+
+    private func upgradeIdentity(_ request: HTTPRequest, _ credentials: HTTPCredentials) throws(SwitchboardError) -> Identity {
+        if services.origins.refusesHost(request) { throw .misdirected }
+        guard services.origins.permits(request) else { throw .originNotAllowed }
+        return try services.access.identify(token: credentials.token, isAdmin: credentials.isAdmin)
+    }
+}

@@ -1,0 +1,29 @@
+import MicroHTTPD
+
+/// One endpoint of the HTTP API, declared once (``RouteTable/api``): its
+/// method (`GET` answers `HEAD` too), its path, who may use it, and what
+/// answers it. The router checks the access, and a `{room}` parameter
+/// (a valid name the caller may read, or for ``RouteAccess/member`` a
+/// conversation the caller is in), before the handler runs.
+struct Route: Sendable {
+    /// A name for logs and tests, e.g. `publish`.
+    let name: String
+    let method: String
+    let path: RoutePattern
+    let access: RouteAccess
+    let handler: @Sendable (RouteRequest) throws -> HTTPHandlerResult
+
+    init(_ method: String, _ path: String, _ access: RouteAccess, _ name: String,
+         _ handler: @escaping @Sendable (RouteRequest) throws -> HTTPHandlerResult) {
+        self.name = name
+        self.method = method
+        self.path = RoutePattern(path)
+        self.access = access
+        self.handler = handler
+    }
+
+    /// Whether `method` is this route's (HEAD where GET is).
+    func accepts(_ method: String) -> Bool {
+        method == self.method || (method == "HEAD" && self.method == "GET")
+    }
+}

@@ -1,0 +1,38 @@
+/// A route's path, e.g. `/api/rooms/{room}/messages`: literal segments,
+/// compared byte for byte, and named parameters, taken as they come.
+struct RoutePattern: Sendable, CustomStringConvertible {
+    enum Segment: Sendable, Equatable {
+        case literal([UInt8])
+        case parameter(String)
+    }
+
+    let segments: [Segment]
+    let description: String
+
+    /// Reads `/a/{b}/c`; a pattern is written once, in the route table.
+    init(_ pattern: String) {
+        description = pattern
+        segments = pattern.split(separator: "/").map { part in
+            if part.first == "{", part.last == "}" { return .parameter(String(part.dropFirst().dropLast())) }
+            return .literal(Array(part.utf8))
+        }
+    }
+
+    /// Whether `path` (as ``RequestPath`` read it) fits, with the parameters' values in order.
+    func match(_ path: [Substring]) -> [String]? {
+        guard path.count == segments.count else { return nil }
+        var values: [String] = []
+        for (segment, given) in zip(segments, path) {
+            switch segment {
+            case .literal(let bytes): guard given.utf8.elementsEqual(bytes) else { return nil }
+            case .parameter: values.append(String(given))
+            }
+        }
+        return values
+    }
+
+    /// The parameters' names, in order.
+    var parameterNames: [String] {
+        segments.compactMap { if case .parameter(let name) = $0 { return name } else { return nil } }
+    }
+}

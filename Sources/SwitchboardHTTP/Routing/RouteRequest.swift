@@ -1,0 +1,32 @@
+import MicroHTTPD
+import SwitchboardCore
+
+/// What a route's handler is given: the exchange, who asked (as the
+/// route's access admitted them), the path's parameters, and the parts of
+/// the server it may use.
+struct RouteRequest: Sendable {
+    let exchange: any HTTPExchanging
+    let identity: Identity
+    let services: HTTPServices
+    let admin: AdminEndpoints
+    private let names: [String]
+    private let values: [String]
+
+    init(exchange: any HTTPExchanging, identity: Identity, route: Route, parameters: [String], services: HTTPServices,
+         admin: AdminEndpoints) {
+        self.exchange = exchange
+        self.identity = identity
+        self.services = services
+        self.admin = admin
+        names = route.path.parameterNames
+        values = parameters
+    }
+
+    /// The path parameter `name` (as the router checked it, for `room`).
+    func parameter(_ name: String) -> String {
+        names.firstIndex(of: name).map { values[$0] } ?? ""
+    }
+
+    /// `{room}`: a valid name that the caller may read (checked by the router).
+    var room: String { parameter("room") }
+}

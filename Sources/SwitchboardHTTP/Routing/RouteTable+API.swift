@@ -1,0 +1,135 @@
+import MicroHTTPD
+import SwitchboardCore
+
+extension RouteTable {
+    /// Every endpoint of the HTTP API, each declared here once: method,
+    /// path, who may use it, name, handler. (WebSocket's paths are its own
+    /// module's: see ``HTTPUpgradeEndpoint``; files and upgrades are the
+    /// router's fallback for a path no route has.)
+    static let api = RouteTable([
+        // The requests of every poll, long poll, stream and publish first.
+        Route("GET", "/api/rooms/{room}/messages", .identified, "poll") { request in
+            try admitNamedReader(request, rooms: [request.room])
+            return try Polling.answer(room: request.room, identity: request.identity, exchange: request.exchange,
+                                      services: request.services)
+        },
+        Route("POST", "/api/rooms/{room}/messages", .identified, "publish") { request in
+            try Publish.message(room: request.room, identity: request.identity, exchange: request.exchange, services: request.services)
+        },
+        Route("GET", "/api/rooms/{room}/events", .identified, "roomEvents") { request in
+            try admitNamedReader(request, rooms: [request.room])
+            return .respond(try ServerSentEvents.open(.room(request.room), identity: request.identity, exchange: request.exchange,
+                                                      services: request.services))
+        },
+        Route("GET", "/api/events", .identified, "events") { request in
+            let filter = try request.services.limits.validRooms(request.exchange.query("rooms"))
+            try request.services.access.checkRooms(request.identity, filter)
+            if case .rooms(let rooms) = filter { try admitNamedReader(request, rooms: rooms.sorted()) }
+            return .respond(try ServerSentEvents.open(filter, identity: request.identity, exchange: request.exchange,
+                                                      services: request.services))
+        },
+        Route("GET", "/api/rooms/{room}/messages/{id}", .identified, "message") { request in
+            try RoomEndpoints.message(room: request.room, id: request.parameter("id"), exchange: request.exchange,
+                                      services: request.services)
+        },
+        Route("GET", "/api/rooms/{room}/presence", .identified, "presence") { request in
+            .respond(RoomEndpoints.presence(room: request.room, services: request.services))
+        },
+        Route("GET", "/api/rooms", .identified, "rooms") { request in
+            let (access, identity) = (request.services.access, request.identity)
+            try access.checkSignedIn(identity)
+            // Public rooms only: conversations are listed by /api/conversations, to their members.
+            return try RoomEndpoints.rooms(request.services, exchange: request.exchange) { room in
+                (identity == .admin || !ConversationRoom.isConversation(room)) && (try? access.checkRoom(identity, room)) != nil
+            }
+        },
+        Route("GET", "/healthz", .anyone, "health") { request in
+            RoomEndpoints.health(request.exchange, request.services)
+        },
+        Route("GET", "/metrics", .anyone, "metrics") { request in
+            .respond(RoomEndpoints.metrics(request.services))
+        },
+
+        // Accounts and sessions. Signing in needs no token (a stale cookie
+        // must not stop it); registering only asks whether it is the admin.
+        Route("POST", "/api/accounts", .anyone, "register") { request in
+            try AccountEndpoints.register(request.exchange, identity: request.identity, services: request.services)
+        },
+        Route("POST", "/api/sessions", .anyone, "signIn") { request in
+            try AccountEndpoints.signIn(request.exchange, services: request.services)
+        },
+        Route("DELETE", "/api/sessions/current", .identified, "signOut") { request in
+            try AccountEndpoints.signOut(request.exchange, identity: request.identity, services: request.services)
+        },
+        Route("GET", "/api/me", .signedIn, "me") { request in
+            try AccountEndpoints.me(request.exchange, identity: request.identity, services: request.services)
+        },
+
+        // Conversations: the router has checked that the caller is signed in
+        // and, for a `{room}`, a member of that conversation.
+        Route("GET", "/api/conversations", .signedIn, "conversationList") { request in
+            try ConversationEndpoints.list(request)
+        },
+        Route("POST", "/api/conversations", .signedIn, "createConversation") { request in
+            try ConversationEndpoints.create(request)
+        },
+        Route("GET", "/api/conversations/{room}", .member, "conversation") { request in
+            try ConversationEndpoints.one(request)
+        },
+        Route("PATCH", "/api/conversations/{room}", .member, "renameConversation") { request in
+            try ConversationEndpoints.rename(request)
+        },
+        Route("POST", "/api/conversations/{room}/members", .member, "addMember") { request in
+            try ConversationEndpoints.add(request)
+        },
+        Route("PUT", "/api/conversations/{room}/members/me", .member, "setMembership") { request in
+            try ConversationEndpoints.setMembership(request)
+        },
+        Route("DELETE", "/api/conversations/{room}/members/{user}", .member, "removeMember") { request in
+            try ConversationEndpoints.remove(request)
+        },
+        Route("PUT", "/api/conversations/{room}/read", .member, "markRead") { request in
+            try ConversationEndpoints.markRead(request)
+        },
+        Route("POST", "/api/conversations/{room}/typing", .member, "typing") { request in
+            try ConversationEndpoints.typing(request)
+        },
+
+        // The admin's (the router has checked the token).
+        Route("GET", "/api/admin/stats", .admin, "adminStats") { request in
+            request.admin.stats(request.exchange)
+        },
+        Route("GET", "/api/admin/stats/events", .admin, "adminStatsEvents") { request in
+            .respond(try request.admin.statsEvents(request.exchange))
+        },
+        Route("GET", "/api/admin/connections", .admin, "adminConnections") { request in
+            .respond(request.admin.connections())
+        },
+        Route("POST", "/api/admin/rooms/{room}/system", .admin, "adminSystemMessage") { request in
+            try Publish.systemMessage(room: request.room, exchange: request.exchange, services: request.services)
+        },
+        Route("POST", "/api/admin/users/{user}/kick", .admin, "adminKick") { request in
+            .respond(try request.admin.kick(user: request.parameter("user")))
+        },
+        Route("DELETE", "/api/admin/messages/{id}", .admin, "adminDelete") { request in
+            try request.admin.delete(id: request.parameter("id"), exchange: request.exchange)
+        },
+        Route("GET", "/api/admin/accounts", .admin, "adminAccounts") { request in
+            try AccountEndpoints.list(request.exchange, services: request.services)
+        },
+        Route("POST", "/api/admin/users/{user}/ban", .admin, "adminBan") { request in
+            try AccountEndpoints.ban(user: request.parameter("user"), exchange: request.exchange, services: request.services)
+        },
+        Route("DELETE", "/api/admin/users/{user}/ban", .admin, "adminLift") { request in
+            try AccountEndpoints.lift(user: request.parameter("user"), exchange: request.exchange, services: request.services)
+        },
+    ])
+
+    /// A named reader (`?user=`, or a signed-in one) is present, and its
+    /// join makes a new room exist: counted against the room-creation limit.
+    private static func admitNamedReader(_ request: RouteRequest, rooms: [String]) throws {
+        guard request.exchange.query("user") != nil || request.identity.user != nil else { return }
+        let client = request.exchange.clientAddress ?? "unknown"
+        for room in rooms { try request.services.access.admitRoom(request.identity, room, client: client) }
+    }
+}

@@ -1,0 +1,44 @@
+/// The routes, matched from a method and a path with no I/O: by the
+/// number of segments first, then in the order declared (the hot routes of
+/// every poll, stream and publish first).
+struct RouteTable: Sendable {
+    /// The outcome of matching a request line.
+    enum Match: Sendable {
+        /// A route, with its parameters' values in order.
+        case route(Route, parameters: [String])
+        /// No route has this path.
+        case notFound
+        /// The path exists but takes only these methods.
+        case methodNotAllowed(allowed: [String])
+        /// The path is not canonical (`//`, `.` or `..`): no route, file or upgrade (see ``RequestPath``).
+        case invalidPath
+    }
+
+    let routes: [Route]
+    /// Routes by their number of path segments.
+    private let bySegments: [Int: [Route]]
+
+    init(_ routes: [Route]) {
+        self.routes = routes
+        bySegments = Dictionary(grouping: routes, by: { $0.path.segments.count })
+    }
+
+    /// Matches a path as ``RequestPath`` read it.
+    func match(method: String, segments: [Substring]) -> Match {
+        guard let candidates = bySegments[segments.count] else { return .notFound }
+        var allowed: [String] = []
+        for route in candidates {
+            guard let parameters = route.path.match(segments) else { continue }
+            if route.accepts(method) { return .route(route, parameters: parameters) }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        // Only the route's own methods: a GET must never kick or delete.
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed.sorted())
+    }
+
+    /// Matches a raw path (read by ``RequestPath`` first).
+    func match(method: String, path: String) -> Match {
+        guard let segments = RequestPath.segments(path) else { return .invalidPath }
+        return match(method: method, segments: segments)
+    }
+}
