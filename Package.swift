@@ -81,10 +81,20 @@ let package = Package(
             ]
         ),
         // The raw TCP way in (the DogeChat line protocol) on SwiftNIO, and over TLS with NIOSSL.
+        // What the two push connections on SwiftNIO (raw TCP, WebSocket) share:
+        // publishing with the answer back on the loop, the delivery step, shutdown.
+        .target(
+            name: "SwitchboardPush",
+            dependencies: [
+                "SwitchboardCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "SwitchboardTCP",
             dependencies: [
-                "SwitchboardCore",
+                "SwitchboardCore", "SwitchboardPush",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -98,7 +108,7 @@ let package = Package(
         .target(
             name: "SwitchboardWebSocket",
             dependencies: [
-                "SwitchboardCore", "SwitchboardHTTP", "MicroHTTPD",
+                "SwitchboardCore", "SwitchboardHTTP", "MicroHTTPD", "SwitchboardPush",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

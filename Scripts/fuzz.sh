@@ -33,7 +33,7 @@ gather() {
   local dir=$1 module=$2; shift 2
   rm -rf "$dir" && mkdir -p "$dir"
   cp "Fuzz/$module.swift" "$dir/"
-  for file in Sources/SwitchboardCore/*.swift Sources/NameSecurity/*.swift; do
+  for file in $(find Sources/SwitchboardCore Sources/NameSecurity -name '*.swift'); do
     sed '/^import NameSecurity$/d' "$file" > "$dir/$(basename "$file")"
   done
   for file in "$@"; do sed '/^import SwitchboardCore$/d' "Sources/$file.swift" > "$dir/$(basename "$file").swift"; done
@@ -79,8 +79,9 @@ for target in $targets; do
     printf 'iam:luke\nmsg:hi\n' > "$corpus/seed-lines"
     printf '\x20iam:doge\xffmsg:such wow\xffjoin:x\xffwho:\xffsince:3\xffping:1' > "$corpus/seed-app" ;;
   requests)
-    build requests RequestParsersFuzz SwitchboardHTTP/PublishRequest SwitchboardHTTP/FormURLEncoded SwitchboardHTTP/RequestFields \
-      SwitchboardHTTP/PollParameters SwitchboardHTTP/SwitchboardError+HTTP SwitchboardWebSocket/WebSocketClientMessage
+    build requests RequestParsersFuzz SwitchboardHTTP/Parsing/PublishRequest SwitchboardHTTP/Parsing/FormURLEncoded \
+      SwitchboardHTTP/Parsing/RequestFields SwitchboardHTTP/Parsing/PollParameters SwitchboardHTTP/Parsing/SwitchboardError+HTTP \
+      SwitchboardWebSocket/WebSocketClientMessage
     printf '\x00{"user":"luke","text":"hi \\u00e9"}' > "$corpus/seed-json"
     printf '\x01user=luke&text=hi+%%C3%%A9' > "$corpus/seed-form"
     printf '\x03{"user":"leia","password":"secret","members":["a"]}' > "$corpus/seed-fields"

@@ -42,7 +42,7 @@ for sanitizer in $sanitizers; do
     mkdir -p "$package/Sources/SwitchboardCore" "$package/Sources/SwitchboardTesting" "$package/Tests/SwitchboardCoreTests"
     cp Scripts/sanitizers/Package.swift.template "$package/Package.swift"
     cp -r Sources/CICU Sources/CMalloc Sources/NameSecurity "$package/Sources/"
-    cp Sources/SwitchboardCore/*.swift "$package/Sources/SwitchboardCore/"
+    find Sources/SwitchboardCore -name '*.swift' -exec cp {} "$package/Sources/SwitchboardCore/" \;
     cp Tests/SwitchboardCoreTests/*.swift Scripts/sanitizers/RaceProbe.swift "$package/Tests/SwitchboardCoreTests/"
     # The test helpers that need nothing but SwitchboardCore (the in-memory,
     # failing and gated stores, the blocking bus calls).

@@ -26,6 +26,16 @@ public struct ChatServerConfiguration: Sendable {
     public var recentMessages: Int
     /// Accounts, tokens, bans, the publish rate.
     public var auth: AuthConfiguration
+    /// What a message may be (text size, names), the same on every way in:
+    /// setting it sets each transport's.
+    public var limits: MessageLimits {
+        get { http.limits }
+        set {
+            http.limits = newValue
+            tcp?.limits = newValue
+            webSocket.limits = newValue
+        }
+    }
     /// `--store-timeout`: how long a request waits for the store before 503.
     public var storeTimeoutSeconds: Double = 5
 

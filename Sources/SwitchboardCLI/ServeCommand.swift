@@ -114,14 +114,13 @@ struct ServeCommand: ParsableCommand {
                 host: host, port: port, threads: threads, maxConnections: maxConnections,
                 idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes, connectionMemoryBytes: connectionMemoryKiB * 1024,
                 wakeBatch: wakeBatch,
-                limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepalive,
                 publicFiles: try publicFiles(),
                 adminToken: token, allowedOrigins: access.allowedOrigins),
             tcp: try tcpConfiguration(),
-            webSocket: WebSocketConfiguration(keepaliveSeconds: keepalive, echo: webSocketEcho,
-                                              limits: MessageLimits(maxTextBytes: maxTextBytes)),
+            webSocket: WebSocketConfiguration(keepaliveSeconds: keepalive, echo: webSocketEcho),
             auth: try access.configuration())
+        configuration.limits = MessageLimits(maxTextBytes: maxTextBytes)
         guard storeTimeout > 0, storeTimeout <= 600 else { throw ValidationError("--store-timeout: seconds from 0.1 to 600.") }
         configuration.storeTimeoutSeconds = storeTimeout
         configuration.http.tls = try tls.credentials()
@@ -201,8 +200,7 @@ struct ServeCommand: ParsableCommand {
         guard tcp != "off" else { return nil }
         let (host, port) = try Self.hostAndPort(tcp)
         return TCPServerConfiguration(host: host, port: Int(port), flushMilliseconds: tcpFlushMs,
-                                      keepaliveIdleSeconds: tcpKeepalive, idleTimeoutSeconds: tcpIdleTimeout,
-                                      limits: MessageLimits(maxTextBytes: maxTextBytes))
+                                      keepaliveIdleSeconds: tcpKeepalive, idleTimeoutSeconds: tcpIdleTimeout)
     }
 
     static func hostAndPort(_ value: String) throws -> (String, UInt16) {

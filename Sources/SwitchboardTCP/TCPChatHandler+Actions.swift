@@ -1,5 +1,6 @@
 import NIOCore
 import SwitchboardCore
+import SwitchboardPush
 
 /// What a ``TCPChatHandler`` does with each of its session's actions: on the
 /// channel's event loop, waiting for nothing (the store answers through
@@ -46,15 +47,10 @@ extension TCPChatHandler {
             deliver()
         case .publish(let draft):
             pending.submitted()
-            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-            // The sender gets its message back once stored: that is the ack.
-            bus.publish(draft) { result in
-                let refusal: [UInt8]?
-                if case .failure(let error) = result { refusal = LineFormat.refusal(error) } else { refusal = nil }
-                channel.eventLoop.execute {
-                    if let refusal { handler.value.send(refusal) }
-                    handler.value.storeFinished()
-                }
+            // The sender gets its message back once stored (live delivery): that is the ack.
+            PushPublish.publish(draft, on: bus, eventLoop: context.eventLoop) { [self] result in
+                if case .failure(let error) = result { send(LineFormat.refusal(error)) }
+                storeFinished()
             }
         case .who(let room):
             // Presence as the commands before it left it, answered once they

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import SwitchboardCore
+import SwitchboardPush
 
 /// One raw TCP client: frames its bytes into commands, runs them through a
 /// ``LineSession`` and carries out the actions; its ``LineSubscriber`` gets
@@ -170,14 +171,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
         // No unpark first (a lock per delivery): a wake-up took it out of
         // the bus already, and one still parked is parked again, not twice.
         if !replayWaits, let subscriber, context.channel.isWritable {
-            do {
-                _ = try bus.pump(subscriber, park: {})
-            } catch {
-                // A catch-up the store did not answer: the client stays, and is caught up once the store is back.
-                logger.warning("TCP delivery read failed: \(error); trying again in a second")
-                let loop = context.eventLoop
-                loop.scheduleTask(in: .seconds(1)) { [weak self] in self?.deliver() }
-            }
+            PushDelivery.pump(subscriber, bus: bus, context: context, logger: logger, what: "TCP", again: { [weak self] in self?.deliver() })
         }
         context.flush()
     }

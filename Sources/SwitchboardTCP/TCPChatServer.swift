@@ -4,6 +4,7 @@ import NIOPosix
 import NIOSSL
 import NIOConcurrencyHelpers
 import SwitchboardCore
+import SwitchboardPush
 
 /// The raw TCP listener: the DogeChat `iam:`/`msg:` line protocol (and `nc`)
 /// on the same bus as every other transport.
@@ -93,8 +94,7 @@ public final class TCPChatServer: Sendable {
     /// once), so that no completion hops back to an event loop after it has stopped.
     public func closeAll() {
         stopAccepting()
-        for channel in registry.all { try? channel.close().wait() }
-        bus.waitForQueuedCommits(seconds: 10)
+        PushDelivery.closeAll(registry.all, bus: bus) { $0.close(promise: nil) }
     }
 }
 

@@ -34,15 +34,14 @@ public final class TestServer {
             databasePath: path,
             http: HTTPServerConfiguration(
                 host: "127.0.0.1", port: 0, maxConnections: maxConnections, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
-                limits: MessageLimits(maxTextBytes: maxTextBytes),
                 keepaliveSeconds: keepaliveSeconds,
                 publicFiles: publicFiles, adminToken: TestServer.adminToken, allowedOrigins: allowedOrigins),
             tcp: TCPServerConfiguration(host: "127.0.0.1", port: tcpPort, flushMilliseconds: tcpFlushMilliseconds,
                                         maxQueuedBytes: tcpMaxQueuedBytes, keepaliveIdleSeconds: tcpKeepaliveSeconds,
-                                        idleTimeoutSeconds: tcpIdleTimeoutSeconds, limits: MessageLimits(maxTextBytes: maxTextBytes)),
-            webSocket: WebSocketConfiguration(keepaliveSeconds: keepaliveSeconds, maxConnections: maxWebSockets,
-                                              limits: MessageLimits(maxTextBytes: maxTextBytes)),
+                                        idleTimeoutSeconds: tcpIdleTimeoutSeconds),
+            webSocket: WebSocketConfiguration(keepaliveSeconds: keepaliveSeconds, maxConnections: maxWebSockets),
             recentMessages: recentMessages, auth: auth)
+        configuration.limits = MessageLimits(maxTextBytes: maxTextBytes)
         configuration.http.publicURL = publicURL
         configuration.storeTimeoutSeconds = storeTimeoutSeconds
         self.configuration = configuration

@@ -5,11 +5,11 @@ import SwitchboardCore
 /// publish, a script-level ping, or something refused (with the `ref` to
 /// answer, when there was one).
 enum WebSocketClientMessage: Equatable {
-    case publish(MessageDraft, ref: JSONScalar?)
-    case ping(JSONScalar)
+    case publish(MessageDraft, ref: JSONValue?)
+    case ping(JSONValue)
     /// `{"typing":true,"room":..}`: the sender is typing in `room`.
     case typing(room: String, user: String)
-    case refused(SwitchboardError, ref: JSONScalar?)
+    case refused(SwitchboardError, ref: JSONValue?)
 
     private static let names: Set<String> = ["text", "user", "room", "ref", "ping", "typing"]
 
@@ -17,7 +17,7 @@ enum WebSocketClientMessage: Equatable {
     /// `{"ping":X}` for a socket of `user` following `filter`, opened as `identity`.
     static func parse(_ text: String, user: String?, filter: RoomFilter, limits: MessageLimits,
                       access: AccessControl, identity: Identity, client: String) -> WebSocketClientMessage {
-        let members: [String: JSONScalar]
+        let members: [String: JSONValue]
         do {
             members = try ClientMessageJSON.members(of: Array(text.utf8), named: names)
         } catch {
@@ -54,7 +54,7 @@ enum WebSocketClientMessage: Equatable {
 
     /// The room a frame is for: its `room`, which the socket must follow,
     /// or the socket's one room.
-    private static func room(_ members: [String: JSONScalar], filter: RoomFilter, limits: MessageLimits) throws(SwitchboardError) -> String {
+    private static func room(_ members: [String: JSONValue], filter: RoomFilter, limits: MessageLimits) throws(SwitchboardError) -> String {
         if case .string(let named) = members["room"] {
             let room = try limits.validRoom(named)
             guard filter.contains(room) else {
@@ -72,17 +72,17 @@ enum WebSocketClientMessage: Equatable {
     }
 
     /// `{"ack":REF,"id":ID}`.
-    static func ack(ref: JSONScalar?, id: Int64) -> [UInt8] {
+    static func ack(ref: JSONValue?, id: Int64) -> [UInt8] {
         Array(#"{"ack":"#.utf8) + (ref ?? .null).json + Array(#","id":\#(id)}"#.utf8)
     }
 
     /// `{"pong":X}`.
-    static func pong(_ value: JSONScalar) -> [UInt8] {
+    static func pong(_ value: JSONValue) -> [UInt8] {
         Array(#"{"pong":"#.utf8) + value.json + [UInt8(ascii: "}")]
     }
 
     /// `{"error":{"code":..,"message":..},"ref":REF}`.
-    static func error(_ error: SwitchboardError, ref: JSONScalar?) -> [UInt8] {
+    static func error(_ error: SwitchboardError, ref: JSONValue?) -> [UInt8] {
         var out = Array(#"{"error":{"code":"#.utf8)
         MessageJSON.appendString(error.code, to: &out)
         out += Array(#","message":"#.utf8)

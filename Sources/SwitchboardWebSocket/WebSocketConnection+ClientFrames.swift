@@ -1,6 +1,7 @@
 import NIOCore
 import NIOWebSocket
 import SwitchboardCore
+import SwitchboardPush
 
 /// What a ``WebSocketConnection`` does with its client's frames: publishes
 /// (acknowledged once stored), script-level pings and typing, ping and pong
@@ -54,14 +55,11 @@ extension WebSocketConnection {
             context.flush()
         case .publish(let draft, let ref):
             pending.submitted()
-            let loop = NIOLoopBound(self, eventLoop: context.eventLoop)
-            let eventLoop = context.eventLoop
-            services.bus.publish(draft) { result in
-                let reply = switch result {
-                case .success(let stored): WebSocketClientMessage.ack(ref: ref, id: stored.id)
-                case .failure(let error): WebSocketClientMessage.error(error, ref: ref)
+            PushPublish.publish(draft, on: services.bus, eventLoop: context.eventLoop) { [self] result in
+                switch result {
+                case .success(let stored): self.stored(WebSocketClientMessage.ack(ref: ref, id: stored.id))
+                case .failure(let error): self.stored(WebSocketClientMessage.error(error, ref: ref))
                 }
-                eventLoop.execute { loop.value.stored(reply) }
             }
         }
     }

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 import SwitchboardCore
+import SwitchboardPush
 import SwitchboardHTTP
 
 /// One WebSocket client: a bus ``Subscriber`` that writes one text frame
@@ -130,17 +131,8 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     /// Writes what is new after the cursor while the socket takes it; parks when nothing is.
     private func pump() {
         guard let context, !closing else { return }
-        // No unpark first, as on raw TCP: a wake-up took it out of the bus
-        // already, and one still parked is parked again, not twice.
-        let outcome: PumpOutcome
-        do {
-            outcome = try services.bus.pump(self, park: {})
-        } catch {
-            // A catch-up the store did not answer: the socket stays, and is caught up once the store is back.
-            services.logger.warning("WebSocket delivery read failed: \(error); trying again in a second")
-            context.eventLoop.scheduleTask(in: .seconds(1)) { [weak self] in self?.pump() }
-            return
-        }
+        guard let outcome = PushDelivery.pump(self, bus: services.bus, context: context, logger: services.logger, what: "WebSocket",
+                                              again: { [weak self] in self?.pump() }) else { return }
         context.flush()
         if outcome == .closed { close(code: 1001, reason: "server going away") }
         // .delivered: the channel is full; channelWritabilityChanged pumps again.

@@ -6,6 +6,7 @@ import NIOPosix
 import NIOWebSocket
 import Synchronization
 import SwitchboardCore
+import SwitchboardPush
 import SwitchboardHTTP
 
 /// WebSocket connections, once libmicrohttpd has done the handshake: each
@@ -86,10 +87,10 @@ public final class WebSocketServer: Sendable {
     /// close (at most a few seconds) and for the bus's queued commits.
     public func closeAll() {
         let all = open.withLock { Array($0.values) }
-        for (channel, connection) in all {
+        let connections = Dictionary(all.map { (ObjectIdentifier($0.channel), $0.connection) }, uniquingKeysWith: { first, _ in first })
+        PushDelivery.closeAll(all.map(\.channel), bus: services.bus) { channel in
+            guard let connection = connections[ObjectIdentifier(channel)] else { return channel.close(promise: nil) }
             channel.eventLoop.execute { connection.close(code: 1001, reason: "server going away") }
         }
-        for (channel, _) in all { _ = try? channel.closeFuture.wait() }
-        services.bus.waitForQueuedCommits(seconds: 10)
     }
 }

@@ -86,8 +86,29 @@ struct ClientMessageJSONTests {
     @Test func aWebSocketsMembersComeAsScalarsWithNumbersAsWritten() throws {
         let found = try ClientMessageJSON.members(of: Array(#"{"text":"hi","ref":1.50,"ping":[1],"room":null,"x":true}"#.utf8),
                                                   named: ["text", "ref", "ping", "room"])
-        #expect(found == ["text": .string("hi"), "ref": .number("1.50"), "ping": .composite, "room": .null])
-        #expect(String(decoding: JSONScalar.string("a\"b").json, as: UTF8.self) == #""a\"b""#)
-        #expect(String(decoding: JSONScalar.number("1.50").json, as: UTF8.self) == "1.50")
+        #expect(found == ["text": .string("hi"), "ref": .number("1.50"), "ping": .array([.number("1")]), "room": .null])
+        #expect(String(decoding: JSONValue.string("a\"b").json, as: UTF8.self) == #""a\"b""#)
+        #expect(String(decoding: JSONValue.number("1.50").json, as: UTF8.self) == "1.50")
+    }
+
+    /// The new message fields' shapes (attachments, a location, a push
+    /// subscription's keys): one level of array or object of scalars, read
+    /// by the same strict reader; anything deeper is noted, not read.
+    @Test func listsAndObjectsOfScalarsAreReadOneLevelDeep() throws {
+        let body = #"{"text":"look","media":["m1","m2"],"location":{"lat":48.85,"lon":2.29,"label":"x"},"deep":[[1],{"a":{}}]}"#
+        let found = try ClientMessageJSON.members(of: Array(body.utf8), named: ["media", "location", "deep"])
+        #expect(try found["media"]?.stringsOrNull("media") == ["m1", "m2"])
+        let location = try #require(try found["location"]?.objectOrNull("location"))
+        #expect(location["lat"]?.doubleValue == 48.85 && location["lon"]?.doubleValue == 2.29 && location["label"] == .string("x"))
+        #expect(found["deep"] == .array([.composite, .composite]))
+        #expect(throws: ClientMessageJSON.Refusal.self) { try JSONValue.array([.number("1")]).stringsOrNull("media") }
+        #expect(throws: ClientMessageJSON.Refusal.self) {
+            try ClientMessageJSON.members(of: Array(#"{"location":{"lat":1,"lat":2}}"#.utf8), named: ["location"])
+        }
+        for broken in [#"{"media":["a",]}"#, #"{"media":["a"}"#, #"{"location":{"lat":}}"#, #"{"media":[}"#] {
+            #expect(throws: ClientMessageJSON.Refusal.self, "\(broken)") {
+                try ClientMessageJSON.members(of: Array(broken.utf8), named: ["media", "location"])
+            }
+        }
     }
 }

@@ -39,6 +39,20 @@ struct ConnectionDirectoryTests {
         #expect(try kinds(bus) == ["luke join", "luke leave"])
     }
 
+    /// An anonymous long poll of a public room is counted, and no more: a
+    /// kick of anyone leaves it alone, and nobody's presence changes.
+    @Test func aConnectionOnlyCountedIsCountedAndNothingElse() throws {
+        let (bus, presence, connections) = try setUp()
+        connections.openCounted(.longPoll)
+        connections.openCounted(.longPoll)
+        #expect(connections.counts()[.longPoll] == 2)
+        #expect(connections.kick(user: "luke") == 0 && presence.online(in: "lobby").isEmpty)
+        connections.closeCounted(.longPoll)
+        connections.closeCounted(.longPoll)
+        #expect(connections.counts()[.longPoll] == 0)
+        #expect(try kinds(bus) == [])
+    }
+
     @Test func identifyAndMoveKeepPresenceInStep() throws {
         let (bus, presence, connections) = try setUp()
         let client = connections.open(.tcp)

@@ -36,9 +36,7 @@ public final class ConversationService: Sendable {
 
     /// The signed-in user a conversation request is made as.
     public static func caller(_ identity: Identity) throws(SwitchboardError) -> String {
-        guard let user = identity.user else {
-            throw SwitchboardError(.unauthenticated, code: "unauthorized", message: "Conversations are for signed-in users: sign in first.")
-        }
+        guard let user = identity.user else { throw .signInRequired }
         return user
     }
 

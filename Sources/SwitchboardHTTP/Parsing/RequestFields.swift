@@ -4,7 +4,7 @@ import SwitchboardCore
 /// or a form (`user=..&password=..`), as scalars: for the account endpoints.
 /// Publishes have their own, faster reader (``PublishRequest``).
 enum RequestFields {
-    static func decode(_ names: Set<String>, contentType: String?, body: [UInt8]) throws(SwitchboardError) -> [String: JSONScalar] {
+    static func decode(_ names: Set<String>, contentType: String?, body: [UInt8]) throws(SwitchboardError) -> [String: JSONValue] {
         let mediaType = contentType.map(PublishRequest.mediaType(of:))
         let isJSON: Bool
         switch mediaType {
@@ -14,7 +14,7 @@ enum RequestFields {
         default: throw .unsupportedMediaType
         }
         guard isJSON else {
-            var fields: [String: JSONScalar] = [:]
+            var fields: [String: JSONValue] = [:]
             for field in try FormURLEncoded.decode(body) where names.contains(field.name) { fields[field.name] = .string(field.value) }
             return fields
         }
@@ -28,7 +28,7 @@ enum RequestFields {
     }
 
     /// A required string field.
-    static func string(_ fields: [String: JSONScalar], _ name: String) throws(SwitchboardError) -> String {
+    static func string(_ fields: [String: JSONValue], _ name: String) throws(SwitchboardError) -> String {
         guard case .string(let value)? = fields[name] else {
             throw SwitchboardError(.invalid, code: "missing_field", message: "Field '\(name)' (a string) is required.")
         }

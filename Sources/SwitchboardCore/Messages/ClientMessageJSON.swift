@@ -15,8 +15,8 @@ public struct ClientMessageJSON {
     private static let maxDepth = 64
 
     /// The members of `bytes` (a UTF-8 JSON object) named in `names`.
-    public static func members(of bytes: [UInt8], named names: Set<String>) throws(Refusal) -> [String: JSONScalar] {
-        var found: [String: JSONScalar] = [:]
+    public static func members(of bytes: [UInt8], named names: Set<String>) throws(Refusal) -> [String: JSONValue] {
+        var found: [String: JSONValue] = [:]
         var reader = ClientMessageJSON(bytes: bytes)
         try reader.object(wanting: { names.contains($0) }) { key, value in found[key] = value }
         return found
@@ -25,7 +25,7 @@ public struct ClientMessageJSON {
     /// An HTTP publish body's `user` and `text`: each a string, or null meaning absent.
     public static func publishFields(of bytes: [UInt8]) throws(Refusal) -> (user: String?, text: String?) {
         // On every publish: no set, no dictionary, two comparisons a member.
-        var user: JSONScalar?, text: JSONScalar?
+        var user: JSONValue?, text: JSONValue?
         var reader = ClientMessageJSON(bytes: bytes)
         try reader.object(wanting: { $0 == "user" || $0 == "text" }) { key, value in
             if key == "user" { user = value } else { text = value }
@@ -38,7 +38,7 @@ public struct ClientMessageJSON {
     }
 
     /// Reads one whole object, handing each wanted member's value to `found`.
-    private mutating func object(wanting wanted: (String) -> Bool, _ found: (String, JSONScalar) -> Void) throws(Refusal) {
+    private mutating func object(wanting wanted: (String) -> Bool, _ found: (String, JSONValue) -> Void) throws(Refusal) {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else { throw Refusal(reason: "expected an object like {\"user\":\"luke\",\"text\":\"hi\"}") }
         try members { reader, key throws(Refusal) in
@@ -49,16 +49,39 @@ public struct ClientMessageJSON {
         guard index == bytes.count else { throw Refusal(reason: "unexpected bytes after the object") }
     }
 
-    /// A member's value as a ``JSONScalar`` (an object or array is skipped).
-    private mutating func scalar() throws(Refusal) -> JSONScalar {
+    /// A member's value as a ``JSONValue``: scalars, and at the top
+    /// (`nested` false) one level of array or object of them; deeper is skipped.
+    private mutating func scalar(nested: Bool = false) throws(Refusal) -> JSONValue {
         switch peek() {
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t") where matches("true"): index += 4; return .bool(true)
         case UInt8(ascii: "f") where matches("false"): index += 5; return .bool(false)
         case UInt8(ascii: "n") where matches("null"): index += 4; return .null
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            try skipValue(depth: 1)
+        case UInt8(ascii: "{") where nested, UInt8(ascii: "[") where nested:
+            try skipValue(depth: 2)
             return .composite
+        case UInt8(ascii: "["):
+            var values: [JSONValue] = []
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") { index += 1; return .array(values) }
+            while true {
+                skipWhitespace()
+                values.append(try scalar(nested: true))
+                skipWhitespace()
+                if peek() == UInt8(ascii: ",") { index += 1; continue }
+                try expect(UInt8(ascii: "]"), "expected ',' or ']'")
+                return .array(values)
+            }
+        case UInt8(ascii: "{"):
+            var members: [String: JSONValue] = [:]
+            var twice: String?
+            try self.members { reader, key throws(Refusal) in
+                if members[key] != nil { twice = key }
+                members[key] = try reader.scalar(nested: true)
+            }
+            if let twice { throw Refusal(reason: "'\(twice)' is given twice") }
+            return .object(members)
         default:
             let start = index
             try number()

@@ -26,8 +26,17 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
         let subscriber = PollSubscriber(transport: .longPoll, room: room, since: 0, access: services.access.readerAccess(identity))
         subscriber.onWake = { [unowned exchange] in exchange.resumeInTurn() }
         if let user { services.presence.poll(user: user, room: room, transport: .longPoll) }
-        let connection = services.connections.open(.longPoll, user: user, rooms: user == nil ? [] : [room], identity: identity,
-                                                   soleRoom: room) { [bus = services.bus] reason in
+        // Nothing can end an anonymous poll of a public room but its client
+        // and the shutdown (no user to kick or ban, no token to run out, no
+        // membership to lose): it is only counted, not entered in the directory.
+        let connections = services.connections
+        guard user != nil || identity.claims != nil || ConversationRoom.isConversation(room) else {
+            connections.openCounted(.longPoll)
+            exchange.onCompletion { _ in connections.closeCounted(.longPoll) }
+            return try begin(subscriber, room: room, parameters: parameters, wait: wait, exchange: exchange, services: services)
+        }
+        let connection = connections.open(.longPoll, user: user, rooms: user == nil ? [] : [room], identity: identity,
+                                          soleRoom: room) { [bus = services.bus] reason in
             subscriber.end(reason)
             bus.cancel(subscriber)
         }
@@ -37,6 +46,12 @@ final class LongPoll: HTTPContinuation, @unchecked Sendable {
             }
             services.connections.close(connection)
         }
+        return try begin(subscriber, room: room, parameters: parameters, wait: wait, exchange: exchange, services: services)
+    }
+
+    /// The first read: after `since`, or the latest when there is no cursor.
+    private static func begin(_ subscriber: PollSubscriber, room: String, parameters: PollParameters, wait: Int,
+                              exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let poll = LongPoll(subscriber: subscriber, limit: parameters.limit,
                             deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000, services: services)
         if let since = parameters.since {

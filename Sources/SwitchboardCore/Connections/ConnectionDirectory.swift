@@ -77,6 +77,18 @@ public final class ConnectionDirectory: Sendable {
         return id
     }
 
+    /// A connection that nothing but its own client and the shutdown can end
+    /// (no user, no token that runs out, a public room: an anonymous long
+    /// poll) is only counted: no entry, no closer. Pair with ``closeCounted(_:)``.
+    public func openCounted(_ transport: Transport) {
+        state.withLock { $0.open[transport.ordinal] += 1 }
+    }
+
+    /// A connection opened with ``openCounted(_:)`` ended.
+    public func closeCounted(_ transport: Transport) {
+        state.withLock { $0.open[transport.ordinal] -= 1 }
+    }
+
     /// The connection now holds `identity` (raw TCP's `auth:`), which `close` ends.
     public func authenticated(_ id: ID, as identity: Identity, close: @escaping @Sendable (ConnectionEnd) -> Void) {
         let known = state.withLock { state -> Bool in

@@ -2,9 +2,14 @@
 /// messages never quote a token or a password.
 extension SwitchboardError {
     /// No token where one is needed (`--auth required`, or an account's own endpoint).
-    public static let unauthorized = SwitchboardError(
-        .unauthenticated, code: "unauthorized",
-        message: "Sign in first: send 'Authorization: Bearer TOKEN', ?access_token=TOKEN or the session cookie.")
+    public static let unauthorized = unauthorized(
+        "Sign in first: send 'Authorization: Bearer TOKEN', ?access_token=TOKEN or the session cookie.")
+    /// No signed-in user where one is needed (conversations are for signed-in users).
+    public static let signInRequired = unauthorized("Conversations are for signed-in users: sign in first.")
+    /// `unauthorized` (401, `WWW-Authenticate: Bearer`) saying what was needed: every such refusal is made here.
+    public static func unauthorized(_ message: String) -> SwitchboardError {
+        SwitchboardError(.unauthenticated, code: "unauthorized", message: message)
+    }
     /// A token that cannot be accepted; `reason` says why, without the token.
     public static func invalidToken(_ reason: String) -> SwitchboardError {
         SwitchboardError(.unauthenticated, code: "invalid_token", message: "The token is not accepted: \(reason).")

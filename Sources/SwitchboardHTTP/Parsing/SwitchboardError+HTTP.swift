@@ -34,8 +34,7 @@ extension SwitchboardError {
         .malformed, code: "too_many_parameters", message: "A request has at most 64 query parameters.")
     static let invalidPath = SwitchboardError(
         .malformed, code: "invalid_path", message: "A path has no empty, '.' or '..' segments ('//', '/./', '/../').")
-    static let adminOnly = SwitchboardError(
-        .unauthenticated, code: "unauthorized", message: "The admin API needs 'Authorization: Bearer TOKEN'.")
+    static let adminOnly = unauthorized("The admin API needs 'Authorization: Bearer TOKEN'.")
     static func methodNotAllowed(allowed: [String]) -> SwitchboardError {
         SwitchboardError(.malformed, code: "method_not_allowed", message: "Use \(allowed.joined(separator: " or ")) here.")
     }

@@ -1,0 +1,20 @@
+import NIOCore
+import SwitchboardCore
+
+/// How a push connection (raw TCP, WebSocket) publishes: the draft goes to
+/// the bus's group commit, and its outcome comes back on the connection's
+/// event loop (never run on the commit thread every publish waits on), where
+/// the connection answers it (an echo, an ack, a refusal) and lets a held
+/// read through (``PendingStores``).
+public enum PushPublish {
+    /// Publishes `draft`; `answered` runs on `eventLoop` with the stored
+    /// message or the refusal (`store_unavailable` once the store has not
+    /// answered in `--store-timeout`).
+    public static func publish(_ draft: MessageDraft, on bus: MessageBus, eventLoop: any EventLoop,
+                               answered: @escaping (Result<EncodedMessage, SwitchboardError>) -> Void) {
+        let answered = NIOLoopBound(answered, eventLoop: eventLoop)
+        bus.publish(draft) { result in
+            eventLoop.execute { answered.value(result) }
+        }
+    }
+}
