@@ -12,6 +12,7 @@
 #
 #   Scripts/peers.sh            # everything (about 11 minutes)
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
+#   BINARY=.build-release/release/switchboard Scripts/peers.sh   # a build made elsewhere
 #
 # Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish
 # publishmem (a Switchboard with --db :memory:) shortpoll syscalls (per publish,
@@ -34,8 +35,9 @@ command -v wrk >/dev/null || missing+=(wrk)
 command -v strace >/dev/null || missing+=(strace)
 Scripts/apt-install.sh "${missing[@]+"${missing[@]}"}"
 ulimit -n "$(ulimit -Hn)"
-swift build -c release --product switchboard >&2
-binary=.build/release/switchboard
+# BINARY=path: a release build made elsewhere (e.g. with --scratch-path), used as it is.
+if [ -z "${BINARY:-}" ]; then swift build -c release --product switchboard >&2; fi
+binary=${BINARY:-.build/release/switchboard}
 
 work="$(mktemp -d -t switchboard-peers.XXXXXX)"
 chmod 755 "$work"

@@ -27,13 +27,6 @@ final class AdminEndpoints: Sendable {
     }
 
     private static func statsJSON(_ services: HTTPServices, figures: StoreFigures.Figures?) -> [UInt8] {
-        struct Room: Encodable {
-            var name: String
-            var messageCount: Int
-            var lastID: Int64
-            var online: Int
-            enum CodingKeys: String, CodingKey { case name, online; case messageCount = "message_count"; case lastID = "last_id" }
-        }
         struct Stats: Encodable {
             var uptimeSeconds: Double
             var storeBytes: Int64
@@ -43,7 +36,7 @@ final class AdminEndpoints: Sendable {
             var lastID: Int64
             var connections: [String: Int]
             var transports: [String: DeliveryStats.TransportFigures]
-            var rooms: [Room]
+            var rooms: [RoomJSON<Int>]
             var users: [OnlineUser]
             /// On a shared store: this node's id, and every live node.
             var node: String?
@@ -64,9 +57,7 @@ final class AdminEndpoints: Sendable {
             lastID: bus.lastID,
             connections: connectionCounts(services),
             transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),
-            rooms: (figures?.rooms ?? []).map {
-                Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name]?.count ?? 0)
-            },
+            rooms: (figures?.rooms ?? []).map { RoomJSON($0, online: online[$0.name]?.count ?? 0) },
             users: onlineUsers(online),
             node: services.cluster?.nodeID,
             nodes: services.cluster.map { $0.nodes() })

@@ -14,18 +14,7 @@ enum RoomEndpoints {
     /// when there are more, is the `after` of the next page.
     static func rooms(_ services: HTTPServices, exchange: any HTTPExchanging,
                       visible: @escaping @Sendable (String) -> Bool) throws -> HTTPHandlerResult {
-        struct Room: Encodable {
-            var name: String
-            var messageCount: Int
-            var lastID: Int64
-            var online: [String]
-            enum CodingKeys: String, CodingKey {
-                case name, online
-                case messageCount = "message_count"
-                case lastID = "last_id"
-            }
-        }
-        struct Rooms: Encodable { var rooms: [Room]; var next: String? }
+        struct Rooms: Encodable { var rooms: [RoomJSON<[String]>]; var next: String? }
         var limit = roomsPerPage
         if let given = exchange.query("limit") {
             guard let value = Int(given), (1...maxRoomsPerPage).contains(value) else {
@@ -36,12 +25,10 @@ enum RoomEndpoints {
         let after = exchange.query("after") ?? ""
         return PendingAnswer.store(exchange, services, what: "listing rooms", { [bus = services.bus] in try bus.rooms() }) { [limit] summaries in
             let online = services.presence.onlineByRoom()
-            var rooms = summaries.map {
-                Room(name: $0.name, messageCount: $0.messageCount, lastID: $0.lastID, online: online[$0.name] ?? [])
-            }
+            var rooms = summaries.map { RoomJSON($0, online: online[$0.name] ?? []) }
             let listed = Set(rooms.map(\.name))
             for (name, users) in online where !listed.contains(name) {
-                rooms.append(Room(name: name, messageCount: 0, lastID: 0, online: users))
+                rooms.append(RoomJSON(RoomSummary(name: name, messageCount: 0, lastID: 0), online: users))
             }
             let sorted = rooms.filter { $0.name > after && visible($0.name) }.sorted { $0.name < $1.name }
             let page = Array(sorted.prefix(limit))
