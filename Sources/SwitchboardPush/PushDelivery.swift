@@ -8,17 +8,20 @@ import SwitchboardCore
 /// again, not twice), then flush. A catch-up the store did not answer leaves
 /// the connection open and is tried again a second later.
 public enum PushDelivery {
-    /// Pumps `subscriber` once on `context`'s loop; nil when the store did
-    /// not answer (`again` is then scheduled a second later).
+    /// How long a connection waits to try a catch-up again when the store did not answer.
+    public static let retryDelay = TimeAmount.seconds(1)
+
+    /// Pumps `subscriber` once; nil when the store did not answer, after
+    /// `retry` was called (it schedules the next try, ``retryDelay`` later:
+    /// a closure made only then, not on every pump).
     @discardableResult
-    public static func pump(_ subscriber: any Subscriber, bus: MessageBus, context: ChannelHandlerContext, logger: Logger,
-                            what: String, again: @escaping () -> Void) -> PumpOutcome? {
+    public static func pump(_ subscriber: any Subscriber, bus: MessageBus, logger: Logger, what: String,
+                            retry: () -> Void) -> PumpOutcome? {
         do {
             return try bus.pump(subscriber, park: {})
         } catch {
             logger.warning("\(what) delivery read failed: \(error); trying again in a second")
-            let again = NIOLoopBound(again, eventLoop: context.eventLoop)
-            context.eventLoop.scheduleTask(in: .seconds(1)) { again.value() }
+            retry()
             return nil
         }
     }

@@ -171,7 +171,9 @@ final class TCPChatHandler: ChannelDuplexHandler {
         // No unpark first (a lock per delivery): a wake-up took it out of
         // the bus already, and one still parked is parked again, not twice.
         if !replayWaits, let subscriber, context.channel.isWritable {
-            PushDelivery.pump(subscriber, bus: bus, context: context, logger: logger, what: "TCP", again: { [weak self] in self?.deliver() })
+            PushDelivery.pump(subscriber, bus: bus, logger: logger, what: "TCP", retry: {
+                context.eventLoop.scheduleTask(in: PushDelivery.retryDelay) { [weak self] in self?.deliver() }
+            })
         }
         context.flush()
     }

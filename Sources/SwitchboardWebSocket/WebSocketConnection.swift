@@ -131,8 +131,9 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     /// Writes what is new after the cursor while the socket takes it; parks when nothing is.
     private func pump() {
         guard let context, !closing else { return }
-        guard let outcome = PushDelivery.pump(self, bus: services.bus, context: context, logger: services.logger, what: "WebSocket",
-                                              again: { [weak self] in self?.pump() }) else { return }
+        guard let outcome = PushDelivery.pump(self, bus: services.bus, logger: services.logger, what: "WebSocket", retry: {
+            context.eventLoop.scheduleTask(in: PushDelivery.retryDelay) { [weak self] in self?.pump() }
+        }) else { return }
         context.flush()
         if outcome == .closed { close(code: 1001, reason: "server going away") }
         // .delivered: the channel is full; channelWritabilityChanged pumps again.

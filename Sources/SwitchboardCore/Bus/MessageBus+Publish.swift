@@ -45,7 +45,7 @@ extension MessageBus {
                 return appendLocked([leave])
             }
             do {
-                _ = try gate.tracking { try store.delete(id: sole.id) }
+                _ = try gate.trackingCommit { try store.delete(id: sole.id) }
             } catch {
                 return appendLocked([leave])  // the store decides; a failing one refuses this too
             }
@@ -137,7 +137,7 @@ extension MessageBus {
         let result: Result<Published, SwitchboardError>? = publishing.withLock { _ in
             if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
             let removed: Message?
-            do { removed = try gate.tracking { try store.delete(id: id) } } catch { return .failure(.storeFailure("\(error)")) }
+            do { removed = try gate.trackingCommit { try store.delete(id: id) } } catch { return .failure(.storeFailure("\(error)")) }
             guard let removed, removed.kind != .delete else { return nil }
             state.withLock { $0.recent.markDeleted(id) }
             catchUp.remove(id)
@@ -169,7 +169,7 @@ extension MessageBus {
         let started = DeadlineScheduler.now()
         let stored: [Message?]
         do {
-            stored = try gate.tracking { try store.commit(drafts, timestamp: clock()) }
+            stored = try gate.trackingCommit { try store.commit(drafts, timestamp: clock()) }
         } catch {
             // A store that did not answer is a stall (the gate reports it while it lasts), not a refused write.
             if store.didNotAnswer(error) { return .failure(.storeTimedOut(seconds: gate.timeoutSeconds)) }

@@ -18,8 +18,10 @@ extension MessageBus {
     /// ``PumpOutcome/fetching``, after `whileFetching` was called (e.g.
     /// suspend the connection: the wake-up cannot come before it).
     public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int = deliveryBatch,
-                                   whileFetching: (() -> Void)? = nil) throws -> PumpOutcome {
-        try pump(subscriber, limit: limit, parkingWith: nil, whileFetching: whileFetching)
+                                   whileFetching: () -> Void = {}) throws -> PumpOutcome {
+        try withoutActuallyEscaping(whileFetching) { whileFetching in
+            try pump(subscriber, limit: limit, parkingWith: nil, whileFetching: whileFetching)
+        }
     }
 
     private func pump(_ subscriber: any Subscriber, limit: Int, parkingWith park: (() -> Void)?,

@@ -24,22 +24,25 @@ public final class StoreGate: Sendable {
 
     private struct Job {
         let run: @Sendable () -> Void
-        let deadline: UInt64
     }
 
     private struct State {
         var queue: [Job] = []
         var head = 0
         var running = 0
-        /// Start times of the store calls running now, by token.
+        /// Start times of the store calls running now on the gate, by token.
         var started: [UInt64: UInt64] = [:]
         var nextToken: UInt64 = 0
-        var timedOut = 0
     }
 
     private let state = Mutex(State())
+    /// When the commit in progress began (0: none): the group commit's calls,
+    /// one at a time on its thread, tracked with two atomic stores.
+    private let commitStarted = Atomic<UInt64>(0)
     private let workers = DispatchQueue(label: "switchboard-store", attributes: .concurrent)
     let deadlines = DispatchQueue(label: "switchboard-store-deadlines")
+    /// Every waiting caller's deadline, on one timer.
+    private let expiries: ExpiryQueue
 
     /// - Parameters:
     ///   - timeoutSeconds: `--store-timeout`: how long a caller waits.
@@ -47,22 +50,20 @@ public final class StoreGate: Sendable {
     public init(timeoutSeconds: Double = 5, threads: Int = 8) {
         self.timeoutSeconds = max(0.01, timeoutSeconds)
         self.threads = max(1, threads)
+        expiries = ExpiryQueue(timeoutSeconds: max(0.01, timeoutSeconds), queue: deadlines)
     }
 
     /// Runs `work` on the gate's threads; `completion` runs once, on a gate
     /// thread, with its result, or with `store_unavailable` once
-    /// ``timeoutSeconds`` have passed without one. A ``SwitchboardError``
-    /// thrown by `work` is passed on as it is; any other error is
-    /// `store_unavailable` (and logged by the caller, through `what`).
+    /// ``timeoutSeconds`` have passed without one (then on the deadlines'
+    /// queue). A ``SwitchboardError`` thrown by `work` is passed on as it is;
+    /// any other error is `store_unavailable`. Work whose deadline passed
+    /// before a thread took it is not run.
     public func run<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T,
                                  completion: @escaping @Sendable (Result<T, SwitchboardError>) -> Void) {
-        let answered = Atomic<Bool>(false)
-        let deadline = DeadlineScheduler.now() + UInt64(timeoutSeconds * 1e9)
-        let answer: @Sendable (Result<T, SwitchboardError>) -> Void = { result in
-            if !answered.exchange(true, ordering: .acquiringAndReleasing) { completion(result) }
-        }
+        let ticket = StoreTicket(completion)
         let job = Job(run: { [self] in
-            guard !answered.load(ordering: .acquiring) else { return }
+            guard ticket.begin() else { return }
             let result: Result<T, SwitchboardError> = tracking {
                 do {
                     return .success(try work())
@@ -72,13 +73,9 @@ public final class StoreGate: Sendable {
                     return .failure(.storeUnavailable("\(error)"))
                 }
             }
-            answer(result)
-        }, deadline: deadline)
-        deadlines.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) { [self] in
-            guard !answered.load(ordering: .acquiring) else { return }
-            state.withLock { $0.timedOut += 1 }
-            answer(.failure(.storeTimedOut(seconds: timeoutSeconds)))
-        }
+            ticket.finish(result)
+        })
+        expire(ticket)
         let startWorker = state.withLock { state -> Bool in
             state.queue.append(job)
             guard state.running < threads else { return false }
@@ -96,9 +93,9 @@ public final class StoreGate: Sendable {
         return try result.get()
     }
 
-    /// Runs `body` (a store call on a thread of the caller's own, such as the
-    /// commit thread), counting it among the calls running, so that a call
-    /// that hangs makes ``isStalled`` true.
+    /// Runs `body` (a store call on a thread of the caller's own) counted
+    /// among the calls running, so that a call that hangs makes
+    /// ``isStalled(now:)`` true.
     public func tracking<T>(_ body: () throws -> T) rethrows -> T {
         let token = state.withLock { state -> UInt64 in
             state.nextToken += 1
@@ -109,21 +106,25 @@ public final class StoreGate: Sendable {
         return try body()
     }
 
+    /// ``tracking(_:)`` for the group commit's calls, one at a time on its
+    /// thread: two atomic stores, no lock, on every commit.
+    func trackingCommit<T>(_ body: () throws -> T) rethrows -> T {
+        commitStarted.store(DeadlineScheduler.now(), ordering: .releasing)
+        defer { commitStarted.store(0, ordering: .releasing) }
+        return try body()
+    }
+
     /// True while a store call has been running for longer than
     /// ``timeoutSeconds`` (the database frozen, a file locked).
     public func isStalled(now: UInt64 = DeadlineScheduler.now()) -> Bool {
-        let oldest = state.withLock { $0.started.values.min() }
+        let commit = commitStarted.load(ordering: .acquiring)
+        let oldest = state.withLock { $0.started.values.min() }.map { commit == 0 ? $0 : min($0, commit) } ?? (commit == 0 ? nil : commit)
         guard let oldest else { return false }
         return now > oldest && Double(now - oldest) / 1e9 > timeoutSeconds
     }
 
-    /// Counts a caller told `store_unavailable` at its deadline.
-    func countTimeOut() {
-        state.withLock { $0.timedOut += 1 }
-    }
-
     /// How many callers were told `store_unavailable` because the store did not answer in time.
-    public var timedOutCount: Int { state.withLock { $0.timedOut } }
+    public var timedOutCount: Int { expiries.expiredCount }
 
     /// How many pieces of work are waiting for a thread.
     public var queuedCount: Int { state.withLock { $0.queue.count - $0.head } }
@@ -148,19 +149,15 @@ public final class StoreGate: Sendable {
                 return state.queue[state.head]
             }
             guard let job else { return }
-            if DeadlineScheduler.now() < job.deadline { job.run() }
+            job.run()
         }
     }
 }
 
 extension StoreGate {
-    /// Answers `ticket` with `store_unavailable` once ``timeoutSeconds`` have
-    /// passed, unless it was answered before: the deadline of work that runs
-    /// on a thread of its own (the group commit's).
-    func expire<T>(_ ticket: StoreTicket<T>) {
-        let error = SwitchboardError.storeTimedOut(seconds: timeoutSeconds)
-        deadlines.asyncAfter(deadline: .now() + timeoutSeconds) { [self] in
-            if ticket.expire(error) { countTimeOut() }
-        }
+    /// Answers `ticket` with `store_unavailable` once ``timeoutSeconds``
+    /// have passed, unless it was answered before (one timer for all).
+    func expire(_ ticket: some Expiring) {
+        expiries.add(ticket)
     }
 }

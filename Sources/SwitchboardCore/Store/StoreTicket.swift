@@ -4,7 +4,7 @@ import Synchronization
 /// outcome, or with `store_unavailable` at its deadline, whichever comes
 /// first. Work that has not begun by the deadline never begins (``begin()``
 /// is false), so a refusal before it started means "not done".
-final class StoreTicket<Outcome: Sendable>: Sendable {
+final class StoreTicket<Outcome: Sendable>: Expiring {
     private static var waiting: Int { 0 }
     private static var underWay: Int { 1 }
     private static var answered: Int { 2 }
@@ -26,6 +26,8 @@ final class StoreTicket<Outcome: Sendable>: Sendable {
     func finish(_ outcome: Result<Outcome, SwitchboardError>) {
         if stage.exchange(Self.answered, ordering: .acquiringAndReleasing) != Self.answered { completion(outcome) }
     }
+
+    var isAnswered: Bool { stage.load(ordering: .acquiring) == Self.answered }
 
     /// The deadline: answers `error` unless the work has answered already.
     @discardableResult

@@ -10,7 +10,7 @@ enum Polling {
         if let before = parameters.before {
             return olderPage(room: room, before: before, limit: parameters.limit, exchange: exchange, services: services)
         }
-        let user = try services.access.speaker(identity, naming: exchange.query("user"), limits: services.limits)
+        let user = try services.namedReader(identity, exchange)
         let wait = parameters.wait ?? 0
         if wait > 0 {
             return try LongPoll.start(room: room, parameters: parameters, wait: wait, user: user, identity: identity,

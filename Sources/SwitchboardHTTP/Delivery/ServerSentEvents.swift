@@ -56,7 +56,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         } else if let since = exchange.query("since") {
             resumeAfter = try Cursor.parse(since, name: "since")
         }
-        let user = try services.access.speaker(identity, naming: exchange.query("user"), limits: services.limits)
+        let user = try services.namedReader(identity, exchange)
         let stream = ServerSentEvents(bus: services.bus, filter: filter, access: services.access.readerAccess(identity),
                                       resumeAfter: resumeAfter,
                                       retryMilliseconds: services.configuration.sseRetryMilliseconds,

@@ -16,10 +16,15 @@ final class ShortPoll: HTTPContinuation, @unchecked Sendable {
         self.bus = bus
     }
 
-    /// Answers `poll` on `exchange`: a page now, or once the store has answered.
+    /// Answers `poll` on `exchange`: a page now, or once the store has
+    /// answered (the continuation is made only then: a poll answered from
+    /// the ring allocates nothing for it).
     static func answer(_ poll: PollSubscriber, limit: Int, exchange: any HTTPExchanging, bus: MessageBus) throws -> HTTPHandlerResult {
-        poll.onWake = { [unowned exchange] in exchange.resume() }
-        return try ShortPoll(poll: poll, limit: limit, bus: bus).step(exchange)
+        let outcome = try bus.pumpWithoutParking(poll, limit: limit, whileFetching: {
+            poll.onWake = { [unowned exchange] in exchange.resume() }
+            exchange.suspend(continuingWith: ShortPoll(poll: poll, limit: limit, bus: bus))
+        })
+        return outcome == .fetching ? .suspended : .respond(poll.page)
     }
 
     func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {

@@ -115,8 +115,7 @@ final class HTTPRouter: HTTPRequestHandler {
                        _ parameters: [String]) throws -> Identity {
         // The admin's token before anything else about an admin route (not even whether its room is valid).
         if route.access == .admin, !credentials.isAdmin { throw SwitchboardError.adminOnly }
-        let roomIndex = route.path.parameterNames.firstIndex(of: "room")
-        let room = try roomIndex.map { try services.limits.validRoom(parameters[$0]) }
+        let room = try route.path.roomIndex.map { try services.limits.validRoom(parameters[$0]) }
         switch route.access {
         case .anyone:
             return credentials.isAdmin ? .admin : .guest

@@ -8,6 +8,10 @@ struct RoutePattern: Sendable, CustomStringConvertible {
 
     let segments: [Segment]
     let description: String
+    /// The parameters' names, in order.
+    let parameterNames: [String]
+    /// Where `{room}` is among the parameters, if the path has one.
+    let roomIndex: Int?
 
     /// Reads `/a/{b}/c`; a pattern is written once, in the route table.
     init(_ pattern: String) {
@@ -16,12 +20,15 @@ struct RoutePattern: Sendable, CustomStringConvertible {
             if part.first == "{", part.last == "}" { return .parameter(String(part.dropFirst().dropLast())) }
             return .literal(Array(part.utf8))
         }
+        parameterNames = segments.compactMap { if case .parameter(let name) = $0 { return name } else { return nil } }
+        roomIndex = parameterNames.firstIndex(of: "room")
     }
 
     /// Whether `path` (as ``RequestPath`` read it) fits, with the parameters' values in order.
     func match(_ path: [Substring]) -> [String]? {
         guard path.count == segments.count else { return nil }
         var values: [String] = []
+        if !parameterNames.isEmpty { values.reserveCapacity(parameterNames.count) }
         for (segment, given) in zip(segments, path) {
             switch segment {
             case .literal(let bytes): guard given.utf8.elementsEqual(bytes) else { return nil }
@@ -31,8 +38,4 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         return values
     }
 
-    /// The parameters' names, in order.
-    var parameterNames: [String] {
-        segments.compactMap { if case .parameter(let name) = $0 { return name } else { return nil } }
-    }
 }

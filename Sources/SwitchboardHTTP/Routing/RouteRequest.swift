@@ -9,7 +9,7 @@ struct RouteRequest: Sendable {
     let identity: Identity
     let services: HTTPServices
     let admin: AdminEndpoints
-    private let names: [String]
+    private let route: Route
     private let values: [String]
 
     init(exchange: any HTTPExchanging, identity: Identity, route: Route, parameters: [String], services: HTTPServices,
@@ -18,15 +18,15 @@ struct RouteRequest: Sendable {
         self.identity = identity
         self.services = services
         self.admin = admin
-        names = route.path.parameterNames
+        self.route = route
         values = parameters
     }
 
     /// The path parameter `name` (as the router checked it, for `room`).
     func parameter(_ name: String) -> String {
-        names.firstIndex(of: name).map { values[$0] } ?? ""
+        route.path.parameterNames.firstIndex(of: name).map { values[$0] } ?? ""
     }
 
     /// `{room}`: a valid name that the caller may read (checked by the router).
-    var room: String { parameter("room") }
+    var room: String { route.path.roomIndex.map { values[$0] } ?? "" }
 }

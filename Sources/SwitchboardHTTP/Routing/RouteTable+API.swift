@@ -9,7 +9,7 @@ extension RouteTable {
     static let api = RouteTable([
         // The requests of every poll, long poll, stream and publish first.
         Route("GET", "/api/rooms/{room}/messages", .identified, "poll") { request in
-            try admitNamedReader(request, rooms: [request.room])
+            try admitNamedReader(request, to: request.room)
             return try Polling.answer(room: request.room, identity: request.identity, exchange: request.exchange,
                                       services: request.services)
         },
@@ -17,14 +17,14 @@ extension RouteTable {
             try Publish.message(room: request.room, identity: request.identity, exchange: request.exchange, services: request.services)
         },
         Route("GET", "/api/rooms/{room}/events", .identified, "roomEvents") { request in
-            try admitNamedReader(request, rooms: [request.room])
+            try admitNamedReader(request, to: request.room)
             return .respond(try ServerSentEvents.open(.room(request.room), identity: request.identity, exchange: request.exchange,
                                                       services: request.services))
         },
         Route("GET", "/api/events", .identified, "events") { request in
             let filter = try request.services.limits.validRooms(request.exchange.query("rooms"))
             try request.services.access.checkRooms(request.identity, filter)
-            if case .rooms(let rooms) = filter { try admitNamedReader(request, rooms: rooms.sorted()) }
+            if case .rooms(let rooms) = filter { for room in rooms.sorted() { try admitNamedReader(request, to: room) } }
             return .respond(try ServerSentEvents.open(filter, identity: request.identity, exchange: request.exchange,
                                                       services: request.services))
         },
@@ -127,9 +127,8 @@ extension RouteTable {
 
     /// A named reader (`?user=`, or a signed-in one) is present, and its
     /// join makes a new room exist: counted against the room-creation limit.
-    private static func admitNamedReader(_ request: RouteRequest, rooms: [String]) throws {
-        guard request.exchange.query("user") != nil || request.identity.user != nil else { return }
-        let client = request.exchange.clientAddress ?? "unknown"
-        for room in rooms { try request.services.access.admitRoom(request.identity, room, client: client) }
+    private static func admitNamedReader(_ request: RouteRequest, to room: String) throws {
+        guard request.identity.user != nil || request.exchange.query("user") != nil else { return }
+        try request.services.access.admitRoom(request.identity, room, client: request.exchange.clientAddress ?? "unknown")
     }
 }

@@ -15,17 +15,20 @@ struct RouteTable: Sendable {
     }
 
     let routes: [Route]
-    /// Routes by their number of path segments.
-    private let bySegments: [Int: [Route]]
+    /// Routes by their number of path segments (the index).
+    private let bySegments: [[Route]]
 
     init(_ routes: [Route]) {
         self.routes = routes
-        bySegments = Dictionary(grouping: routes, by: { $0.path.segments.count })
+        var bySegments = Array(repeating: [Route](), count: (routes.map(\.path.segments.count).max() ?? 0) + 1)
+        for route in routes { bySegments[route.path.segments.count].append(route) }
+        self.bySegments = bySegments
     }
 
     /// Matches a path as ``RequestPath`` read it.
     func match(method: String, segments: [Substring]) -> Match {
-        guard let candidates = bySegments[segments.count] else { return .notFound }
+        guard segments.count < bySegments.count else { return .notFound }
+        let candidates = bySegments[segments.count]
         var allowed: [String] = []
         for route in candidates {
             guard let parameters = route.path.match(segments) else { continue }

@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import MicroHTTPD
 import SwitchboardAuth
 import SwitchboardCore
 
@@ -56,5 +57,11 @@ final class HTTPServices: Sendable {
     }
 
     var limits: MessageLimits { configuration.limits }
+
+    /// Who reads as the request names itself (`?user=`, validated), for
+    /// presence: the token's user, a guest's chosen name, or nobody.
+    func namedReader(_ identity: Identity, _ exchange: any HTTPExchanging) throws(SwitchboardError) -> String? {
+        try access.speaker(identity, naming: exchange.query("user"), limits: limits)
+    }
     var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }
 }

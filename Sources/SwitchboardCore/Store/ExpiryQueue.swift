@@ -1,0 +1,91 @@
+import Dispatch
+import Synchronization
+
+/// Something answered once, by its work or by its deadline (``StoreTicket``).
+protocol Expiring: AnyObject, Sendable {
+    /// Whether it has been answered (its deadline then does nothing).
+    var isAnswered: Bool { get }
+    /// The deadline: answers `store_unavailable` unless answered already; true when it did.
+    func expire(_ error: SwitchboardError) -> Bool
+}
+
+/// The deadlines of everything waiting for the store, with one timer for
+/// all of them rather than one per wait: every wait has the same timeout,
+/// so deadlines come in the order they were added, and a FIFO holds them.
+/// Adding one is a lock and an append (a publish pays no timer of its own);
+/// the timer, armed only while something waits, fires at the oldest
+/// deadline, expires what is due and arms itself for the next.
+final class ExpiryQueue: Sendable {
+    private struct Waiting {
+        let deadline: UInt64
+        let item: any Expiring
+    }
+
+    private struct State {
+        var waiting: [Waiting] = []
+        var head = 0
+        var armed = false
+    }
+
+    let timeoutNanoseconds: UInt64
+    private let error: SwitchboardError
+    private let queue: DispatchQueue
+    private let state = Mutex(State())
+    private let expired = Atomic<Int>(0)
+
+    init(timeoutSeconds: Double, queue: DispatchQueue) {
+        timeoutNanoseconds = UInt64(timeoutSeconds * 1e9)
+        error = .storeTimedOut(seconds: timeoutSeconds)
+        self.queue = queue
+    }
+
+    /// How many were answered by their deadline.
+    var expiredCount: Int { expired.load(ordering: .relaxed) }
+
+    /// `item` is answered with `store_unavailable` once the timeout has passed, unless it was answered before.
+    func add(_ item: any Expiring, now: UInt64 = DeadlineScheduler.now()) {
+        let deadline = now + timeoutNanoseconds
+        let arm = state.withLock { state -> Bool in
+            // What was answered meanwhile leaves from the front, so the FIFO holds about what still waits.
+            while state.head < state.waiting.count, state.waiting[state.head].item.isAnswered { state.head += 1 }
+            if state.head == state.waiting.count {
+                state.waiting.removeAll(keepingCapacity: true)
+                state.head = 0
+            } else if state.head > 1024, state.head * 2 > state.waiting.count {
+                state.waiting.removeFirst(state.head)
+                state.head = 0
+            }
+            state.waiting.append(Waiting(deadline: deadline, item: item))
+            defer { state.armed = true }
+            return !state.armed
+        }
+        if arm { schedule(at: deadline) }
+    }
+
+    private func schedule(at deadline: UInt64) {
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) { [weak self] in self?.fire() }
+    }
+
+    /// Expires what is due; arms the timer for the next deadline, if any.
+    private func fire() {
+        let now = DeadlineScheduler.now()
+        let (due, next) = state.withLock { state -> ([any Expiring], UInt64?) in
+            var due: [any Expiring] = []
+            while state.head < state.waiting.count, state.waiting[state.head].deadline <= now {
+                due.append(state.waiting[state.head].item)
+                state.head += 1
+            }
+            while state.head < state.waiting.count, state.waiting[state.head].item.isAnswered { state.head += 1 }
+            if state.head > 1024, state.head * 2 > state.waiting.count {
+                state.waiting.removeFirst(state.head)
+                state.head = 0
+            }
+            let next = state.head < state.waiting.count ? state.waiting[state.head].deadline : nil
+            state.armed = next != nil
+            return (due, next)
+        }
+        let count = due.reduce(0) { $0 + ($1.expire(error) ? 1 : 0) }
+        if count > 0 { expired.add(count, ordering: .relaxed) }
+        if let next { schedule(at: next) }
+    }
+}
