@@ -26,20 +26,24 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         roomIndex = parameterNames.firstIndex(of: "room")
     }
 
-    /// Whether `path` (as ``RequestPath`` read it) fits, with the parameters' values in order.
-    func match(_ path: [Substring]) -> [String]? {
-        guard path.count == segments.count else { return nil }
-        var values: [String] = []
-        if !parameterNames.isEmpty { values.reserveCapacity(parameterNames.count) }
+    /// Whether `path` (as ``RequestPath`` read it) fits: its literals equal, byte for byte. No allocation.
+    func fits(_ path: [Substring]) -> Bool {
+        guard path.count == segments.count else { return false }
         for (segment, given) in zip(segments, path) {
-            switch segment {
             // One buffer against another (walking a UTF8View index by index cost 1,800 instructions a publish).
-            case .literal(let bytes):
-                guard given.utf8.count == bytes.count, bytes.withUnsafeBufferPointer({ given.utf8Equals($0) }) else { return nil }
-            case .parameter: values.append(String(given))
-            }
+            if case .literal(let bytes) = segment, !bytes.withUnsafeBufferPointer({ given.utf8Equals($0) }) { return false }
+        }
+        return true
+    }
+
+    /// The parameters' values in `path` (one that ``fits(_:)``), in order.
+    func parameters(_ path: [Substring]) -> [String] {
+        guard !parameterNames.isEmpty else { return [] }
+        var values: [String] = []
+        values.reserveCapacity(parameterNames.count)
+        for (segment, given) in zip(segments, path) {
+            if case .parameter = segment { values.append(String(given)) }
         }
         return values
     }
-
 }

@@ -29,13 +29,12 @@ struct RouteTable: Sendable {
     func match(method: String, segments: [Substring]) -> Match {
         guard segments.count < bySegments.count else { return .notFound }
         let candidates = bySegments[segments.count]
-        var allowed: [String] = []
-        for route in candidates {
-            guard let parameters = route.path.match(segments) else { continue }
-            if route.accepts(method) { return .route(route, parameters: parameters) }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
+        for route in candidates where route.accepts(method) && route.path.fits(segments) {
+            return .route(route, parameters: route.path.parameters(segments))
         }
         // Only the route's own methods: a GET must never kick or delete.
+        var allowed: [String] = []
+        for route in candidates where route.path.fits(segments) && !allowed.contains(route.method) { allowed.append(route.method) }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed.sorted())
     }
 
