@@ -19,13 +19,11 @@ extension MessageBus {
     /// suspend the connection: the wake-up cannot come before it).
     public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int = deliveryBatch,
                                    whileFetching: () -> Void = {}) throws -> PumpOutcome {
-        try withoutActuallyEscaping(whileFetching) { whileFetching in
-            try pump(subscriber, limit: limit, parkingWith: nil, whileFetching: whileFetching)
-        }
+        try pump(subscriber, limit: limit, parkingWith: nil, whileFetching: whileFetching)
     }
 
     private func pump(_ subscriber: any Subscriber, limit: Int, parkingWith park: (() -> Void)?,
-                      whileFetching: (() -> Void)? = nil) throws -> PumpOutcome {
+                      whileFetching: () -> Void = {}) throws -> PumpOutcome {
         while true {
             let read: BusRead
             if let park {

@@ -113,7 +113,7 @@ public final class MessageBus: Sendable {
     {
         var cursor = cursor
         while true {
-            switch try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit, for: nil, whileFetching: nil) {
+            switch try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit, for: nil, whileFetching: {}) {
             case .found(let messages, let scannedThrough): return (messages, scannedThrough)
             case .fetching: continue  // not without a subscriber
             case .readRing: break
@@ -131,7 +131,7 @@ public final class MessageBus: Sendable {
     /// while it is under way, after `whileFetching` was called: e.g. suspend
     /// the connection; ``Subscriber/wake()`` follows).
     func readWithoutParking(after cursor: Int64, limit: Int, for subscriber: any Subscriber,
-                            whileFetching: (() -> Void)?) throws -> BusRead {
+                            whileFetching: () -> Void) throws -> BusRead {
         var cursor = cursor
         while true {
             switch try readStoreIfBehind(after: &cursor, in: subscriber.filter, access: subscriber.access, limit: limit,
@@ -158,11 +158,8 @@ public final class MessageBus: Sendable {
                            for subscriber: any Subscriber, park: () -> Void) throws -> BusRead {
         var cursor = cursor
         while true {
-            let step = try withoutActuallyEscaping(park) { park in
-                try readStoreIfBehind(after: &cursor, in: filter, access: subscriber.access, limit: limit,
-                                      for: subscriber, whileFetching: park)
-            }
-            switch step {
+            switch try readStoreIfBehind(after: &cursor, in: filter, access: subscriber.access, limit: limit,
+                                         for: subscriber, whileFetching: park) {
             case .found(let messages, let scannedThrough): return .messages(messages, scannedThrough: scannedThrough)
             case .fetching: return .fetching
             case .readRing: break
@@ -252,7 +249,7 @@ public final class MessageBus: Sendable {
     /// nothing this reader sees moves `cursor` on (read the ring, or further).
     /// A failed or timed-out read is thrown, once, to the pump that finds it.
     private func readStoreIfBehind(after cursor: inout Int64, in filter: RoomFilter, access: RoomAccess, limit: Int,
-                                   for subscriber: (any Subscriber)?, whileFetching: (() -> Void)?) throws -> StoreStep {
+                                   for subscriber: (any Subscriber)?, whileFetching: () -> Void) throws -> StoreStep {
         let behind = state.withLock { cursor < $0.recent.coveredAfter }
         guard behind else { return .readRing }
         let batch: StoreFetch.Batch
@@ -265,11 +262,11 @@ public final class MessageBus: Sendable {
                     stage = .idle
                     return .take(result)
                 case .underWay(after):
-                    whileFetching?()
+                    whileFetching()
                     return .wait
                 case .idle, .underWay, .done:
                     stage = .underWay(after: after)
-                    whileFetching?()
+                    whileFetching()
                     return .start
                 }
             }
