@@ -45,9 +45,9 @@ if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
     python3 Tests/ScaleOut/scaleout_test.py .build/debug/switchboard
 fi
 
-echo "== soak, 2 minutes with chaos (every way in, churn, misbehaving clients, SIGSTOP, a full disk)"
+echo "== soak, 2 minutes with chaos (every way in, churn, misbehaving clients, SIGSTOP, the database locked, a full disk)"
 BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos
-echo "== soak on two nodes and PostgreSQL, 2 minutes with chaos (kill -9 of a node and its restart, PostgreSQL stopped)"
+echo "== soak on two nodes and PostgreSQL, 2 minutes with chaos (PostgreSQL frozen, kill -9 of a node and its restart, PostgreSQL stopped)"
 # (A PostgreSQL of its own; run when the one above could be started.)
 if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
     BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos --nodes 2

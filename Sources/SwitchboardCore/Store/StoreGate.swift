@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The one way a thread that serves connections reaches the store or the
@@ -29,7 +30,9 @@ public final class StoreGate: Sendable {
     private struct State {
         var queue: [Job] = []
         var head = 0
-        var running = 0
+        /// The gate's threads alive, and those of them waiting for work.
+        var threads = 0
+        var idle = 0
         /// Start times of the store calls running now on the gate, by token.
         var started: [UInt64: UInt64] = [:]
         var nextToken: UInt64 = 0
@@ -39,7 +42,11 @@ public final class StoreGate: Sendable {
     /// When the commit in progress began (0: none): the group commit's calls,
     /// one at a time on its thread, tracked with two atomic stores.
     private let commitStarted = Atomic<UInt64>(0)
-    private let workers = DispatchQueue(label: "switchboard-store", attributes: .concurrent)
+    /// When the first store call since the last answer began (0: every call
+    /// since has been answered): how long the store has kept callers waiting.
+    private let askedSinceAnswer = Atomic<UInt64>(0)
+    /// Wakes an idle gate thread (one signal per job handed to an idle thread).
+    private let work = DispatchSemaphore(value: 0)
     let deadlines = DispatchQueue(label: "switchboard-store-deadlines")
     /// Every waiting caller's deadline, on one timer.
     private let expiries: ExpiryQueue
@@ -76,13 +83,7 @@ public final class StoreGate: Sendable {
             ticket.finish(result)
         })
         expire(ticket)
-        let startWorker = state.withLock { state -> Bool in
-            state.queue.append(job)
-            guard state.running < threads else { return false }
-            state.running += 1
-            return true
-        }
-        if startWorker { workers.async { [self] in drain() } }
+        enqueue(job)
     }
 
     /// `run` for work whose result is all the caller needs: `async`/`await`.
@@ -97,30 +98,48 @@ public final class StoreGate: Sendable {
     /// among the calls running, so that a call that hangs makes
     /// ``isStalled(now:)`` true.
     public func tracking<T>(_ body: () throws -> T) rethrows -> T {
+        let now = DeadlineScheduler.now()
         let token = state.withLock { state -> UInt64 in
             state.nextToken += 1
-            state.started[state.nextToken] = DeadlineScheduler.now()
+            state.started[state.nextToken] = now
             return state.nextToken
         }
         defer { _ = state.withLock { $0.started.removeValue(forKey: token) } }
-        return try body()
+        asked(now)
+        let result = try body()
+        askedSinceAnswer.store(0, ordering: .releasing)
+        return result
     }
 
     /// ``tracking(_:)`` for the group commit's calls, one at a time on its
     /// thread: two atomic stores, no lock, on every commit.
     func trackingCommit<T>(_ body: () throws -> T) rethrows -> T {
-        commitStarted.store(DeadlineScheduler.now(), ordering: .releasing)
+        let now = DeadlineScheduler.now()
+        commitStarted.store(now, ordering: .releasing)
         defer { commitStarted.store(0, ordering: .releasing) }
-        return try body()
+        asked(now)
+        let result = try body()
+        askedSinceAnswer.store(0, ordering: .releasing)
+        return result
     }
 
-    /// True while a store call has been running for longer than
-    /// ``timeoutSeconds`` (the database frozen, a file locked).
+    /// True while the store is being asked and has not answered for longer
+    /// than ``timeoutSeconds`` (the database frozen, a file locked): a call
+    /// is running, and none has returned an answer for that long. (A call
+    /// the database layer itself gives up on, as postgres-nio's does at 5 s,
+    /// is no answer: the next one starts at once, and the stall goes on.)
     public func isStalled(now: UInt64 = DeadlineScheduler.now()) -> Bool {
         let commit = commitStarted.load(ordering: .acquiring)
-        let oldest = state.withLock { $0.started.values.min() }.map { commit == 0 ? $0 : min($0, commit) } ?? (commit == 0 ? nil : commit)
-        guard let oldest else { return false }
-        return now > oldest && Double(now - oldest) / 1e9 > timeoutSeconds
+        let oldestRunning = [state.withLock { $0.started.values.min() }, commit == 0 ? nil : commit].compactMap { $0 }.min()
+        guard let oldestRunning else { return false }
+        let asked = askedSinceAnswer.load(ordering: .acquiring)
+        let since = asked != 0 ? min(asked, oldestRunning) : oldestRunning
+        return now > since && Double(now - since) / 1e9 > timeoutSeconds
+    }
+
+    /// A store call began: the first since the last answer starts the wait.
+    private func asked(_ now: UInt64) {
+        _ = askedSinceAnswer.compareExchange(expected: 0, desired: now, ordering: .acquiringAndReleasing)
     }
 
     /// How many callers were told `store_unavailable` because the store did not answer in time.
@@ -129,27 +148,73 @@ public final class StoreGate: Sendable {
     /// How many pieces of work are waiting for a thread.
     public var queuedCount: Int { state.withLock { $0.queue.count - $0.head } }
 
-    /// A worker: runs queued jobs until none is left (dropping those whose time is up).
-    private func drain() {
-        while true {
-            let job = state.withLock { state -> Job? in
-                guard state.head < state.queue.count else {
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.head = 0
-                    state.running -= 1
-                    return nil
-                }
-                defer {
-                    state.head += 1
-                    if state.head > 64, state.head * 2 > state.queue.count {
-                        state.queue.removeFirst(state.head)
-                        state.head = 0
-                    }
-                }
-                return state.queue[state.head]
+    private enum Hand { case wake, spawn, queue }
+
+    /// Queues `job`: an idle gate thread is woken, or one more is started
+    /// (up to ``threads``), or it waits its turn.
+    private func enqueue(_ job: Job) {
+        let hand = state.withLock { state -> Hand in
+            state.queue.append(job)
+            if state.idle > 0 {
+                state.idle -= 1
+                return .wake
             }
-            guard let job else { return }
-            job.run()
+            guard state.threads < threads else { return .queue }
+            state.threads += 1
+            return .spawn
+        }
+        switch hand {
+        case .wake: work.signal()
+        case .spawn: spawn()
+        case .queue: break
+        }
+    }
+
+    /// A gate thread: its own, not GCD's (a GCD queue's threads are as many
+    /// as the cores, and a frozen database would hold them all, and with
+    /// them whatever else the process queues there). It runs queued jobs,
+    /// sleeps while there are none, and ends after 10 s with nothing to do,
+    /// so an idle gate holds no thread.
+    private func spawn() {
+        let thread = Thread { [self] in
+            while true {
+                if let job = next() {
+                    job.run()
+                    continue
+                }
+                if work.wait(timeout: .now() + 10) == .timedOut {
+                    let end = state.withLock { state -> Bool in
+                        // Still counted idle: nobody woke it, so it may go.
+                        guard state.head >= state.queue.count, state.idle > 0 else { return false }
+                        state.idle -= 1
+                        state.threads -= 1
+                        return true
+                    }
+                    if end { return }
+                }
+            }
+        }
+        thread.name = "switchboard-store"
+        thread.start()
+    }
+
+    /// The next job, or nil (the thread is then counted idle, under the same lock).
+    private func next() -> Job? {
+        state.withLock { state -> Job? in
+            guard state.head < state.queue.count else {
+                state.queue.removeAll(keepingCapacity: true)
+                state.head = 0
+                state.idle += 1
+                return nil
+            }
+            defer {
+                state.head += 1
+                if state.head > 64, state.head * 2 > state.queue.count {
+                    state.queue.removeFirst(state.head)
+                    state.head = 0
+                }
+            }
+            return state.queue[state.head]
         }
     }
 }
