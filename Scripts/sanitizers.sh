@@ -46,8 +46,12 @@ for sanitizer in $sanitizers; do
     cp Tests/SwitchboardCoreTests/*.swift Scripts/sanitizers/RaceProbe.swift "$package/Tests/SwitchboardCoreTests/"
     # The test helpers that need nothing but SwitchboardCore (the in-memory,
     # failing and gated stores, the blocking bus calls).
+    # (Read into a variable first: in a pipe under pipefail, `grep -q` quitting
+    # at its first match made the first grep die of SIGPIPE on a long file,
+    # the pipe "fail", and TestServer.swift be copied, now and then.)
     for file in Sources/SwitchboardTesting/*.swift; do
-      grep -v "^import SwitchboardCore$" "$file" | grep -qE "^(@_exported )?import (Foundation|Glibc|Logging|Switchboard[A-Za-z]*)$" \
+      imports=$(grep -v "^import SwitchboardCore$" "$file")
+      grep -qE "^(@_exported )?import (Foundation|Glibc|Logging|Switchboard[A-Za-z]*)$" <<<"$imports" \
         || cp "$file" "$package/Sources/SwitchboardTesting/"
     done
     for module in Sources/SwitchboardCore Sources/SwitchboardTesting Tests/SwitchboardCoreTests; do

@@ -119,7 +119,9 @@ public final class ConversationService: Sendable {
     /// Mutes or unmutes `room` for the caller.
     public func setMuted(_ room: String, muted: Bool, by identity: Identity,
                          completion: @escaping @Sendable (Result<Bool, SwitchboardError>) -> Void) throws(SwitchboardError) {
-        let user = try Self.caller(identity), store = try keeper()
+        let user = try Self.caller(identity)
+        try requireMember(user, of: room)
+        let store = try keeper()
         bus.gate.run("a mute", {
             guard try store.setMuted(room: room, user: user, muted: muted) else { throw SwitchboardError.notAMember(room) }
             return muted
@@ -130,7 +132,9 @@ public final class ConversationService: Sendable {
     /// members' open streams hear the receipt. `completion` gets the marker now.
     public func markRead(_ room: String, id: Int64, by identity: Identity,
                          completion: @escaping @Sendable (Result<Int64, SwitchboardError>) -> Void) throws(SwitchboardError) {
-        let user = try Self.caller(identity), store = try keeper()
+        let user = try Self.caller(identity)
+        try requireMember(user, of: room)
+        let store = try keeper()
         let notices = notices
         bus.gate.run("a read marker", {
             guard let marker = try store.markRead(room: room, user: user, id: id) else { throw SwitchboardError.notAMember(room) }
@@ -192,6 +196,13 @@ public final class ConversationService: Sendable {
                 conversations.conversation(room).map { .success($0) } ?? .failure(.notAMember(room))
             })
         }
+    }
+
+    /// Markers and mutes are a member's own: decided here, from the
+    /// directory (the store's own check stays as a guard against a removal
+    /// committed in between).
+    private func requireMember(_ user: String, of room: String) throws(SwitchboardError) {
+        guard bus.conversations.isMember(user, of: room) else { throw .notAMember(room) }
     }
 
     /// The group conversation of `room` (a direct one is refused: it has
