@@ -84,4 +84,17 @@ struct StoreGateTests {
         let fresh = gate.trackingCommit { gate.isStalled() }
         #expect(!fresh && !gate.isStalled())
     }
+
+    /// The same through the gate's own threads: work that fails (the
+    /// database layer giving up) is no answer either. (Its first version
+    /// caught the failure inside the tracked call, which then "answered",
+    /// and `/healthz` said 200 through a frozen PostgreSQL: the soak saw it.)
+    @Test func gateWorkThatFailsIsNoAnswer() {
+        let gate = StoreGate(timeoutSeconds: 0.3)
+        struct GaveUp: Error {}
+        _ = outcome(gate, { () throws -> Int in Thread.sleep(forTimeInterval: 0.2); throw GaveUp() })
+        let stalled = outcome(gate, { () -> Bool in Thread.sleep(forTimeInterval: 0.2); return gate.isStalled() })
+        #expect(stalled == .success(true), "0.4 s without an answer against a 0.3 s timeout")
+        #expect(!gate.isStalled())
+    }
 }

@@ -71,14 +71,14 @@ public final class StoreGate: Sendable {
         let ticket = StoreTicket(completion)
         let job = Job(run: { [self] in
             guard ticket.begin() else { return }
-            let result: Result<T, SwitchboardError> = tracking {
-                do {
-                    return .success(try work())
-                } catch let error as SwitchboardError {
-                    return .failure(error)
-                } catch {
-                    return .failure(.storeUnavailable("\(error)"))
-                }
+            // A call that throws is no answer: only one that returns ends the wait (``isStalled(now:)``).
+            let result: Result<T, SwitchboardError>
+            do {
+                result = .success(try tracking { try work() })
+            } catch let error as SwitchboardError {
+                result = .failure(error)
+            } catch {
+                result = .failure(.storeUnavailable("\(error)"))
             }
             ticket.finish(result)
         })
