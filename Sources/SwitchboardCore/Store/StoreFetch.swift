@@ -19,9 +19,4 @@ public final class StoreFetch: Sendable {
     let stage = Mutex<Stage>(.idle)
 
     public init() {}
-
-    /// Whether a read is under way (for tests and the admin's figures).
-    public var isUnderWay: Bool {
-        stage.withLock { if case .underWay = $0 { return true } else { return false } }
-    }
 }

@@ -86,14 +86,6 @@ public final class StoreGate: Sendable {
         enqueue(job)
     }
 
-    /// `run` for work whose result is all the caller needs: `async`/`await`.
-    public func value<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T) async throws(SwitchboardError) -> T {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, SwitchboardError>, Never>) in
-            run(what, work) { continuation.resume(returning: $0) }
-        }
-        return try result.get()
-    }
-
     /// Runs `body` (a store call on a thread of the caller's own) counted
     /// among the calls running, so that a call that hangs makes
     /// ``isStalled(now:)`` true.
@@ -144,9 +136,6 @@ public final class StoreGate: Sendable {
 
     /// How many callers were told `store_unavailable` because the store did not answer in time.
     public var timedOutCount: Int { expiries.expiredCount }
-
-    /// How many pieces of work are waiting for a thread.
-    public var queuedCount: Int { state.withLock { $0.queue.count - $0.head } }
 
     private enum Hand { case wake, spawn, queue }
 

@@ -42,9 +42,4 @@ public final class HTTPApplication: Sendable {
 
     /// The largest request body read (``HTTPServerConfiguration/maxBodyBytes``).
     public var maxBodyBytes: Int { services.configuration.maxBodyBytes }
-
-    /// Waits, at most `seconds`, until every exchange handed in has completed.
-    public func waitForOpenExchanges(seconds: Double) -> Bool {
-        router.openExchanges.wait(timeout: .now() + seconds) == .success
-    }
 }
