@@ -42,6 +42,10 @@ let package = Package(
         // glibc's malloc_trim, which the Glibc module does not export.
         .systemLibrary(name: "CMalloc"),
         .target(name: "SwitchboardCore", dependencies: ["NameSecurity", "CMalloc"]),
+        // libvips (Debian's libvips-dev): photos re-encoded without metadata, thumbnails.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // Uploads' files on disk and photos through libvips: the only importer of CVips.
+        .target(name: "SwitchboardMedia", dependencies: ["SwitchboardCore", "CVips"]),
         // Durable storage through GRDB (SQLite).
         .target(
             name: "SwitchboardStore",
@@ -124,7 +128,7 @@ let package = Package(
             name: "Switchboard",
             dependencies: [
                 "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardHTTP", "SwitchboardTCP",
-                "SwitchboardWebSocket", "MicroHTTPD",
+                "SwitchboardWebSocket", "SwitchboardMedia", "MicroHTTPD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

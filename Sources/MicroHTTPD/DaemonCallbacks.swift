@@ -36,8 +36,24 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         exchange.overTLS = context.configuration.tls != nil
         exchange.tooManyParameters = cutQuery
         connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
-            exchange.bodyTooLarge = true
+        switch context.handler.bodyReading(for: exchange) {
+        case .buffer:
+            if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
+                exchange.bodyTooLarge = true
+                return dispatch(exchange, context: context)
+            }
+        case .stream(let sink):
+            exchange.bodySink = sink
+        case .multipart(let field, let sink):
+            exchange.bodySink = sink
+            exchange.multipartField = field
+            exchange.postProcessor = MHD_create_post_processor(connection, 16 * 1024, multipartIterator,
+                                                               Unmanaged.passUnretained(exchange).toOpaque())
+            if exchange.postProcessor == nil {
+                exchange.bodyFailure = "The body is not multipart/form-data with a boundary."
+                return dispatch(exchange, context: context)
+            }
+        case .refuse:
             return dispatch(exchange, context: context)
         }
         return .YES
@@ -48,6 +64,19 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         let count = uploadDataSize.pointee
         uploadDataSize.pointee = 0
         if exchange.started { return .YES }  // a response is already queued; drop the rest
+        if let sink = exchange.bodySink, let uploadData {
+            // A streamed body: each piece to its sink (or through the
+            // multipart reader); a refusal is answered at once.
+            let bytes = UnsafeRawBufferPointer(start: uploadData, count: count)
+            if let processor = exchange.postProcessor {
+                if MHD_post_process(processor, uploadData, count) != .YES, exchange.bodyFailure == nil {
+                    exchange.bodyFailure = sink.refusal ?? "The multipart body could not be read."
+                }
+            } else if !sink.write(bytes) {
+                exchange.bodyFailure = sink.refusal ?? "The body was refused."
+            }
+            return exchange.bodyFailure == nil ? .YES : dispatch(exchange, context: context)
+        }
         if exchange.bodyTooLarge || exchange.body.count + count > context.configuration.maxBodyBytes {
             // Chunked body past the limit: keep nothing more, and hang up if the
             // client goes on sending far beyond it.
@@ -63,7 +92,42 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         }
         return .YES
     }
+    if let processor = exchange.postProcessor {
+        // The end of a multipart body: what the reader still holds goes out first.
+        exchange.postProcessor = nil
+        if MHD_destroy_post_processor(processor) != .YES, exchange.bodyFailure == nil {
+            exchange.bodyFailure = exchange.bodySink?.refusal ?? "The multipart body ended part-way."
+        }
+        if exchange.bodyFailure == nil, exchange.multipartParts == 0 {
+            exchange.bodyFailure = "The form has no '\(exchange.multipartField ?? "")' part."
+        }
+    }
     return dispatch(exchange, context: context)
+}
+
+/// libmicrohttpd's post processor hands each piece of each part here: the
+/// exchange's field goes to its sink, once; every other part is skipped.
+let multipartIterator: MHD_PostDataIterator = { cls, _, key, fileName, contentType, _, data, offset, size in
+    guard let cls else { return .NO }
+    let exchange = Unmanaged<HTTPExchange>.fromOpaque(cls).takeUnretainedValue()
+    guard let sink = exchange.bodySink, let key, String(cString: key) == exchange.multipartField else { return .YES }
+    if offset == 0 {
+        exchange.multipartParts += 1
+        guard exchange.multipartParts == 1 else {
+            exchange.bodyFailure = "The form has more than one '\(exchange.multipartField ?? "")' part; send one file at a time."
+            return .NO
+        }
+        guard sink.begin(fileName: fileName.map { String(cString: $0) }, contentType: contentType.map { String(cString: $0) }) else {
+            exchange.bodyFailure = sink.refusal ?? "The file was refused."
+            return .NO
+        }
+    }
+    guard size > 0, let data else { return .YES }
+    guard sink.write(UnsafeRawBufferPointer(start: data, count: size)) else {
+        exchange.bodyFailure = sink.refusal ?? "The file was refused."
+        return .NO
+    }
+    return .YES
 }
 
 func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
@@ -91,6 +155,12 @@ let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionContext, 
     // A request cut off by the URI callback that never reached the handler holds no exchange.
     guard pointer != sb_too_many_parameters() else { return }
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeRetainedValue()
+    if let processor = exchange.postProcessor {
+        exchange.postProcessor = nil
+        _ = MHD_destroy_post_processor(processor)
+    }
+    // A streamed body nobody took (the client left part-way): nothing of it is kept.
+    exchange.takeBodySink()?.abandon()
     exchange.served()
     exchange.unwatchHangup()
     let completion: HTTPCompletion

@@ -54,6 +54,16 @@ public final class HTTPExchange: @unchecked Sendable {
     private let resumeQueue: ResumeQueue
     /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none).
     private let pacedBatch = Atomic<UInt64>(0)
+    /// Where a streamed body goes (``HTTPBodyReading``), until taken.
+    var bodySink: (any HTTPBodySink)?
+    /// libmicrohttpd's post processor for a multipart body, while it reads.
+    var postProcessor: OpaquePointer?
+    /// The multipart field whose part goes to ``bodySink``.
+    var multipartField: String?
+    /// How many parts of that field began (a second is refused).
+    var multipartParts = 0
+    /// Why a streamed body was not read whole.
+    public internal(set) var bodyFailure: String?
     /// Bytes of an oversized body thrown away so far.
     var discardedBytes = 0
     /// Whether the handler has been called since the request arrived in full.
@@ -91,6 +101,12 @@ public final class HTTPExchange: @unchecked Sendable {
     /// The value of a request header (case-insensitive name); nil when absent.
     public func header(_ name: String) -> String? {
         lookup(.HEADER_KIND, name)
+    }
+
+    /// The sink of a streamed body, once; see ``HTTPExchanging/takeBodySink()``.
+    public func takeBodySink() -> (any HTTPBodySink)? {
+        defer { bodySink = nil }
+        return bodySink
     }
 
     /// Parks the connection: no reads, no writes, no timeouts, until ``resume()``.

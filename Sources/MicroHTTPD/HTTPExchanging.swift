@@ -10,6 +10,13 @@ public protocol HTTPExchanging: AnyObject, Sendable {
     var path: String { get }
     /// The request body (at most the daemon's limit).
     var body: [UInt8] { get }
+    /// Why a streamed body (``HTTPBodyReading``) was not read whole: the
+    /// sink refused it, or a multipart body had no file part, two, or could
+    /// not be parsed. Nil when it was (or when it was buffered).
+    var bodyFailure: String? { get }
+    /// The sink a streamed body went to, once: whoever takes it owns what
+    /// was written (nil for a buffered body, or once taken).
+    func takeBodySink() -> (any HTTPBodySink)?
     /// The request as a value (method, path, headers, query, body).
     var request: HTTPRequest { get }
     /// Headers added to whatever response this exchange sends. Worker thread only.

@@ -14,6 +14,13 @@ public protocol HTTPRequestHandler: AnyObject, Sendable {
     /// Handles a request whose headers and body (up to the configured limit)
     /// have arrived.
     func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult
+    /// Where the request's body goes, asked once its headers are in (on the
+    /// worker thread); the default buffers it.
+    func bodyReading(for exchange: any HTTPExchanging) -> HTTPBodyReading
+}
+
+extension HTTPRequestHandler {
+    public func bodyReading(for exchange: any HTTPExchanging) -> HTTPBodyReading { .buffer }
 }
 
 /// A request parked before its answer (a long poll): asked again, on the

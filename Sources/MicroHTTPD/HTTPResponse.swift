@@ -14,6 +14,10 @@ public struct HTTPResponse {
         /// bytes libmicrohttpd had already read past the request). Never
         /// called when the client leaves before the 101 is sent.
         case upgrade(@Sendable (UpgradedSocket) -> Void)
+        /// `length` bytes of an open file from `offset`, sent by the kernel
+        /// (`sendfile` on plain connections), never read into memory.
+        /// libmicrohttpd closes `descriptor` when the response is done.
+        case file(descriptor: Int32, offset: Int64, length: Int64)
     }
 
     /// HTTP status code.

@@ -24,6 +24,9 @@ func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_Result {
             streamContext.release()
             body.finish()
         }
+    case .file(let descriptor, let offset, let length):
+        created = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset))
+        if created == nil { close(descriptor) }
     case .upgrade(let handler):
         // The exchange is the callback's context: it lives until the request
         // completes, which for an upgraded connection is after the handover,

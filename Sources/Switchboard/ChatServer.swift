@@ -4,6 +4,7 @@ import SwitchboardAuth
 import NIOPosix
 import SwitchboardCore
 import SwitchboardHTTP
+import SwitchboardMedia
 import SwitchboardPostgres
 import SwitchboardStore
 import SwitchboardTCP
@@ -35,6 +36,8 @@ public final class ChatServer: @unchecked Sendable {
     public let access: AccessControl
     /// Registration, sessions, bans.
     public let accounts: AccountService
+    /// Uploads; nil when the store keeps none.
+    public let media: MediaService?
     private let scheduler: DeadlineScheduler
     private let eventLoops: MultiThreadedEventLoopGroup
     private let logger: Logger
@@ -138,13 +141,32 @@ public final class ChatServer: @unchecked Sendable {
             configuration: configuration.webSocket,
             bus: bus, connections: connections, access: access, notices: notices,
             group: eventLoops, scheduler: scheduler, logger: logger)
+        let media: MediaService?
+        do {
+            media = try (store as? any MediaStore).map { mediaStore in
+                MediaService(bus: bus, access: access, store: mediaStore, files: try MediaDirectory(path: configuration.resolvedMediaDirectory),
+                             images: try VipsImages(), limits: configuration.media)
+            }
+        } catch {
+            tcp?.closeAll()
+            abandon()
+            throw error
+        }
+        self.media = media
+        if let media {
+            scheduler.repeating(every: 60) { [logger] in
+                media.sweep(nowMilliseconds: MessageBus.systemClock()) { result in
+                    if case .success(let count) = result, count > 0 { logger.info("media sweep: \(count) upload(s) deleted") }
+                }
+            }
+        }
         do {
             var httpConfiguration = configuration.http
             httpConfiguration.lineProtocolPort = tcp?.port
             http = try HTTPServer(configuration: httpConfiguration, bus: bus,
                                   presence: presence, connections: connections, metrics: metrics,
                                   upgrades: webSockets, cluster: cluster, scheduler: scheduler, access: access,
-                                  accounts: accounts, conversationStore: conversationStore, notices: notices, logger: logger)
+                                  accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, logger: logger)
         } catch {
             tcp?.closeAll()
             abandon()

@@ -38,6 +38,11 @@ public struct ChatServerConfiguration: Sendable {
     }
     /// `--store-timeout`: how long a request waits for the store before 503.
     public var storeTimeoutSeconds: Double = 5
+    /// `--media-dir`: where uploads' files go; nil: `media/` beside the
+    /// SQLite file (for `:memory:`, a new folder under the system's temporary one).
+    public var mediaDirectory: String?
+    /// `--max-upload-mib`, `--upload-quota-mib` and the rest of what uploads are held to.
+    public var media = MediaLimits()
 
     public init(databasePath: String = "switchboard.sqlite",
                 http: HTTPServerConfiguration = HTTPServerConfiguration(),
@@ -65,6 +70,16 @@ extension ChatServerConfiguration {
     public var databaseForLogs: String {
         guard PostgresURL.isPostgres(databasePath) else { return databasePath }
         return (try? PostgresURL(databasePath).redacted) ?? "postgres://…"
+    }
+
+    /// The folder uploads' files go in (see ``mediaDirectory``).
+    public var resolvedMediaDirectory: String {
+        if let mediaDirectory { return mediaDirectory }
+        if databasePath == ":memory:" || PostgresURL.isPostgres(databasePath) {
+            return NSTemporaryDirectory() + "switchboard-media-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+        }
+        let folder = (databasePath as NSString).deletingLastPathComponent
+        return (folder.isEmpty ? "." : folder) + "/media"
     }
 
     public static func freshNodeID() -> String {

@@ -85,6 +85,29 @@ public final class SQLiteMessageStore: MessageStore {
                 CREATE INDEX conversation_member_user ON conversation_member(user_key);
                 """)
         }
+        migrator.registerMigration("v4: media") { db in
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN media TEXT;
+                CREATE TABLE media (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    owner TEXT NOT NULL,
+                    owner_key TEXT NOT NULL,
+                    attachment TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    thumbnail_type TEXT,
+                    uploaded_at INTEGER NOT NULL,
+                    carried INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX media_owner ON media(owner_key);
+                CREATE TABLE message_media (
+                    media_id TEXT NOT NULL,
+                    message_id INTEGER NOT NULL,
+                    room TEXT NOT NULL,
+                    PRIMARY KEY (media_id, message_id)
+                );
+                CREATE INDEX message_media_message ON message_media(message_id);
+                """)
+        }
         return migrator
     }
 
@@ -99,11 +122,14 @@ public final class SQLiteMessageStore: MessageStore {
         try writer.write { db in
             // Compiled once per connection, not per message (a profile of
             // publishes on 64 connections had SQLite's parser at 5%).
-            let insert = try db.cachedStatement(sql: "INSERT INTO message (room, user, text, kind, ts, event) VALUES (?, ?, ?, ?, ?, ?)")
+            let insert = try db.cachedStatement(sql: "INSERT INTO message (room, user, text, kind, ts, event, media) VALUES (?, ?, ?, ?, ?, ?, ?)")
             return try drafts.map { draft -> Message? in
                 guard let event = draft.event else {
-                    try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp, nil])
-                    return draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
+                    try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp, nil,
+                                                   draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) }])
+                    let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
+                    if let media = draft.media { try Self.recordCarriers(media, of: message, in: db) }
+                    return message
                 }
                 if event.type == .created, event.direct == true, let members = event.members, members.count == 2,
                    try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE direct_key = ?",
@@ -111,7 +137,7 @@ public final class SQLiteMessageStore: MessageStore {
                     return nil
                 }
                 try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp,
-                                               String(decoding: MessageJSON.encode(event), as: UTF8.self)])
+                                               String(decoding: MessageJSON.encode(event), as: UTF8.self), nil])
                 let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
                 if message.room != draft.room {
                     try db.execute(sql: "UPDATE message SET room = ? WHERE id = ?", arguments: [message.room, message.id])
@@ -125,7 +151,7 @@ public final class SQLiteMessageStore: MessageStore {
     public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
         try writer.read { db in
             let highWater = try Self.lastAssignedID(db)
-            var sql = "SELECT id, room, user, text, kind, ts, event FROM message WHERE id > ?"
+            var sql = "SELECT id, room, user, text, kind, ts, event, media FROM message WHERE id > ?"
             var arguments: StatementArguments = [cursor]
             if case .rooms(let rooms) = filter {
                 sql += " AND room IN (\(databaseQuestionMarks(count: rooms.count)))"
@@ -142,7 +168,7 @@ public final class SQLiteMessageStore: MessageStore {
     public func latest(in room: String, limit: Int) throws -> [Message] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, room, user, text, kind, ts, event FROM message
+                SELECT id, room, user, text, kind, ts, event, media FROM message
                 WHERE room = ? ORDER BY id DESC LIMIT ?
                 """, arguments: [room, limit]).map(Self.message).reversed()
         }
@@ -151,7 +177,7 @@ public final class SQLiteMessageStore: MessageStore {
     public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, room, user, text, kind, ts, event FROM message
+                SELECT id, room, user, text, kind, ts, event, media FROM message
                 WHERE room = ? AND id < ? ORDER BY id DESC LIMIT ?
                 """, arguments: [room, id, limit]).map(Self.message).reversed()
         }
@@ -159,9 +185,10 @@ public final class SQLiteMessageStore: MessageStore {
 
     public func delete(id: Int64) throws -> Message? {
         try writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, room, user, text, kind, ts, event FROM message WHERE id = ?",
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, room, user, text, kind, ts, event, media FROM message WHERE id = ?",
                                              arguments: [id]) else { return nil }
             try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM message_media WHERE message_id = ?", arguments: [id])
             return Self.message(row)
         }
     }
@@ -212,8 +239,10 @@ public final class SQLiteMessageStore: MessageStore {
 
     static func message(_ row: Row) -> Message {
         let event: String? = row["event"]
+        let media: String? = row["media"]
         return Message(id: row["id"], room: row["room"], user: row["user"], text: row["text"],
                        kind: MessageKind(rawValue: row["kind"]) ?? .message, ts: row["ts"],
-                       event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) })
+                       event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) },
+                       media: media.flatMap { try? JSONDecoder().decode([MediaAttachment].self, from: Data($0.utf8)) })
     }
 }

@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import MicroHTTPD
 import Synchronization
 import SwitchboardHTTP
@@ -25,6 +28,8 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
     private var stream: (body: any HTTPStreamBody, blockSize: Int, status: Int, headers: [(name: String, value: String)], bytes: [UInt8])?
     private var completions: [@Sendable (HTTPCompletion) -> Void] = []
     private var answered: (@Sendable (TestHTTPResponse) -> Void)?
+    private var bodySink: (any HTTPBodySink)?
+    public private(set) var bodyFailure: String?
 
     /// - Parameters:
     ///   - target: the path with its query, e.g. `/api/rooms/lobby/messages?since=3`.
@@ -72,11 +77,39 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
 
     public func resumeInTurn() { resume() }
 
+    public func takeBodySink() -> (any HTTPBodySink)? {
+        defer { bodySink = nil }
+        return bodySink
+    }
+
+    /// The body as libmicrohttpd would hand it over when the application
+    /// streams it: all of it to the sink (multipart is libmicrohttpd's to
+    /// read, so it is refused here). True when the handler is to be called
+    /// at once (a refusal).
+    private func feedBody(_ application: HTTPApplication) -> Bool {
+        switch application.bodyReading(for: self) {
+        case .buffer:
+            return false
+        case .refuse:
+            return true
+        case .multipart(_, let sink):
+            sink.abandon()
+            bodyFailure = "multipart bodies are read by libmicrohttpd only"
+            return true
+        case .stream(let sink):
+            bodySink = sink
+            if !body.withUnsafeBytes({ sink.write($0) }) { bodyFailure = sink.refusal ?? "refused" }
+            return bodyFailure != nil
+        }
+    }
+
     /// Hands the exchange to `application` on the worker; `answered` gets the response once there is one.
     func start(_ application: HTTPApplication, answered: @escaping @Sendable (TestHTTPResponse) -> Void) {
         worker.async { [self] in
             self.answered = answered
+            _ = feedBody(application)
             carryOut(application.respond(to: self))
+            if let sink = takeBodySink() { sink.abandon() }
         }
     }
 
@@ -91,6 +124,11 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
             read(body)
         case .upgrade:
             finish(TestHTTPResponse(status: response.status, headers: headers, body: []))
+        case .file(let descriptor, let offset, let length):
+            var bytes = [UInt8](repeating: 0, count: Int(length))
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(length), off_t(offset)) }
+            close(descriptor)
+            finish(TestHTTPResponse(status: response.status, headers: headers, body: Array(bytes.prefix(max(0, read)))))
         }
     }
 

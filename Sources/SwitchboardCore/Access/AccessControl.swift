@@ -139,13 +139,15 @@ public final class AccessControl: Sendable {
     /// speaker decided (its name validated once), the text validated, then
     /// one publish taken from the rate (`client`, read only when a guest's
     /// rate is counted). Every transport's publish comes through here.
+    /// A message that carries media (`carriesMedia`) may have empty text.
     public func draft(_ identity: Identity, room: String, user: String?, text: String, limits: MessageLimits,
-                      client: @autoclosure () -> String) throws(SwitchboardError) -> MessageDraft {
+                      carriesMedia: Bool = false, client: @autoclosure () -> String) throws(SwitchboardError) -> MessageDraft {
         try checkRoom(identity, room)
         guard let speaker = try speaker(identity, naming: user, limits: limits) else {
             throw SwitchboardError(.invalid, code: "invalid_user", message: "Name the user who speaks ('user'), or sign in.")
         }
-        let draft = MessageDraft(room: room, user: speaker, text: try limits.validText(text), kind: .message)
+        let emptyBeside = carriesMedia && text.unicodeScalars.allSatisfy { $0 == "\n" || $0 == "\r" }
+        let draft = MessageDraft(room: room, user: speaker, text: emptyBeside ? "" : try limits.validText(text), kind: .message)
         // Counted only once the message is valid: a refused one makes no room.
         try admitRoom(identity, room, client: client())
         try admitPublish(identity, speaker: speaker, client: client())

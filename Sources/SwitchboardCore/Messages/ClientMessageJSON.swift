@@ -24,13 +24,25 @@ public struct ClientMessageJSON {
 
     /// An HTTP publish body's `user` and `text`: each a string, or null meaning absent.
     public static func publishFields(of bytes: [UInt8]) throws(Refusal) -> (user: String?, text: String?) {
-        // On every publish: no set, no dictionary, two comparisons a member.
-        var user: JSONValue?, text: JSONValue?
+        let fields = try publish(of: bytes)
+        return (fields.user, fields.text)
+    }
+
+    /// An HTTP publish body's `user`, `text` (each a string, or null
+    /// meaning absent) and `media` (an array of upload ids, or null).
+    public static func publish(of bytes: [UInt8]) throws(Refusal) -> PublishFields {
+        // On every publish: no set, no dictionary, a few comparisons a member.
+        var user: JSONValue?, text: JSONValue?, media: JSONValue?
         var reader = ClientMessageJSON(bytes: bytes)
-        try reader.object(wanting: { $0 == "user" || $0 == "text" }) { key, value in
-            if key == "user" { user = value } else { text = value }
+        try reader.object(wanting: { $0 == "user" || $0 == "text" || $0 == "media" }) { key, value in
+            switch key {
+            case "user": user = value
+            case "text": text = value
+            default: media = value
+            }
         }
-        return (try user?.stringOrNull("user"), try text?.stringOrNull("text"))
+        return PublishFields(user: try user?.stringOrNull("user"), text: try text?.stringOrNull("text"),
+                             media: try media?.stringsOrNull("media"))
     }
 
     private init(bytes: [UInt8]) {

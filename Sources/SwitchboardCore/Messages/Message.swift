@@ -17,9 +17,11 @@ public struct Message: Codable, Sendable, Equatable {
     public var ts: Int64
     /// For a conversation's `system` message: the membership change it records.
     public var event: ConversationEvent?
+    /// The uploads it carries (photos, video, voice), in the order sent.
+    public var media: [MediaAttachment]?
 
     public init(id: Int64, room: String, user: String, text: String, kind: MessageKind, ts: Int64,
-                event: ConversationEvent? = nil) {
+                event: ConversationEvent? = nil, media: [MediaAttachment]? = nil) {
         self.id = id
         self.room = room
         self.user = user
@@ -27,5 +29,6 @@ public struct Message: Codable, Sendable, Equatable {
         self.kind = kind
         self.ts = ts
         self.event = event
+        self.media = media
     }
 }

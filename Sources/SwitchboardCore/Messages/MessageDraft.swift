@@ -14,6 +14,9 @@ public struct MessageDraft: Sendable, Equatable {
     /// For a conversation's `system` message: the membership change the
     /// store applies in the same transaction (see ``ConversationEvent``).
     public var event: ConversationEvent?
+    /// The uploads it carries, checked by ``MediaService`` (each the
+    /// speaker's own); the store records them with the message.
+    public var media: [MediaAttachment]?
 
     /// Validates raw input as a user's chat message.
     /// - Throws: ``SwitchboardError`` describing the first problem found.
@@ -39,6 +42,6 @@ extension MessageDraft {
     /// `created` event's room is named after the id.
     public func stored(id: Int64, timestamp: Int64) -> Message {
         let room = event?.type == .created ? ConversationRoom.name(createdBy: id) : self.room
-        return Message(id: id, room: room, user: user, text: text, kind: kind, ts: timestamp, event: event)
+        return Message(id: id, room: room, user: user, text: text, kind: kind, ts: timestamp, event: event, media: media)
     }
 }

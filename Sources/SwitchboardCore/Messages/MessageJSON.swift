@@ -9,7 +9,7 @@ public enum MessageJSON {
     }()
 
     /// A message as a JSON object with its fields in the documented order
-    /// (`id`, `room`, `user`, `text`, `kind`, `ts`, and a conversation's `event`); strings are escaped as
+    /// (`id`, `room`, `user`, `text`, `kind`, `ts`, a conversation's `event`, and the `media` it carries); strings are escaped as
     /// Foundation's encoder escapes them (``appendString(_:to:)``), without it:
     /// every publish is encoded once, and the encoder was 6 % of a publishing
     /// server's time.
@@ -31,6 +31,10 @@ public enum MessageJSON {
         if let event = message.event {
             out.append(contentsOf: #","event":"#.utf8)
             out.append(contentsOf: encode(event))
+        }
+        if let media = message.media, !media.isEmpty {
+            out.append(contentsOf: #","media":"#.utf8)
+            out.append(contentsOf: encode(media))
         }
         out.append(UInt8(ascii: "}"))
         return out

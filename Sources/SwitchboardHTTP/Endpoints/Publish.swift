@@ -9,13 +9,25 @@ enum Publish {
     /// `identity`: the connection waits, suspended, for the group commit.
     static func message(room: String, identity: Identity, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let fields = try PublishRequest.fields(contentType: exchange.header("Content-Type"), body: exchange.body)
-        guard let text = fields.text else {
+        let media = fields.media ?? []
+        guard let text = fields.text ?? (media.isEmpty ? nil : "") else {
             throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
         }
+        if !media.isEmpty {
+            guard let service = services.media else {
+                throw SwitchboardError(.unavailable, code: "media_unavailable", message: "This server keeps no uploads.")
+            }
+            try service.checkAttachable(media)
+        }
         // `room` was validated, and checked against the identity, when the route was decided.
-        let draft = try services.access.draft(identity, room: room, user: fields.user, text: text,
-                                              limits: services.limits, client: exchange.clientAddress ?? "unknown")
-        return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
+        let draft = try services.access.draft(identity, room: room, user: fields.user, text: text, limits: services.limits,
+                                              carriesMedia: !media.isEmpty, client: exchange.clientAddress ?? "unknown")
+        guard let service = services.media, !media.isEmpty else {
+            return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
+        }
+        return PendingAnswer<Result<EncodedMessage, SwitchboardError>>.suspend(exchange, until: { done in
+            service.publish(draft, media: media, by: identity, completion: done)
+        }, answer: { try created($0.get()) })
     }
 
     /// A message from the server, as user `system`, to every transport in the room.

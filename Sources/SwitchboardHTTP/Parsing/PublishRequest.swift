@@ -1,7 +1,7 @@
 import SwitchboardCore
 
-/// The body of `POST /api/rooms/{room}/messages`: JSON `{"user":..,"text":..}`
-/// or a form `user=..&text=..`, read into its two fields (validated by
+/// The body of `POST /api/rooms/{room}/messages`: JSON `{"user":..,"text":..,"media":[..]}`
+/// or a form `user=..&text=..&media=..`, read into its fields (validated by
 /// ``AccessControl/draft(_:room:user:text:limits:client:)``, as every
 /// transport's publish is).
 enum PublishRequest {
@@ -10,7 +10,7 @@ enum PublishRequest {
     ///   - contentType: the request's `Content-Type` (nil when absent: then the
     ///     body is taken as JSON when it starts with `{`, else as a form).
     /// - Throws: ``SwitchboardError`` for every way the input can be unreadable.
-    static func fields(contentType: String?, body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {
+    static func fields(contentType: String?, body: [UInt8]) throws(SwitchboardError) -> PublishFields {
         let mediaType = contentType.map(Self.mediaType(of:))
         switch mediaType {
         case "application/json":
@@ -36,18 +36,20 @@ enum PublishRequest {
         return String(decoding: essence[first...last], as: UTF8.self).lowercased()
     }
 
-    private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {
+    private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> PublishFields {
         guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
         do {
-            return try ClientMessageJSON.publishFields(of: body)
+            return try ClientMessageJSON.publish(of: body)
         } catch {
             throw .malformedJSON(error.reason)
         }
     }
 
-    private static func decodeForm(_ body: [UInt8]) throws(SwitchboardError) -> (user: String?, text: String?) {
+    private static func decodeForm(_ body: [UInt8]) throws(SwitchboardError) -> PublishFields {
         let fields = try FormURLEncoded.decode(body)
-        return (fields.first { $0.name == "user" }?.value, fields.first { $0.name == "text" }?.value)
+        let media = fields.filter { $0.name == "media" }.map(\.value)
+        return PublishFields(user: fields.first { $0.name == "user" }?.value, text: fields.first { $0.name == "text" }?.value,
+                             media: media.isEmpty ? nil : media)
     }
 }
 

@@ -45,6 +45,22 @@ final class HTTPRouter: HTTPRequestHandler {
         }
     }
 
+    /// Where a request's body goes: buffered, but for a route that streams
+    /// it (an upload), which is asked once its access is admitted; a request
+    /// the layers refuse reads none of it.
+    func bodyReading(for exchange: any HTTPExchanging) -> HTTPBodyReading {
+        guard table.streamsBody(method: exchange.method, path: exchange.path) else { return .buffer }
+        guard case .route(let route, let parameters, let identity) = decide(exchange.request), let body = route.body else {
+            return .refuse
+        }
+        do {
+            return try body(RouteRequest(exchange: exchange, identity: identity, route: route, parameters: parameters,
+                                         services: services, admin: admin))
+        } catch {
+            return .refuse
+        }
+    }
+
     /// What the layers decided: an answer now (a refusal, a file, an
     /// upgrade), or the route to run with who asked.
     enum Decision {

@@ -14,14 +14,21 @@ final class Route: Sendable {
     let path: RoutePattern
     let access: RouteAccess
     let handler: @Sendable (RouteRequest) throws -> HTTPHandlerResult
+    /// For a route whose body is streamed (an upload): where it goes, asked
+    /// once the headers are in and the access admitted (a path with no
+    /// parameters). Nil: the body is buffered, up to `maxBodyBytes`.
+    let body: (@Sendable (RouteRequest) throws -> HTTPBodyReading)?
 
     init(_ method: String, _ path: String, _ access: RouteAccess, _ name: String,
+         body: (@Sendable (RouteRequest) throws -> HTTPBodyReading)? = nil,
          _ handler: @escaping @Sendable (RouteRequest) throws -> HTTPHandlerResult) {
         self.name = name
         self.method = method
         self.path = RoutePattern(path)
         self.access = access
+        self.body = body
         self.handler = handler
+        precondition(body == nil || self.path.parameterNames.isEmpty, "a streamed body's route has a fixed path")
     }
 
     /// Whether `method` is this route's (HEAD where GET is).

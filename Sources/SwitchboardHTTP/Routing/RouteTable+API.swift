@@ -95,7 +95,25 @@ extension RouteTable {
             try ConversationEndpoints.typing(request)
         },
 
+        // Uploads: the body streamed to disk, then what a message carries;
+        // files to whoever may read a message that carries them (MediaService decides).
+        Route("POST", "/api/media", .identified, "upload", body: MediaEndpoints.body) { request in
+            try MediaEndpoints.upload(request)
+        },
+        Route("GET", "/api/media/{id}", .identified, "media") { request in
+            try MediaEndpoints.download(request, .original)
+        },
+        Route("GET", "/api/media/{id}/thumbnail", .identified, "thumbnail") { request in
+            try MediaEndpoints.download(request, .thumbnail)
+        },
+
         // The admin's (the router has checked the token).
+        Route("GET", "/api/admin/media", .admin, "adminMedia") { request in
+            try MediaEndpoints.usage(request)
+        },
+        Route("DELETE", "/api/admin/media/{id}", .admin, "adminDeleteMedia") { request in
+            try MediaEndpoints.delete(request)
+        },
         Route("GET", "/api/admin/stats", .admin, "adminStats") { request in
             request.admin.stats(request.exchange)
         },

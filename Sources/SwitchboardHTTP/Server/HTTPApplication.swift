@@ -22,14 +22,16 @@ public final class HTTPApplication: Sendable {
     ///   - accounts: registration, sessions and bans; nil serves none.
     ///   - conversationStore: conversations' lists, read markers, mutes; nil serves none.
     ///   - notices: typing and read notices to open streams.
+    ///   - media: uploads; nil serves none (503 `media_unavailable`).
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence, connections: ConnectionDirectory,
                 metrics: PrometheusExporter? = nil, upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
                 scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
-                conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), logger: Logger) {
+                conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil,
+                logger: Logger) {
         services = HTTPServices(configuration: configuration, bus: bus, presence: presence,
                                 connections: connections, metrics: metrics, upgrades: upgrades,
                                 cluster: cluster, scheduler: scheduler, access: access, accounts: accounts,
-                                conversationStore: conversationStore, notices: notices, logger: logger)
+                                conversationStore: conversationStore, notices: notices, media: media, logger: logger)
         admin = AdminEndpoints(services: services)
         router = HTTPRouter(services: services, admin: admin)
     }
@@ -38,6 +40,12 @@ public final class HTTPApplication: Sendable {
     /// libmicrohttpd worker would be): now, or suspended until it is resumed.
     public func respond(to exchange: any HTTPExchanging) -> HTTPHandlerResult {
         router.handle(exchange)
+    }
+
+    /// Where `exchange`'s body goes, as the server decides it once the
+    /// headers are in (buffered, or streamed to a route's sink).
+    public func bodyReading(for exchange: any HTTPExchanging) -> HTTPBodyReading {
+        router.bodyReading(for: exchange)
     }
 
     /// The largest request body read (``HTTPServerConfiguration/maxBodyBytes``).

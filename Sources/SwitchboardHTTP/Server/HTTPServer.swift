@@ -25,10 +25,11 @@ public final class HTTPServer: Sendable {
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence, connections: ConnectionDirectory, metrics: PrometheusExporter? = nil,
                 upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
                 scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
-                conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), logger: Logger) throws {
+                conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil,
+                logger: Logger) throws {
         application = HTTPApplication(configuration: configuration, bus: bus, presence: presence, connections: connections,
                                       metrics: metrics, upgrades: upgrades, cluster: cluster, scheduler: scheduler, access: access,
-                                      accounts: accounts, conversationStore: conversationStore, notices: notices, logger: logger)
+                                      accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, logger: logger)
         let router = application.router
         var daemonConfiguration = HTTPDaemonConfiguration(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threads,

@@ -29,6 +29,8 @@ final class HTTPServices: Sendable {
     let origins: OriginPolicy
     /// Every rule about conversations (Core's, shared with every transport).
     let conversations: ConversationService
+    /// Uploads (Core's rules); nil where the store keeps none.
+    let media: MediaService?
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
@@ -36,7 +38,8 @@ final class HTTPServices: Sendable {
     init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence,
          connections: ConnectionDirectory, metrics: PrometheusExporter?, upgrades: (any HTTPUpgradeEndpoint)?,
          cluster: (any Cluster)?, scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
-         conversationStore: (any ConversationStore)?, notices: NoticeBoard, logger: Logger) {
+         conversationStore: (any ConversationStore)?, notices: NoticeBoard, media: MediaService? = nil, logger: Logger) {
+        self.media = media
         self.conversationStore = conversationStore
         self.notices = notices
         self.configuration = configuration

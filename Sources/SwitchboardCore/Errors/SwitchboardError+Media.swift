@@ -1,0 +1,29 @@
+/// The refusals of uploads and attachments (SPEC: "Attachments").
+extension SwitchboardError {
+    /// 415: the content is no accepted type, or not the declared one.
+    public static func unsupportedMedia(_ detail: String) -> SwitchboardError {
+        SwitchboardError(.unsupported, code: "unsupported_media_type", message: detail)
+    }
+    /// 413: the upload is over `--max-upload-mib`.
+    public static func uploadTooLarge(maxBytes: Int64) -> SwitchboardError {
+        SwitchboardError(.tooLarge, code: "too_large", message: "An upload may be at most \(maxBytes / 1_048_576) MiB.")
+    }
+    /// 413: the user's files together would be over `--upload-quota-mib`.
+    public static func quotaExceeded(quotaBytes: Int64, usedBytes: Int64) -> SwitchboardError {
+        SwitchboardError(.tooLarge, code: "quota_exceeded",
+                         message: "Your uploads may take at most \(quotaBytes / 1_048_576) MiB; \(usedBytes / 1_048_576) MiB are in use.")
+    }
+    /// 404: no upload with that id that this reader may see (never 403: an
+    /// id's existence is not told to someone who may not read it).
+    public static let noSuchMedia = SwitchboardError(.notFound, code: "no_such_media", message: "No such upload.")
+    /// 403: an upload attached by someone who did not upload it.
+    public static let notYourMedia = SwitchboardError(.forbidden, code: "not_your_media", message: "Only its uploader may attach an upload.")
+    /// 422: more attachments than a message may carry.
+    public static func tooManyAttachments(_ most: Int) -> SwitchboardError {
+        SwitchboardError(.invalid, code: "too_many_media", message: "A message may carry at most \(most) attachments.")
+    }
+    /// 400: the upload's body could not be read as a file.
+    public static func badUpload(_ detail: String) -> SwitchboardError {
+        SwitchboardError(.malformed, code: "bad_upload", message: detail)
+    }
+}

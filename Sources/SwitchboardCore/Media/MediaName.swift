@@ -1,0 +1,23 @@
+/// An uploaded file's name as kept and shown: the last path component, no
+/// control characters (NUL, CR, LF among them), no quotes or backslashes
+/// (it goes into `Content-Disposition`), at most 200 characters; a name
+/// with nothing left becomes `upload.EXT`.
+public enum MediaName {
+    public static func clean(_ name: String?, type: MediaType) -> String {
+        var last = Substring(name ?? "")
+        if let slash = last.lastIndex(where: { $0 == "/" || $0 == "\\" }) { last = last[last.index(after: slash)...] }
+        var kept = String(String.UnicodeScalarView(last.unicodeScalars.filter { scalar in
+            scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value) && scalar != "\"" && scalar != "\\"
+                && !(0x2028...0x2029).contains(scalar.value) && !(0x202A...0x202E).contains(scalar.value)
+        }))
+        kept = String(kept.prefix(200)).trimmingSpaces()
+        if kept.isEmpty || kept == "." || kept == ".." { return "upload.\(type.fileExtension)" }
+        return kept
+    }
+}
+
+private extension String {
+    func trimmingSpaces() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

@@ -1,0 +1,217 @@
+import Dispatch
+
+/// Every rule about uploads, in one place that every transport calls: who
+/// may upload (signed in), what is accepted (by content, ``MediaSniffer``),
+/// how much (``MediaLimits``), who may attach an upload to a message (its
+/// uploader), who may read it (whoever may read a message that carries it,
+/// and its uploader: anyone else is told there is no such upload), and when
+/// it goes (unattached for a day, or every message that carried it
+/// deleted). The store's parts run on the store gate; a photo's re-encoding
+/// on the media queue (one at a time: libvips's memory is bounded by it).
+/// No HTTP, no sockets: the transports turn requests into these calls.
+public final class MediaService: Sendable {
+    private let bus: MessageBus
+    private let access: AccessControl
+    private let store: any MediaStore
+    private let files: any MediaFileStore
+    private let images: any ImageProcessing
+    /// The limits uploads are held to.
+    public let limits: MediaLimits
+    private let processing = DispatchQueue(label: "switchboard.media", qos: .utility)
+
+    public init(bus: MessageBus, access: AccessControl, store: any MediaStore, files: any MediaFileStore,
+                images: any ImageProcessing, limits: MediaLimits) {
+        self.bus = bus
+        self.access = access
+        self.store = store
+        self.files = files
+        self.images = images
+        self.limits = limits
+    }
+
+    // MARK: Uploading
+
+    /// The owner recorded for the admin token's uploads.
+    public static let adminOwner = "admin"
+
+    /// Who an upload is made as: a signed-in user, or `admin`. A guest is refused.
+    public static func uploader(_ identity: Identity) throws(SwitchboardError) -> String {
+        switch identity {
+        case .admin: return Self.adminOwner
+        case .user(let claims): return claims.user
+        case .guest: throw .signInRequired
+        }
+    }
+
+    /// Refuses, before any of the body is read, an upload `identity` may not
+    /// make or one announced larger than allowed.
+    public func checkUpload(by identity: Identity, announcedBytes: Int64?) throws(SwitchboardError) {
+        _ = try Self.uploader(identity)
+        if let announcedBytes, announcedBytes > limits.maxUploadBytes { throw .uploadTooLarge(maxBytes: limits.maxUploadBytes) }
+    }
+
+    /// A new temporary file for an upload's body.
+    public func temporaryFile() throws(SwitchboardError) -> TemporaryMediaFile {
+        do {
+            return try files.temporaryFile()
+        } catch {
+            throw .storeUnavailable("no temporary file for the upload: \(error)")
+        }
+    }
+
+    /// Removes an upload's temporary file that will not be kept (refused, interrupted).
+    public func discard(_ path: String) {
+        files.discard(path)
+    }
+
+    /// An upload whose body is whole in `path`: its type decided by its
+    /// first bytes `head`, a photo re-encoded, the quota checked and the
+    /// record stored, off the caller's thread; `completion` gets the record
+    /// or the refusal. Nothing is kept unless all of it succeeds.
+    public func finishUpload(path: String, size: Int64, head: [UInt8], declaredType: String?, name: String?,
+                             by identity: Identity,
+                             completion: @escaping @Sendable (Result<MediaRecord, SwitchboardError>) -> Void) {
+        let owner: String
+        let type: MediaType
+        do {
+            owner = try Self.uploader(identity)
+            if size > limits.maxUploadBytes { throw SwitchboardError.uploadTooLarge(maxBytes: limits.maxUploadBytes) }
+            if size == 0 { throw SwitchboardError.badUpload("The upload is empty.") }
+            type = try MediaSniffer.sniff(head, declared: declaredType)
+        } catch {
+            files.discard(path)
+            return completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+        }
+        let name = MediaName.clean(name, type: type)
+        processing.async { [self] in
+            let cleaned: CleanedImage?
+            do {
+                cleaned = type.isImage ? try images.clean(path, type: type, thumbnailSize: limits.thumbnailSize) : nil
+            } catch {
+                files.discard(path)
+                return completion(.failure(error as? SwitchboardError ?? .unsupportedMedia("The image could not be read.")))
+            }
+            if cleaned != nil { files.discard(path) }
+            let record = MediaRecord(
+                attachment: MediaAttachment(id: MediaID.make(), type: type.mimeType, size: cleaned?.size ?? size, name: name,
+                                            width: cleaned?.width, height: cleaned?.height, hasThumbnail: cleaned != nil),
+                owner: owner, uploadedAt: MessageBus.systemClock(), thumbnailType: cleaned?.thumbnailType)
+            let keptPath = cleaned?.path ?? path
+            bus.gate.run("upload", { [self] in
+                do {
+                    let used = try store.mediaBytes(of: owner)
+                    if used + record.size > limits.quotaBytes {
+                        throw SwitchboardError.quotaExceeded(quotaBytes: limits.quotaBytes, usedBytes: used)
+                    }
+                    try files.keep(keptPath, as: record.id, .original)
+                    if let cleaned { try files.keep(cleaned.thumbnailPath, as: record.id, .thumbnail) }
+                    try store.insertMedia(record)
+                    return record
+                } catch {
+                    files.discard(keptPath)
+                    if let cleaned { files.discard(cleaned.thumbnailPath) }
+                    try? files.remove(record.id)
+                    throw error
+                }
+            }, completion: completion)
+        }
+    }
+
+    // MARK: Attaching
+
+    /// Publishes `draft` carrying the uploads `ids` (none: a plain publish):
+    /// each must exist and be `identity`'s own (the admin may attach any).
+    public func publish(_ draft: MessageDraft, media ids: [String], by identity: Identity,
+                        completion: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) {
+        guard !ids.isEmpty else { return bus.publish(draft, completion: completion) }
+        bus.gate.run("attach", { [store] in try store.mediaRecords(ids) }, completion: { [self] result in
+            do {
+                var draft = draft
+                draft.media = try attachments(ids, records: result.get(), by: identity)
+                bus.publish(draft, completion: completion)
+            } catch {
+                completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+            }
+        })
+    }
+
+    /// Refuses what may not be attached before anything is asked of the store.
+    public func checkAttachable(_ ids: [String]) throws(SwitchboardError) {
+        if ids.count > limits.maxAttachments { throw .tooManyAttachments(limits.maxAttachments) }
+        for id in ids where !MediaID.isValid(id) { throw .noSuchMedia }
+    }
+
+    /// The attachments for `ids` (in their order, each once) from their
+    /// records: refused when one is missing or not `identity`'s upload.
+    public func attachments(_ ids: [String], records: [MediaRecord], by identity: Identity) throws(SwitchboardError) -> [MediaAttachment] {
+        try checkAttachable(ids)
+        var seen = Set<String>()
+        var attachments: [MediaAttachment] = []
+        for id in ids where seen.insert(id).inserted {
+            guard let record = records.first(where: { $0.id == id }) else { throw .noSuchMedia }
+            if identity != .admin {
+                guard let user = identity.user, user.lowercased() == record.owner.lowercased() else { throw .notYourMedia }
+            }
+            attachments.append(record.attachment)
+        }
+        return attachments
+    }
+
+    // MARK: Reading
+
+    /// Whether `identity` may read upload `record`, carried by `carriers`:
+    /// the admin and the uploader may; anyone else when they may read one
+    /// of the messages that carry it.
+    public func mayRead(_ record: MediaRecord, carriers: [MediaCarrier], identity: Identity) -> Bool {
+        if identity == .admin { return true }
+        if let user = identity.user, user.lowercased() == record.owner.lowercased() { return true }
+        let readable = access.readerAccess(identity)
+        return carriers.contains { carrier in
+            guard (try? access.checkRoom(identity, carrier.room)) != nil else { return false }
+            return !ConversationRoom.isConversation(carrier.room) || readable.sees(room: carrier.room, id: carrier.id)
+        }
+    }
+
+    /// Opens upload `id`'s `variant` for `identity`, on the gate: its record
+    /// and file, or 404 `no_such_media` for anyone who may not read it.
+    public func open(_ id: String, _ variant: MediaVariant, for identity: Identity,
+                     completion: @escaping @Sendable (Result<(MediaRecord, OpenedMediaFile), SwitchboardError>) -> Void) {
+        guard MediaID.isValid(id) else { return completion(.failure(.noSuchMedia)) }
+        bus.gate.run("media", { [self] in
+            guard let record = try store.mediaRecords([id]).first else { throw SwitchboardError.noSuchMedia }
+            let carriers = try store.carriers(of: id)
+            guard mayRead(record, carriers: carriers, identity: identity) else { throw SwitchboardError.noSuchMedia }
+            guard let file = try files.open(id, variant) else { throw SwitchboardError.noSuchMedia }
+            return (record, file)
+        }, completion: completion)
+    }
+
+    // MARK: The operator's
+
+    /// Storage in use, per uploader.
+    public func usage(completion: @escaping @Sendable (Result<[MediaUsage], SwitchboardError>) -> Void) {
+        bus.gate.run("media usage", { [store] in try store.mediaUsage() }, completion: completion)
+    }
+
+    /// Deletes upload `id` and its files (the admin's). False when there was none.
+    public func delete(_ id: String, completion: @escaping @Sendable (Result<Bool, SwitchboardError>) -> Void) {
+        guard MediaID.isValid(id) else { return completion(.success(false)) }
+        bus.gate.run("media delete", { [store, files] in
+            let existed = try store.deleteMedia(id)
+            try files.remove(id)
+            return existed
+        }, completion: completion)
+    }
+
+    /// Deletes every upload no message carries that is older than the
+    /// unattached lifetime or whose messages were all deleted; their quota
+    /// is free again. Returns how many went (on the gate; the caller's clock).
+    public func sweep(nowMilliseconds: Int64, completion: @escaping @Sendable (Result<Int, SwitchboardError>) -> Void) {
+        let before = nowMilliseconds - limits.unattachedLifetimeMilliseconds
+        bus.gate.run("media sweep", { [store, files] in
+            let ids = try store.sweepableMedia(uploadedBefore: before)
+            for id in ids where try store.deleteMedia(id) { try files.remove(id) }
+            return ids.count
+        }, completion: completion)
+    }
+}

@@ -1,0 +1,24 @@
+/// Where uploads' records are kept beside the messages that carry them
+/// (the files themselves: ``MediaFileStore``). A message's attachments are
+/// recorded by the store in the transaction that stores the message
+/// (``MessageDraft/media``), so an upload is "carried" exactly when a
+/// stored message names it.
+public protocol MediaStore: Sendable {
+    /// Records a new upload (its file is already in place).
+    func insertMedia(_ record: MediaRecord) throws
+    /// The records of those of `ids` that exist, in any order.
+    func mediaRecords(_ ids: [String]) throws -> [MediaRecord]
+    /// The stored messages that carry upload `id`.
+    func carriers(of id: String) throws -> [MediaCarrier]
+    /// The bytes of `user`'s uploads together.
+    func mediaBytes(of user: String) throws -> Int64
+    /// Every uploader's share, largest first.
+    func mediaUsage() throws -> [MediaUsage]
+    /// Forgets upload `id` (the messages that carried it keep their
+    /// attachment, which then answers 404). False when there was none.
+    func deleteMedia(_ id: String) throws -> Bool
+    /// Uploads no stored message carries that were uploaded before
+    /// `uploadedBefore` (never attached in time) or were carried once (their
+    /// messages were all deleted): the sweep deletes them.
+    func sweepableMedia(uploadedBefore: Int64) throws -> [String]
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import SwitchboardCore
+
+/// Uploads' files in one folder (`--media-dir`): `ID` and `ID.thumb`, and
+/// temporary files `tmp-RANDOM` until they are kept. A kept file was synced
+/// before its rename, and the folder after it, so a crash leaves either no
+/// file under the id or the whole one. Temporary files left by a crash are
+/// removed at start.
+public final class MediaDirectory: MediaFileStore {
+    /// The folder.
+    public let path: String
+
+    /// Opens (creating) the folder and removes temporary files a crash left.
+    public init(path: String) throws {
+        self.path = path
+        if mkdir(path, 0o700) != 0, errno != EEXIST { throw MediaFileError.system("mkdir \(path)", errno) }
+        guard let directory = opendir(path) else { throw MediaFileError.system("opendir \(path)", errno) }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("tmp-") { unlink(path + "/" + name) }
+        }
+    }
+
+    public func temporaryFile() throws -> TemporaryMediaFile {
+        try DiskTemporaryFile(path: path + "/tmp-" + MediaID.make())
+    }
+
+    public func keep(_ temporary: String, as id: String, _ variant: MediaVariant) throws {
+        guard MediaID.isValid(id) else { throw MediaFileError.badID }
+        let descriptor = Glibc.open(temporary, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw MediaFileError.system("open \(temporary)", errno) }
+        let synced = fsync(descriptor)
+        close(descriptor)
+        guard synced == 0 else { throw MediaFileError.system("fsync", errno) }
+        guard rename(temporary, file(id, variant)) == 0 else { throw MediaFileError.system("rename", errno) }
+        syncFolder()
+    }
+
+    public func open(_ id: String, _ variant: MediaVariant) throws -> OpenedMediaFile? {
+        guard MediaID.isValid(id) else { return nil }
+        let descriptor = Glibc.open(file(id, variant), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw MediaFileError.system("open", errno)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            throw MediaFileError.system("fstat", errno)
+        }
+        return OpenedMediaFile(descriptor: descriptor, size: Int64(status.st_size))
+    }
+
+    public func remove(_ id: String) throws {
+        guard MediaID.isValid(id) else { return }
+        for variant in [MediaVariant.original, .thumbnail] where unlink(file(id, variant)) != 0 && errno != ENOENT {
+            throw MediaFileError.system("unlink", errno)
+        }
+    }
+
+    public func discard(_ temporary: String) {
+        unlink(temporary)
+    }
+
+    private func file(_ id: String, _ variant: MediaVariant) -> String {
+        variant == .original ? "\(path)/\(id)" : "\(path)/\(id).thumb"
+    }
+
+    /// Makes the rename itself durable.
+    private func syncFolder() {
+        let descriptor = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import SwitchboardCore
+
+/// Uploads' records (their files: ``MediaDirectory``), and which stored
+/// messages carry them (`message_media`, written with the message).
+extension SQLiteMessageStore: MediaStore {
+    /// Records that `message` carries `media` (in the message's transaction).
+    static func recordCarriers(_ media: [MediaAttachment], of message: Message, in db: Database) throws {
+        for attachment in media {
+            try db.execute(sql: "INSERT OR IGNORE INTO message_media (media_id, message_id, room) VALUES (?, ?, ?)",
+                           arguments: [attachment.id, message.id, message.room])
+            try db.execute(sql: "UPDATE media SET carried = 1 WHERE id = ?", arguments: [attachment.id])
+        }
+    }
+
+    public func insertMedia(_ record: MediaRecord) throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO media (id, owner, owner_key, attachment, size, thumbnail_type, uploaded_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [record.id, record.owner, record.owner.lowercased(),
+                                 String(decoding: MessageJSON.encode(record.attachment), as: UTF8.self), record.size,
+                                 record.thumbnailType, record.uploadedAt])
+        }
+    }
+
+    public func mediaRecords(_ ids: [String]) throws -> [MediaRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT owner, attachment, thumbnail_type, uploaded_at FROM media WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
+                """, arguments: StatementArguments(ids)).compactMap { row in
+                let json: String = row["attachment"]
+                guard let attachment = try? JSONDecoder().decode(MediaAttachment.self, from: Data(json.utf8)) else { return nil }
+                return MediaRecord(attachment: attachment, owner: row["owner"], uploadedAt: row["uploaded_at"],
+                                   thumbnailType: row["thumbnail_type"])
+            }
+        }
+    }
+
+    public func carriers(of id: String) throws -> [MediaCarrier] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT room, message_id FROM message_media WHERE media_id = ? ORDER BY message_id",
+                             arguments: [id]).map { MediaCarrier(room: $0["room"], id: $0["message_id"]) }
+        }
+    }
+
+    public func mediaBytes(of user: String) throws -> Int64 {
+        try writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM media WHERE owner_key = ?", arguments: [user.lowercased()]) ?? 0
+        }
+    }
+
+    public func mediaUsage() throws -> [MediaUsage] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT MIN(owner) AS owner, COUNT(*) AS files, SUM(size) AS bytes FROM media
+                GROUP BY owner_key ORDER BY bytes DESC, owner
+                """).map { MediaUsage(user: $0["owner"], files: $0["files"], bytes: $0["bytes"]) }
+        }
+    }
+
+    public func deleteMedia(_ id: String) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM media WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func sweepableMedia(uploadedBefore: Int64) throws -> [String] {
+        try writer.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT id FROM media
+                WHERE (carried = 1 OR uploaded_at < ?)
+                  AND NOT EXISTS (SELECT 1 FROM message_media WHERE media_id = media.id)
+                """, arguments: [uploadedBefore])
+        }
+    }
+}
