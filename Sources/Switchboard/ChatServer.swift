@@ -126,6 +126,24 @@ public final class ChatServer: @unchecked Sendable {
             abandon()
             throw error
         }
+        let media: MediaService?
+        do {
+            media = try (store as? any MediaStore).map { mediaStore in
+                MediaService(bus: bus, access: access, store: mediaStore, files: try MediaDirectory(path: configuration.resolvedMediaDirectory),
+                             images: try VipsImages(), limits: configuration.media)
+            }
+        } catch {
+            abandon()
+            throw error
+        }
+        self.media = media
+        if let media {
+            scheduler.repeating(every: 60) { [logger] in
+                media.sweep(nowMilliseconds: MessageBus.systemClock()) { result in
+                    if case .success(let count) = result, count > 0 { logger.info("media sweep: \(count) upload(s) deleted") }
+                }
+            }
+        }
         // TCP first: once HTTP answers /healthz, every listener is bound; a
         // TCP port in use stops the start with a clear error, never HTTP alone.
         do {
@@ -139,27 +157,8 @@ public final class ChatServer: @unchecked Sendable {
         }
         webSockets = WebSocketServer(
             configuration: configuration.webSocket,
-            bus: bus, connections: connections, access: access, notices: notices,
+            bus: bus, connections: connections, access: access, notices: notices, media: media,
             group: eventLoops, scheduler: scheduler, logger: logger)
-        let media: MediaService?
-        do {
-            media = try (store as? any MediaStore).map { mediaStore in
-                MediaService(bus: bus, access: access, store: mediaStore, files: try MediaDirectory(path: configuration.resolvedMediaDirectory),
-                             images: try VipsImages(), limits: configuration.media)
-            }
-        } catch {
-            tcp?.closeAll()
-            abandon()
-            throw error
-        }
-        self.media = media
-        if let media {
-            scheduler.repeating(every: 60) { [logger] in
-                media.sweep(nowMilliseconds: MessageBus.systemClock()) { result in
-                    if case .success(let count) = result, count > 0 { logger.info("media sweep: \(count) upload(s) deleted") }
-                }
-            }
-        }
         do {
             var httpConfiguration = configuration.http
             httpConfiguration.lineProtocolPort = tcp?.port
@@ -185,6 +184,9 @@ public final class ChatServer: @unchecked Sendable {
                                  underlying: error)
         }
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
+        var publicURL = configuration.http.publicURL ?? "http\(configuration.http.tls == nil ? "" : "s")://\(host):\(http.port)"
+        while publicURL.hasSuffix("/") { publicURL.removeLast() }
+        tcp?.setMediaBaseURL(publicURL)
         cluster?.advertise(address: "http://\(host):\(http.port)" + (tcp.map { " tcp \($0.port)" } ?? ""))
     }
 

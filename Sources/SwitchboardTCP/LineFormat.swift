@@ -11,10 +11,17 @@ public enum LineFormat: MessageFrameFormat {
 
     /// `NAME:TEXT`, `NAME has joined`, `NAME has left` or `system:TEXT`;
     /// nothing for a deletion (the protocol has no way to take a line back).
-    public static func line(for message: Message) -> [UInt8] {
+    /// Each attachment follows the text as `[KIND URL]` (`[photo
+    /// http://HOST:PORT/api/media/ID]`), its URL after `mediaBase`.
+    public static func line(for message: Message, mediaBase: String = "") -> [UInt8] {
         switch message.kind {
         case .delete: return []
-        case .message: return line("\(message.user):\(flatten(message.text))")
+        case .message:
+            var text = flatten(message.text)
+            for attachment in message.media ?? [] {
+                text += (text.isEmpty ? "" : " ") + "[\(attachment.kind.rawValue) \(mediaBase)\(attachment.url)]"
+            }
+            return line("\(message.user):\(text)")
         case .join: return line("\(message.user) has joined")
         case .leave: return line("\(message.user) has left")
         case .system: return line("\(MessageLimits.systemUser):\(flatten(message.text))")

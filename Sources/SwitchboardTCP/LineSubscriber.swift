@@ -22,6 +22,8 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     var appFraming = false
     /// For a replay: the last id it sends.
     let until: Int64?
+    /// Put before an attachment's path (``TCPServerConfiguration/mediaBaseURL``).
+    var mediaBase = ""
     private let channel: any Channel
     private let pump: NIOLoopBound<() -> Void>
     /// Its catch-ups from the store, read off the event loop.
@@ -53,13 +55,19 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
         let batch = until.map { until in batch.prefix { $0.id <= until } } ?? batch[...]
         if appFraming {
             for message in batch {
-                let bytes = message.frame(AppLineFormat.self)
+                let bytes = message.message.media == nil ? message.frame(AppLineFormat.self)
+                    : AppLineFormat.fit(LineFormat.line(for: message.message, mediaBase: mediaBase))
                 if !bytes.isEmpty { channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil) }
             }
         } else {
             var buffer = channel.allocator.buffer(capacity: batch.count * 64)
             for message in batch {
-                message.withFrame(LineFormat.self) { line in _ = buffer.writeBytes(line) }  // a deletion has no line
+                if message.message.media != nil {
+                    // The attachments' URLs are this server's: the line is this listener's, not the shared frame.
+                    buffer.writeBytes(LineFormat.line(for: message.message, mediaBase: mediaBase))
+                } else {
+                    message.withFrame(LineFormat.self) { line in _ = buffer.writeBytes(line) }  // a deletion has no line
+                }
             }
             if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
         }

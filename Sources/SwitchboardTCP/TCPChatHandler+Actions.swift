@@ -21,6 +21,7 @@ extension TCPChatHandler {
             let subscriber = LineSubscriber(room: room, after: bus.lastID, access: access.readerAccess(session.identity),
                                             channel: channel) { [weak self] in self?.deliver() }
             subscriber.appFraming = !framer.newlineTerminated
+            subscriber.mediaBase = configuration.mediaBaseURL
             self.subscriber = subscriber
             logger.info("\(user) has joined", metadata: ["transport": "tcp", "room": "\(room)"])
             let reply = replyOnLoop(context)
@@ -79,6 +80,7 @@ extension TCPChatHandler {
             let replay = LineSubscriber(room: room, after: after, until: upTo, access: access.readerAccess(session.identity),
                                         channel: channel) { [weak self] in self?.deliver() }
             replay.appFraming = !framer.newlineTerminated
+            replay.mediaBase = configuration.mediaBaseURL
             replays.append(replay)
             deliver()
         }

@@ -16,6 +16,8 @@ public final class TCPChatServer: Sendable {
     private let bus: MessageBus
     /// The TLS context new connections get (`--tcp-tls`), replaced by ``reloadTLS(_:)``; nil: plain.
     private let tls: NIOLockedValueBox<NIOSSLContext?>
+    /// What attachments' paths follow in lines, for connections accepted from now on (``setMediaBaseURL(_:)``).
+    private let mediaBase: NIOLockedValueBox<String>
 
     /// Binds and starts accepting on `group`.
     /// - Parameters:
@@ -28,6 +30,8 @@ public final class TCPChatServer: Sendable {
         self.bus = bus
         let tls = NIOLockedValueBox(configuration.tls)
         self.tls = tls
+        let mediaBase = NIOLockedValueBox(configuration.mediaBaseURL)
+        self.mediaBase = mediaBase
         serverChannel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.maxMessagesPerRead, value: 256)
@@ -55,6 +59,8 @@ public final class TCPChatServer: Sendable {
                         // Opt-in: a timer per connection, for clients that send `ping:`.
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Int64(seconds))))
                     }
+                    var configuration = configuration
+                    configuration.mediaBaseURL = mediaBase.withLockedValue { $0 }
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(bus: bus, presence: presence, connections: connections, access: access,
                                        notices: notices, configuration: configuration, client: channel.remoteAddress?.ipAddress ?? "unknown",
@@ -65,6 +71,12 @@ public final class TCPChatServer: Sendable {
             .wait()
         port = serverChannel.localAddress?.port ?? configuration.port
         self.registry = registry
+    }
+
+    /// Where attachments are fetched, as lines show them (the HTTP side's
+    /// address, known once it is bound): `http://HOST:PORT`.
+    public func setMediaBaseURL(_ url: String) {
+        mediaBase.withLockedValue { $0 = url }
     }
 
     private static func tcpOption(_ name: Int32) -> ChannelOptions.Types.SocketOption {

@@ -32,6 +32,9 @@ public struct TCPServerConfiguration: Sendable {
     public var tls: NIOSSLContext?
     /// Limits on names and text.
     public var limits: MessageLimits
+    /// What an attachment's path is put after in a line (`[photo BASE/api/media/ID]`):
+    /// the HTTP side's address, e.g. `http://127.0.0.1:8080`. Set by the server.
+    public var mediaBaseURL = ""
 
     public init(host: String = "127.0.0.1", port: Int = 8081, flushMilliseconds: Int = 50,
                 maxLineBytes: Int = 8192, maxQueuedBytes: Int = 256 * 1024, maxPendingStores: Int = 32,

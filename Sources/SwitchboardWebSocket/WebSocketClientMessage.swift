@@ -5,13 +5,14 @@ import SwitchboardCore
 /// publish, a script-level ping, or something refused (with the `ref` to
 /// answer, when there was one).
 enum WebSocketClientMessage: Equatable {
-    case publish(MessageDraft, ref: JSONValue?)
+    /// A message to store, with the uploads it carries (ids, checked by ``MediaService``).
+    case publish(MessageDraft, media: [String], ref: JSONValue?)
     case ping(JSONValue)
     /// `{"typing":true,"room":..}`: the sender is typing in `room`.
     case typing(room: String, user: String)
     case refused(SwitchboardError, ref: JSONValue?)
 
-    private static let names: Set<String> = ["text", "user", "room", "ref", "ping", "typing"]
+    private static let names: Set<String> = ["text", "user", "room", "ref", "ping", "typing", "media"]
 
     /// Parses `{"text":..,"ref":..}`, `{"user":..,"text":..,"room":..}` or
     /// `{"ping":X}` for a socket of `user` following `filter`, opened as `identity`.
@@ -37,7 +38,16 @@ enum WebSocketClientMessage: Equatable {
                 }
                 return .typing(room: room, user: typist)
             }
-            guard case .string(let rawText) = members["text"] else {
+            let media: [String]
+            do {
+                media = try members["media"]?.stringsOrNull("media") ?? []
+            } catch {
+                throw SwitchboardError(.malformed, code: "malformed_json", message: "'media' must be an array of upload ids.")
+            }
+            var rawText = ""
+            if case .string(let given) = members["text"] {
+                rawText = given
+            } else if media.isEmpty || (members["text"] != nil && members["text"] != .null) {
                 throw SwitchboardError(.malformed, code: "malformed_json", message: "'text' must be a string.")
             }
             var sender = user
@@ -46,7 +56,8 @@ enum WebSocketClientMessage: Equatable {
                 throw SwitchboardError(.invalid, code: "user_required", message: "Give 'user', or open the socket with ?user=NAME.")
             }
             let room = try room(members, filter: filter, limits: limits)
-            return .publish(try access.draft(identity, room: room, user: sender, text: rawText, limits: limits, client: client), ref: ref)
+            return .publish(try access.draft(identity, room: room, user: sender, text: rawText, limits: limits,
+                                             carriesMedia: !media.isEmpty, client: client), media: media, ref: ref)
         } catch {
             return .refused(error, ref: ref)
         }

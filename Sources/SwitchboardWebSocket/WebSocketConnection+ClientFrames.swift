@@ -53,9 +53,10 @@ extension WebSocketConnection {
         case .refused(let error, let ref):
             send(WebSocketClientMessage.error(error, ref: ref), on: context)
             context.flush()
-        case .publish(let draft, let ref):
+        case .publish(let draft, let media, let ref):
             pending.submitted()
-            PushPublish.publish(draft, on: services.bus, eventLoop: context.eventLoop) { [self] result in
+            PushPublish.publish(draft, media: media, by: request.identity, through: services.media, on: services.bus,
+                                eventLoop: context.eventLoop) { [self] result in
                 switch result {
                 case .success(let stored): self.stored(WebSocketClientMessage.ack(ref: ref, id: stored.id))
                 case .failure(let error): self.stored(WebSocketClientMessage.error(error, ref: ref))

@@ -22,12 +22,13 @@ public final class WebSocketServer: Sendable {
     /// - Parameters:
     ///   - access: who a handshake's client is and what it may do.
     ///   - notices: typing and read notices, heard by open sockets and said by them.
+    ///   - media: uploads a publish may carry (`"media":[ID]`); nil: none.
     public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory, access: AccessControl,
-                notices: NoticeBoard = NoticeBoard(),
+                notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil,
                 group: any EventLoopGroup, scheduler: DeadlineScheduler, logger: Logger) {
         self.group = group
         services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, access: access,
-                                     notices: notices, logger: logger)
+                                     notices: notices, media: media, logger: logger)
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 

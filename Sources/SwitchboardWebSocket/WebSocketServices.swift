@@ -9,5 +9,7 @@ struct WebSocketServices: Sendable {
     let access: AccessControl
     /// Typing and read notices to open sockets.
     let notices: NoticeBoard
+    /// Uploads a publish may carry; nil: none.
+    let media: MediaService?
     let logger: Logger
 }
