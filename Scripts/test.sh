@@ -37,6 +37,9 @@ python3 Tests/TLS/tls_test.py .build/debug/switchboard
 echo "== security: floods of pings, joins, sign-ins and sign-ups, a forged Host, TLS suites and renegotiation"
 python3 Tests/Security/security_test.py .build/debug/switchboard
 
+echo "== attachments: photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory"
+python3 Tests/Media/media_test.py .build/debug/switchboard
+
 echo "== a stalled store: SQLite locked by another process, a PostgreSQL of its own frozen (SIGSTOP), 8 s each"
 python3 Tests/Stall/stall_test.py .build/debug/switchboard
 

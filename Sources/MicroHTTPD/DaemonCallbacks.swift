@@ -44,8 +44,10 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
             }
         case .stream(let sink):
             exchange.bodySink = sink
+            exchange.watchBodyHangup()
         case .multipart(let field, let sink):
             exchange.bodySink = sink
+            exchange.watchBodyHangup()
             exchange.multipartField = field
             exchange.postProcessor = MHD_create_post_processor(connection, 16 * 1024, multipartIterator,
                                                                Unmanaged.passUnretained(exchange).toOpaque())
@@ -66,16 +68,22 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         if exchange.started { return .YES }  // a response is already queued; drop the rest
         if let sink = exchange.bodySink, let uploadData {
             // A streamed body: each piece to its sink (or through the
-            // multipart reader); a refusal is answered at once.
-            let bytes = UnsafeRawBufferPointer(start: uploadData, count: count)
+            // multipart reader). libmicrohttpd takes no answer before the
+            // body has ended, so the rest of a refused one is read and
+            // thrown away (the handler answers at its end), or the
+            // connection is closed if it goes on far past the point.
+            if exchange.bodyFailure != nil {
+                exchange.discardedBytes += count
+                return exchange.discardedBytes > context.configuration.maxDiscardedBodyBytes ? .NO : .YES
+            }
             if let processor = exchange.postProcessor {
                 if MHD_post_process(processor, uploadData, count) != .YES, exchange.bodyFailure == nil {
                     exchange.bodyFailure = sink.refusal ?? "The multipart body could not be read."
                 }
-            } else if !sink.write(bytes) {
+            } else if !sink.write(UnsafeRawBufferPointer(start: uploadData, count: count)) {
                 exchange.bodyFailure = sink.refusal ?? "The body was refused."
             }
-            return exchange.bodyFailure == nil ? .YES : dispatch(exchange, context: context)
+            return .YES
         }
         if exchange.bodyTooLarge || exchange.body.count + count > context.configuration.maxBodyBytes {
             // Chunked body past the limit: keep nothing more, and hang up if the
@@ -95,7 +103,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
     if let processor = exchange.postProcessor {
         // The end of a multipart body: what the reader still holds goes out first.
         exchange.postProcessor = nil
-        if MHD_destroy_post_processor(processor) != .YES, exchange.bodyFailure == nil {
+        if MHD_destroy_post_processor(processor) != .YES, exchange.bodyFailure == nil, exchange.bodySink != nil {
             exchange.bodyFailure = exchange.bodySink?.refusal ?? "The multipart body ended part-way."
         }
         if exchange.bodyFailure == nil, exchange.multipartParts == 0 {
@@ -132,6 +140,7 @@ let multipartIterator: MHD_PostDataIterator = { cls, _, key, fileName, contentTy
 
 func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
     exchange.started = true
+    if exchange.bodySink != nil { exchange.unwatchHangup() }  // the body is in: its watch ends
     let result: HTTPHandlerResult
     if let continuation = exchange.continuation {
         exchange.served()

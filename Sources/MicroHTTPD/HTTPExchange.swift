@@ -134,6 +134,15 @@ public final class HTTPExchange: @unchecked Sendable {
         hangupToken = hangups.watch(fd: sb_connection_fd(connection), handler: handler)
     }
 
+    /// Watches the socket while a streamed body arrives: a client that
+    /// leaves part-way has its socket shut down, so libmicrohttpd notices at
+    /// once (see ``HangupWatch/watch(fd:shuttingDown:handler:)``) and the
+    /// body's sink is abandoned. Worker thread; ended by ``unwatchHangup()``.
+    func watchBodyHangup() {
+        guard hangupToken == nil, let hangups else { return }
+        hangupToken = hangups.watch(fd: sb_connection_fd(connection), shuttingDown: true, handler: {})
+    }
+
     /// Ends the watch of ``watchHangup(_:)``, if any (worker thread).
     func unwatchHangup() {
         guard let token = hangupToken else { return }

@@ -26,6 +26,8 @@ public final class HangupWatch: @unchecked Sendable {
     private struct Entry {
         let fd: Int32
         var handler: (@Sendable () -> Void)?
+        /// Shut the socket down when the peer hangs up (see ``watch(fd:shuttingDown:handler:)``).
+        var shutsDown = false
     }
 
     private let epoll: Int32
@@ -68,10 +70,17 @@ public final class HangupWatch: @unchecked Sendable {
     /// Watches `fd` until ``unwatch(_:)``; `handler` runs once, on the
     /// watching thread, if the client hangs up first. Returns the token to
     /// unwatch with, or nil when the socket cannot be watched.
-    public func watch(fd: Int32, handler: @escaping @Sendable () -> Void) -> UInt64? {
+    ///
+    /// `shuttingDown`: on a hang-up the socket is also shut down (both
+    /// ways), under the same lock ``unwatch(_:)`` takes, so never after it
+    /// returned. That wakes libmicrohttpd, which may have missed the FIN:
+    /// its edge-triggered epoll stops reading after a short read, so a FIN
+    /// that came with a request body's last bytes is seen only at the idle
+    /// timeout (an upload cut off halfway would keep its file until then).
+    public func watch(fd: Int32, shuttingDown: Bool = false, handler: @escaping @Sendable () -> Void) -> UInt64? {
         guard fd >= 0, !stopped.load(ordering: .relaxed), startThread() else { return nil }
         let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
-        entries.withLock { $0[token] = Entry(fd: fd, handler: handler) }
+        entries.withLock { $0[token] = Entry(fd: fd, handler: handler, shutsDown: shuttingDown) }
         guard sb_hangup_watch(epoll, fd, token) == 0 else {
             entries.withLock { _ = $0.removeValue(forKey: token) }
             return nil
@@ -111,6 +120,7 @@ public final class HangupWatch: @unchecked Sendable {
                 // Taken once: a later unwatch finds the entry and takes the socket out of the set.
                 let handler = entries.withLock { entries -> (@Sendable () -> Void)? in
                     defer { entries[token]?.handler = nil }
+                    if let entry = entries[token], entry.shutsDown, entry.handler != nil { shutdown(entry.fd, Int32(SHUT_RDWR)) }
                     return entries[token]?.handler
                 }
                 handler?()

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Every rule about uploads, in one place that every transport calls: who
 /// may upload (signed in), what is accepted (by content, ``MediaSniffer``),
@@ -18,6 +19,8 @@ public final class MediaService: Sendable {
     /// The limits uploads are held to.
     public let limits: MediaLimits
     private let processing = DispatchQueue(label: "switchboard.media", qos: .utility)
+    /// Storage in use per uploader as last read (for `/metrics`, which never waits on the store).
+    private let lastUsage = Mutex<[MediaUsage]>([])
 
     public init(bus: MessageBus, access: AccessControl, store: any MediaStore, files: any MediaFileStore,
                 images: any ImageProcessing, limits: MediaLimits) {
@@ -27,6 +30,17 @@ public final class MediaService: Sendable {
         self.files = files
         self.images = images
         self.limits = limits
+        refreshUsage()
+    }
+
+    /// Storage in use per uploader, largest first, as last read from the
+    /// store (at start and after every upload, deletion and sweep).
+    public var usageAsLastRead: [MediaUsage] { lastUsage.withLock { $0 } }
+
+    private func refreshUsage() {
+        bus.gate.run("media usage", { [store] in try store.mediaUsage() }) { [self] result in
+            if case .success(let usage) = result { lastUsage.withLock { $0 = usage } }
+        }
     }
 
     // MARK: Uploading
@@ -106,6 +120,7 @@ public final class MediaService: Sendable {
                     try files.keep(keptPath, as: record.id, .original)
                     if let cleaned { try files.keep(cleaned.thumbnailPath, as: record.id, .thumbnail) }
                     try store.insertMedia(record)
+                    refreshUsage()
                     return record
                 } catch {
                     files.discard(keptPath)
@@ -196,9 +211,10 @@ public final class MediaService: Sendable {
     /// Deletes upload `id` and its files (the admin's). False when there was none.
     public func delete(_ id: String, completion: @escaping @Sendable (Result<Bool, SwitchboardError>) -> Void) {
         guard MediaID.isValid(id) else { return completion(.success(false)) }
-        bus.gate.run("media delete", { [store, files] in
+        bus.gate.run("media delete", { [self] in
             let existed = try store.deleteMedia(id)
             try files.remove(id)
+            refreshUsage()
             return existed
         }, completion: completion)
     }
@@ -208,9 +224,10 @@ public final class MediaService: Sendable {
     /// is free again. Returns how many went (on the gate; the caller's clock).
     public func sweep(nowMilliseconds: Int64, completion: @escaping @Sendable (Result<Int, SwitchboardError>) -> Void) {
         let before = nowMilliseconds - limits.unattachedLifetimeMilliseconds
-        bus.gate.run("media sweep", { [store, files] in
+        bus.gate.run("media sweep", { [self] in
             let ids = try store.sweepableMedia(uploadedBefore: before)
             for id in ids where try store.deleteMedia(id) { try files.remove(id) }
+            if !ids.isEmpty { refreshUsage() }
             return ids.count
         }, completion: completion)
     }

@@ -15,7 +15,8 @@ public enum MediaSniffer {
         guard let container = container(of: head) else {
             throw .unsupportedMedia("The file is not a photo, video or sound Switchboard accepts (JPEG, PNG, GIF, WebP, Ogg, WebM, MP4, M4A, MP3, WAV, QuickTime).")
         }
-        let declaredType = declared.map(Self.essence(of:)).flatMap { $0.isEmpty || $0 == "application/octet-stream" ? nil : $0 }
+        // No word at all: none, bytes, or the form type curl and browsers send for a body given no type.
+        let declaredType = declared.map(Self.essence(of:)).flatMap { Self.undeclared.contains($0) ? nil : $0 }
         guard let declaredType else { return container }
         let soundOnly = declaredType.hasPrefix("audio/")
         let type: MediaType
@@ -30,6 +31,9 @@ public enum MediaSniffer {
         }
         return type
     }
+
+    /// Declared types that say nothing about the file.
+    private static let undeclared: Set<String> = ["", "application/octet-stream", "application/x-www-form-urlencoded", "binary/octet-stream"]
 
     /// The container `head` starts with, read as a file with no declared type.
     static func container(of head: [UInt8]) -> MediaType? {

@@ -93,6 +93,7 @@ enum RoomEndpoints {
         let text = metrics.exposition(connections: services.connections.counts(),
                                       storeBytes: services.bus.storeFigures.current()?.bytes ?? 0,
                                       uptimeSeconds: services.uptimeSeconds)
+            + (services.media.map { PrometheusExporter.mediaExposition($0.usageAsLastRead) } ?? [])
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(text))
     }
 }

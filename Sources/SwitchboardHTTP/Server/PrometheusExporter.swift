@@ -55,4 +55,18 @@ public final class PrometheusExporter: DeliveryStatsSink {
         registry.emit(into: &buffer)
         return buffer
     }
+
+    /// Uploads' storage in the text format: in all, and for the 20 largest
+    /// uploaders (a label per user for every user would grow without bound).
+    public static func mediaExposition(_ usage: [MediaUsage]) -> [UInt8] {
+        var text = "# TYPE switchboard_media_bytes gauge\nswitchboard_media_bytes \(usage.reduce(0) { $0 + $1.bytes })\n"
+        text += "# TYPE switchboard_media_files gauge\nswitchboard_media_files \(usage.reduce(0) { $0 + $1.files })\n"
+        text += "# TYPE switchboard_media_user_bytes gauge\n"
+        for user in usage.prefix(20) {
+            let label = user.user.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n")
+            text += "switchboard_media_user_bytes{user=\"\(label)\"} \(user.bytes)\n"
+        }
+        return Array(text.utf8)
+    }
 }
