@@ -17,6 +17,16 @@ struct AppLineFormatTests {
         #expect(AppLineFormat.fit(Array("error:send iam:NAME first\n".utf8)) == Array("error:send iam:NAME first".utf8))
     }
 
+    @Test func attachmentsFollowTheTextAsKindAndURL() {
+        let photo = MediaAttachment(id: String(repeating: "a", count: 32), type: "image/jpeg", size: 1, name: "p.jpg", hasThumbnail: true)
+        let voice = MediaAttachment(id: String(repeating: "b", count: 32), type: "audio/ogg", size: 1, name: "v.ogg", hasThumbnail: false)
+        let looked = Message(id: 1, room: "lobby", user: "luke", text: "look", kind: .message, ts: 0, media: [photo, voice])
+        #expect(LineFormat.line(for: looked, mediaBase: "http://127.0.0.1:8080")
+                == Array("luke:look [photo http://127.0.0.1:8080/api/media/\(photo.id)] [voice http://127.0.0.1:8080/api/media/\(voice.id)]\n".utf8))
+        let silent = Message(id: 2, room: "lobby", user: "luke", text: "", kind: .message, ts: 0, media: [voice])
+        #expect(LineFormat.line(for: silent, mediaBase: "http://h") == Array("luke:[voice http://h/api/media/\(voice.id)]\n".utf8))
+    }
+
     @Test func aFullLengthTextFitsOneReadEndingInAnEllipsis() {
         let text = String(repeating: "a", count: 4090) + "€€"  // 4,096 bytes, ends in 3-byte characters
         let frame = message(text).frame(AppLineFormat.self)

@@ -13,11 +13,11 @@ struct WebSocketClientMessageTests {
 
     @Test func publishesAsTheSocketsUserInItsRoomAndKeepsTheRefAsSent() {
         let draft = MessageDraft(room: "lobby", user: "luke", text: "hi", kind: .message)
-        #expect(parse(#"{"text":"hi","ref":7}"#) == .publish(draft, ref: .number("7")))
-        #expect(parse(#"{"text":"hi","ref":"a"}"#) == .publish(draft, ref: .string("a")))
-        #expect(parse(#"{"text":"hi"}"#) == .publish(draft, ref: nil))
+        #expect(parse(#"{"text":"hi","ref":7}"#) == .publish(draft, media: [], ref: .number("7")))
+        #expect(parse(#"{"text":"hi","ref":"a"}"#) == .publish(draft, media: [], ref: .string("a")))
+        #expect(parse(#"{"text":"hi"}"#) == .publish(draft, media: [], ref: nil))
         #expect(parse(#"{"user":"leia","text":"hi","room":"b"}"#, filter: .rooms(["a", "b"]))
-                == .publish(MessageDraft(room: "b", user: "leia", text: "hi", kind: .message), ref: nil))
+                == .publish(MessageDraft(room: "b", user: "leia", text: "hi", kind: .message), media: [], ref: nil))
         #expect(String(decoding: WebSocketClientMessage.ack(ref: .number("7"), id: 42), as: UTF8.self) == #"{"ack":7,"id":42}"#)
     }
 

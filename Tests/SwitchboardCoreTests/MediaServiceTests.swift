@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import SwitchboardTesting
+@testable import SwitchboardCore
+
+/// The rules of uploads with no HTTP, no disk and no libvips: who may
+/// upload, attach and read, the quota, and that a refused upload keeps
+/// nothing. (The store, files and images are small fakes; the real ones
+/// are exercised by Tests/Media/media_test.py against the binary.)
+@Suite("Media service")
+struct MediaServiceTests {
+    final class Records: MediaStore, @unchecked Sendable {
+        let lock = NSLock()
+        var records: [String: MediaRecord] = [:]
+        var carried: [String: [MediaCarrier]] = [:]
+        func insertMedia(_ record: MediaRecord) throws { lock.withLock { records[record.id] = record } }
+        func mediaRecords(_ ids: [String]) throws -> [MediaRecord] { lock.withLock { ids.compactMap { records[$0] } } }
+        func carriers(of id: String) throws -> [MediaCarrier] { lock.withLock { carried[id] ?? [] } }
+        func mediaBytes(of user: String) throws -> Int64 {
+            lock.withLock { records.values.filter { $0.owner.lowercased() == user.lowercased() }.reduce(0) { $0 + $1.size } }
+        }
+        func mediaUsage() throws -> [MediaUsage] { [] }
+        func deleteMedia(_ id: String) throws -> Bool { lock.withLock { records.removeValue(forKey: id) != nil } }
+        func sweepableMedia(uploadedBefore: Int64) throws -> [String] {
+            lock.withLock { records.values.filter { $0.uploadedAt < uploadedBefore && carried[$0.id] == nil }.map(\.id) }
+        }
+    }
+
+    final class Files: MediaFileStore, @unchecked Sendable {
+        let lock = NSLock()
+        var kept: [String] = []
+        var discarded: [String] = []
+        var removed: [String] = []
+        func temporaryFile() throws -> TemporaryMediaFile { fatalError("not used") }
+        func keep(_ path: String, as id: String, _ variant: MediaVariant) throws { lock.withLock { kept.append("\(id).\(variant.rawValue)") } }
+        func open(_ id: String, _ variant: MediaVariant) throws -> OpenedMediaFile? { nil }
+        func remove(_ id: String) throws { lock.withLock { removed.append(id) } }
+        func discard(_ path: String) { lock.withLock { discarded.append(path) } }
+    }
+
+    struct Images: ImageProcessing {
+        func clean(_ path: String, type: MediaType, thumbnailSize: Int) throws -> CleanedImage {
+            CleanedImage(path: path + ".clean", size: 10, width: 3, height: 2, thumbnailPath: path + ".thumb", thumbnailType: "image/jpeg")
+        }
+    }
+
+    let bus: MessageBus
+    let directory = ConversationDirectory()
+    let records = Records()
+    let files = Files()
+    let service: MediaService
+
+    init() throws {
+        bus = try MessageBus(store: InMemoryMessageStore(), conversations: directory)
+        let access = AccessControl(verifier: nil, conversations: directory)
+        service = MediaService(bus: bus, access: access, store: records, files: files, images: Images(),
+                               limits: MediaLimits(maxUploadBytes: 1000, quotaBytes: 1500))
+    }
+
+    static func user(_ name: String) -> Identity { .user(TokenClaims(user: name, expires: 4_000_000_000_000, revocationKey: name)) }
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
+    static let ogg: [UInt8] = Array("OggS".utf8) + [0, 2]
+
+    func upload(_ head: [UInt8], size: Int64, declared: String? = nil, as identity: Identity) -> Result<MediaRecord, SwitchboardError> {
+        let done = DispatchSemaphore(value: 0)
+        let cell = StoreGateTests.Cell<Result<MediaRecord, SwitchboardError>>()
+        service.finishUpload(path: "/tmp/upload", size: size, head: head, declaredType: declared, name: "a.bin", by: identity) {
+            cell.value = $0
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 10)
+        return cell.value ?? .failure(.storeUnavailable("no answer"))
+    }
+
+    @Test func guestsMayNotUploadAndTheAdminMay() throws {
+        #expect(throws: SwitchboardError.signInRequired) { try service.checkUpload(by: .guest, announcedBytes: 10) }
+        try service.checkUpload(by: .admin, announcedBytes: 10)
+        #expect(throws: SwitchboardError.uploadTooLarge(maxBytes: 1000)) { try service.checkUpload(by: Self.user("luke"), announcedBytes: 1001) }
+        #expect(try MediaService.uploader(.admin) == "admin")
+    }
+
+    @Test func aPhotoIsCleanedAndKeptWithItsThumbnailASoundAsItIs() throws {
+        let photo = try upload(Self.jpeg, size: 100, as: Self.user("luke")).get()
+        #expect(photo.attachment.type == "image/jpeg" && photo.attachment.width == 3 && photo.attachment.thumbnail != nil && photo.size == 10)
+        #expect(files.kept.contains("\(photo.id).original") && files.kept.contains("\(photo.id).thumbnail"))
+        #expect(files.discarded.contains("/tmp/upload"), "the original, with its metadata, is not kept")
+        let voice = try upload(Self.ogg, size: 100, as: Self.user("luke")).get()
+        #expect(voice.attachment.type == "audio/ogg" && voice.attachment.thumbnail == nil && voice.size == 100)
+        #expect(try records.mediaRecords([photo.id, voice.id]).count == 2)
+    }
+
+    @Test func refusedUploadsKeepNothing() throws {
+        #expect(throws: SwitchboardError.self) { try upload(Array("<html>".utf8), size: 6, as: Self.user("luke")).get() }
+        #expect(throws: SwitchboardError.self) { try upload(Self.jpeg, size: 6, declared: "image/png", as: Self.user("luke")).get() }
+        #expect(throws: SwitchboardError.self) { try upload(Self.jpeg, size: 0, as: Self.user("luke")).get() }
+        #expect(throws: SwitchboardError.uploadTooLarge(maxBytes: 1000)) { try upload(Self.ogg, size: 1001, as: Self.user("luke")).get() }
+        #expect(throws: SwitchboardError.signInRequired) { try upload(Self.ogg, size: 10, as: .guest).get() }
+        #expect(records.records.isEmpty && files.kept.isEmpty)
+        #expect(files.discarded.count == 5)
+    }
+
+    @Test func theQuotaCountsEveryUploadOfTheUserInAnyCase() throws {
+        _ = try upload(Self.ogg, size: 800, as: Self.user("han")).get()
+        _ = try upload(Self.ogg, size: 700, as: Self.user("HAN")).get()
+        let refused = upload(Self.ogg, size: 1, as: Self.user("han"))
+        #expect(throws: SwitchboardError.quotaExceeded(quotaBytes: 1500, usedBytes: 1500)) { try refused.get() }
+        _ = try upload(Self.ogg, size: 900, as: Self.user("leia")).get()
+        #expect(records.records.count == 3)
+    }
+
+    @Test func onlyTheUploaderAttachesAndEachIdOnce() throws {
+        let mine = try upload(Self.ogg, size: 10, as: Self.user("luke")).get()
+        let records = [mine]
+        #expect(try service.attachments([mine.id, mine.id], records: records, by: Self.user("LUKE")).count == 1)
+        #expect(try service.attachments([mine.id], records: records, by: .admin) == [mine.attachment])
+        #expect(throws: SwitchboardError.notYourMedia) { try service.attachments([mine.id], records: records, by: Self.user("leia")) }
+        #expect(throws: SwitchboardError.notYourMedia) { try service.attachments([mine.id], records: records, by: .guest) }
+        #expect(throws: SwitchboardError.noSuchMedia) { try service.attachments([MediaID.make()], records: records, by: Self.user("luke")) }
+        #expect(throws: SwitchboardError.noSuchMedia) { try service.attachments(["../x"], records: records, by: Self.user("luke")) }
+        #expect(throws: SwitchboardError.tooManyAttachments(10)) {
+            try service.attachments(Array(repeating: mine.id, count: 11), records: records, by: Self.user("luke"))
+        }
+    }
+
+    @Test func readersAreTheUploaderTheAdminAndWhoeverMayReadACarrier() throws {
+        let record = try upload(Self.ogg, size: 10, as: Self.user("luke")).get()
+        #expect(service.mayRead(record, carriers: [], identity: Self.user("Luke")))
+        #expect(service.mayRead(record, carriers: [], identity: .admin))
+        #expect(!service.mayRead(record, carriers: [], identity: Self.user("leia")))
+        #expect(!service.mayRead(record, carriers: [], identity: .guest))
+        #expect(service.mayRead(record, carriers: [MediaCarrier(room: "lobby", id: 5)], identity: .guest))
+        // A conversation of luke and han, made at id 10; han removed at id 20.
+        let event = ConversationEvent(type: .created, actor: "luke", title: "t", members: ["luke", "han"])
+        _ = directory.apply(Message(id: 10, room: "c.10", user: "system", text: "", kind: .system, ts: 0, event: event))
+        let inside = [MediaCarrier(room: "c.10", id: 15)]
+        #expect(service.mayRead(record, carriers: inside, identity: Self.user("han")))
+        #expect(!service.mayRead(record, carriers: inside, identity: Self.user("leia")))
+        #expect(!service.mayRead(record, carriers: inside, identity: .guest))
+        let removal = ConversationEvent(type: .removed, actor: "luke", user: "han")
+        _ = directory.apply(Message(id: 20, room: "c.10", user: "system", text: "", kind: .system, ts: 0, event: removal))
+        #expect(!service.mayRead(record, carriers: inside, identity: Self.user("han")), "a removed member reads no more of it")
+        #expect(service.mayRead(record, carriers: inside + [MediaCarrier(room: "lobby", id: 30)], identity: Self.user("han")),
+                "forwarded to a public room, anyone reads it")
+    }
+}
