@@ -33,6 +33,10 @@
     },
   });
   let messengerStarted = false;
+  // Photos, video and voice (attachments.js): uploads, the record button, and how media are drawn.
+  const attachments = window.Attachments({
+    canAttach: () => Boolean(state.account), showError, errorText, send,
+  });
 
   // ---- joining -------------------------------------------------------------
 
@@ -287,11 +291,11 @@
     };
   }
 
-  function publishOverSocket(text) {
+  function publishOverSocket(text, media) {
     const ref = state.nextRef++;
     return new Promise((resolve, reject) => {
       state.acks.set(ref, { resolve, reject });
-      state.socket.send(JSON.stringify({ text, ref }));
+      state.socket.send(JSON.stringify(media.length ? { text, media, ref } : { text, ref }));
       setTimeout(() => state.acks.delete(ref) && reject(new Error("no acknowledgement within 10 s")), 10000);
     });
   }
@@ -366,10 +370,14 @@
       when.dateTime = new Date(message.ts).toISOString();
       when.textContent = new Date(message.ts).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
       meta.append(who, when);
-      const text = document.createElement("div");
-      text.className = "text";
-      text.textContent = message.text;   // always text, never HTML
-      item.append(meta, text);
+      item.append(meta);
+      if (message.text || !message.media) {
+        const text = document.createElement("div");
+        text.className = "text";
+        text.textContent = message.text;   // always text, never HTML
+        item.append(text);
+      }
+      attachments.render(message, item);
     } else {
       item.className = message.kind === "system" ? "notice system" : "notice";
       item.textContent = message.kind === "system" ? message.text : `${message.user} ${message.kind === "join" ? "joined" : "left"}`;
@@ -407,27 +415,36 @@
     }
   });
 
-  $("compose").addEventListener("submit", async (event) => {
+  $("compose").addEventListener("submit", (event) => {
     event.preventDefault();
+    send();
+  });
+
+  /// Sends what is typed with what is attached (either may be missing, not both).
+  async function send() {
     const text = $("text").value;
-    if (!text.trim()) return;
+    const media = attachments.ids();
+    if (media === false) return showError("Wait for the upload to finish.");
+    if (!text.trim() && media.length === 0) return;
     try {
       if (currentTransport() === "websocket" && state.socket && state.socket.readyState === WebSocket.OPEN) {
-        await publishOverSocket(text);
+        await publishOverSocket(text, media);
       } else {
+        const body = media.length ? { user: state.user, text, media } : { user: state.user, text };
         const response = await fetch(`/api/rooms/${encodeURIComponent(state.room)}/messages`, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ user: state.user, text }),
+          body: JSON.stringify(body),
         });
         if (response.status !== 201) throw new Error(errorText(await response.text(), response.status));
       }
       $("text").value = "";
+      attachments.clear();
       showError(null);
     } catch (error) {
       showError(error.message);
     }
-  });
+  }
 
   // ---- the cost line -------------------------------------------------------
 

@@ -7,6 +7,7 @@ Prints one line per check and a closing 'browser: N passed, N failed'.
 """
 import json
 import os
+import shutil
 import socket
 import ssl
 import subprocess
@@ -77,12 +78,12 @@ class LineClient:
         self.buffer = b""
         self.socket.sendall(f"iam:{name}\n".encode())
 
-    def wait_for_line(self, wanted, timeout):
+    def wait_for_line(self, wanted, timeout, prefix=False):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             while b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
-                if line.decode() == wanted:
+                if line.decode() == wanted or (prefix and line.decode().startswith(wanted)):
                     return True
             self.socket.settimeout(max(0.01, deadline - time.monotonic()))
             try:
@@ -193,6 +194,95 @@ def messenger_checks(server, options, check, screenshots):
     finally:
         poe.quit()
         kylo.quit()
+
+
+def media_checks(server, options, check, screenshots):
+    """Photos, video and voice in the page: attached by the button, by a drop and by a paste,
+    shown as a thumbnail that opens full size and as players that can be sought; a voice
+    message recorded with the browser's (fake) microphone and sent; raw TCP sees the links."""
+    folder = tempfile.mkdtemp(prefix="switchboard-browser-media-")
+    photo, clip = os.path.join(folder, "photo.jpg"), os.path.join(folder, "clip.mp4")
+    convert = shutil.which("convert-im6.q16") or "/usr/bin/convert"
+    subprocess.run([convert, "-size", "900x600", "gradient:orange-purple", photo], check=True)
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10:duration=4",
+                    "-pix_fmt", "yuv420p", "-movflags", "+faststart", clip], check=True)
+    media_options = webdriver.ChromeOptions()
+    media_options.binary_location = options.binary_location
+    for argument in options.arguments + ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                                         "--autoplay-policy=no-user-gesture-required"]:
+        media_options.add_argument(argument)
+    rey = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=media_options)
+    tcp = LineClient(server.tcp, "finn")
+    try:
+        rey.get(f"{server.base}/?room=lobby&transport=websocket")
+        wait_for(lambda: rey.find_element(By.ID, "join-password").is_displayed(), 5)
+        rey.find_element(By.ID, "join-name").clear()
+        rey.find_element(By.ID, "join-name").send_keys("jyn")
+        rey.find_element(By.ID, "join-password").send_keys("a long enough password")
+        rey.find_element(By.ID, "register").click()
+        wait_for(lambda: rey.find_element(By.ID, "join-signed-in").is_displayed(), 5)
+        rey.find_element(By.ID, "join-signed-in").click()
+        wait_for(lambda: rey.find_element(By.ID, "status").text.startswith("live"), 10)
+
+        def attach(path):
+            rey.execute_script("document.getElementById('file').hidden = false")
+            rey.find_element(By.ID, "file").send_keys(path)
+            rey.execute_script("document.getElementById('file').hidden = true")
+            return wait_for(lambda: rey.execute_script(
+                "const items = document.querySelectorAll('#pending .attachment');"
+                "return items.length > 0 && [...items].every((item) => item.classList.contains('ready'))"), 15)
+
+        check("a photo attached with the button uploads, with its thumbnail shown before sending", bool(attach(photo)))
+        rey.find_element(By.ID, "text").send_keys("a photo\n")
+        loaded = wait_for(lambda: rey.execute_script(
+            "const image = document.querySelector('#messages .media a img');"
+            "return image && image.complete && image.naturalWidth > 0 ? [image.naturalWidth, image.naturalHeight, image.parentNode.href] : null"), 10)
+        check("the sent photo shows as a thumbnail of at most 320 px, linking to the full size",
+              bool(loaded) and max(loaded[0], loaded[1]) <= 320 and "/api/media/" in loaded[2] and "thumbnail" not in loaded[2], str(loaded))
+        check("a raw TCP client sees the photo's link", tcp.wait_for_line(f"jyn:a photo [photo {server.base}/api/media/", 5, prefix=True))
+        full = rey.execute_async_script("""const done = arguments[arguments.length - 1];
+            fetch(document.querySelector('#messages .media a').href).then((r) => r.blob()).then((b) => done(b.size));""")
+        check("the full-size photo loads", isinstance(full, int) and full > 1000, str(full))
+
+        check("a video attached with the button uploads", bool(attach(clip)))
+        rey.find_element(By.ID, "text").send_keys(Keys.ENTER)
+        sought = wait_for(lambda: rey.execute_script(
+            "const video = document.querySelector('#messages video');"
+            "if (!video || video.readyState < 1) return null;"
+            "if (video.currentTime < 2) { video.currentTime = 3; return null; }"
+            "return [video.duration, video.currentTime, video.seekable.length]"), 10, 0.2)
+        check("the video plays inline and can be sought (Range requests)", bool(sought) and sought[0] >= 3.5 and sought[2] >= 1, str(sought))
+
+        # A drop and a paste of a generated picture (DataTransfer, as the browser makes for a real one).
+        for how, script in (("dropped on the chat", "document.getElementById('chat').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}))"),
+                            ("pasted into the text", "document.getElementById('text').dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}))")):
+            rey.execute_async_script("""const done = arguments[arguments.length - 1];
+                const canvas = document.createElement('canvas'); canvas.width = 64; canvas.height = 48;
+                canvas.getContext('2d').fillRect(0, 0, 30, 30);
+                canvas.toBlob((blob) => { const data = new DataTransfer();
+                    data.items.add(new File([blob], 'drawn.png', {type: 'image/png'})); """ + script + """; done(); }, 'image/png');""")
+            ready = wait_for(lambda: rey.execute_script(
+                "const items = document.querySelectorAll('#pending .attachment'); return items.length === 1 && items[0].classList.contains('ready')"), 10)
+            check(f"a picture {how} is uploaded", bool(ready))
+            rey.find_element(By.ID, "text").send_keys(f"{how}\n")
+            check(f"and sent with the text", bool(wait_for(lambda: rey.execute_script(
+                "return [...document.querySelectorAll('#messages .message')].some((m) => m.textContent.includes(arguments[0]) && m.querySelector('.media img'))",
+                how), 10)))
+
+        rey.find_element(By.ID, "record").click()
+        time.sleep(1.5)
+        rey.find_element(By.ID, "record").click()
+        voice = wait_for(lambda: rey.execute_script(
+            "const audio = document.querySelector('#messages audio');"
+            "return audio && audio.readyState >= 1 ? audio.src : null"), 15, 0.2)
+        check("a voice message recorded in the browser is sent and plays inline", bool(voice), str(voice))
+        check("raw TCP sees the voice message", tcp.wait_for_line(f"jyn:[voice {server.base}/api/media/", 5, prefix=True))
+        if screenshots:
+            rey.save_screenshot(os.path.join(screenshots, "media.png"))
+        check("nothing stays pending after sending", rey.execute_script("return document.getElementById('pending').hidden"))
+    finally:
+        rey.quit()
+        tcp.socket.close()
 
 
 def main():
@@ -450,6 +540,9 @@ def main():
 
         # --- the messenger: two signed-in users in two browser profiles
         messenger_checks(server, options, check, screenshots)
+
+        # --- photos, video and voice
+        media_checks(server, options, check, screenshots)
 
         # --- under --auth required the page offers signing in, not a guest join
         required = Server(binary, extra=("--auth", "required"))
