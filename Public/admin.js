@@ -36,6 +36,7 @@
     $("dashboard").hidden = false;
     $("live").hidden = false;
     loadAccounts();
+    loadMedia();
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let text = "";
@@ -252,6 +253,57 @@
     ban($("ban-user").value.trim(), Number($("ban-seconds").value));
   });
   setInterval(loadAccounts, 5000);
+
+  // ---- uploads: storage in all and per user, the latest, and deleting one.
+
+  async function loadMedia() {
+    if ($("dashboard").hidden) return;
+    const { response, body } = await adminRequest("GET", "/api/admin/media").catch(() => ({ response: { ok: false } }));
+    if (!response.ok) {
+      $("media-total").textContent = response.status === 503 ? "This server keeps no uploads" : "–";
+      return;
+    }
+    $("media-total").textContent = `${body.files} upload${body.files === 1 ? "" : "s"}, ${formatBytes(body.bytes)} in all`;
+    rows($("media-users"), body.users.map((u) => [u.user, u.files, formatBytes(u.bytes)]));
+    $("media-recent").replaceChildren(...body.recent.map((upload) => {
+      const row = document.createElement("tr");
+      const link = document.createElement("a");
+      link.href = `/api/media/${upload.media}`;
+      link.textContent = upload.name;
+      link.target = "_blank";
+      link.rel = "noopener";
+      const first = document.createElement("td");
+      first.append(link);
+      row.append(first);
+      for (const text of [upload.user, upload.type, formatBytes(upload.size), upload.carried ? "yes" : "not yet"]) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      const actions = document.createElement("td");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "small danger";
+      button.textContent = "Delete";
+      button.addEventListener("click", () => deleteMedia(upload.media, upload.name));
+      actions.append(button);
+      row.append(actions);
+      return row;
+    }));
+  }
+
+  async function deleteMedia(id, name) {
+    const { response, body } = await adminRequest("DELETE", `/api/admin/media/${encodeURIComponent(id)}`);
+    $("media-result").textContent = response.status === 204 ? `Deleted ${name || id}.`
+      : `Refused: ${(body.error && body.error.message) || response.status}`;
+    loadMedia();
+  }
+
+  $("media-delete").addEventListener("submit", (event) => {
+    event.preventDefault();
+    deleteMedia($("media-id").value.trim());
+  });
+  setInterval(loadMedia, 5000);
 
   function niceCeiling(value) {
     const power = Math.pow(10, Math.floor(Math.log10(value)));

@@ -30,13 +30,24 @@ extension SQLiteMessageStore: MediaStore {
         return try writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT owner, attachment, thumbnail_type, uploaded_at FROM media WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
-                """, arguments: StatementArguments(ids)).compactMap { row in
-                let json: String = row["attachment"]
-                guard let attachment = try? JSONDecoder().decode(MediaAttachment.self, from: Data(json.utf8)) else { return nil }
-                return MediaRecord(attachment: attachment, owner: row["owner"], uploadedAt: row["uploaded_at"],
-                                   thumbnailType: row["thumbnail_type"])
-            }
+                """, arguments: StatementArguments(ids)).compactMap(Self.mediaRecord)
         }
+    }
+
+    public func recentMedia(limit: Int) throws -> [(record: MediaRecord, carried: Bool)] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT owner, attachment, thumbnail_type, uploaded_at,
+                       EXISTS (SELECT 1 FROM message_media WHERE media_id = media.id) AS carried
+                FROM media ORDER BY uploaded_at DESC, id LIMIT ?
+                """, arguments: [limit]).compactMap { row in Self.mediaRecord(row).map { ($0, row["carried"] as Bool) } }
+        }
+    }
+
+    private static func mediaRecord(_ row: Row) -> MediaRecord? {
+        let json: String = row["attachment"]
+        guard let attachment = try? JSONDecoder().decode(MediaAttachment.self, from: Data(json.utf8)) else { return nil }
+        return MediaRecord(attachment: attachment, owner: row["owner"], uploadedAt: row["uploaded_at"], thumbnailType: row["thumbnail_type"])
     }
 
     public func carriers(of id: String) throws -> [MediaCarrier] {

@@ -280,6 +280,23 @@ def media_checks(server, options, check, screenshots):
         if screenshots:
             rey.save_screenshot(os.path.join(screenshots, "media.png"))
         check("nothing stays pending after sending", rey.execute_script("return document.getElementById('pending').hidden"))
+
+        # The operator's side: storage in all and per user, the latest uploads, deleting one.
+        rey.switch_to.new_window("tab")
+        rey.get(f"{server.base}/admin")
+        rey.find_element(By.ID, "token").send_keys(ADMIN_TOKEN + Keys.ENTER)
+        users = lambda: rey.find_element(By.ID, "media-users").text
+        check("the dashboard shows storage per user and in all",
+              wait_for(lambda: "jyn" in users() and "upload" in rey.find_element(By.ID, "media-total").text, 10),
+              users().replace("\n", " | "))
+        latest = lambda: rey.find_element(By.ID, "media-recent").text
+        wait_for(lambda: "clip.mp4" in latest(), 10)
+        rey.execute_script("""for (const row of document.querySelectorAll('#media-recent tr'))
+                                if (row.cells[0].textContent === 'clip.mp4') row.querySelector('button').click();""")
+        check("deleting an upload from the dashboard", wait_for(lambda: "Deleted clip.mp4" in rey.find_element(By.ID, "media-result").text
+                                                                and "clip.mp4" not in latest(), 10), latest()[:200])
+        if screenshots:
+            rey.save_screenshot(os.path.join(screenshots, "admin-media.png"))
     finally:
         rey.quit()
         tcp.socket.close()

@@ -22,6 +22,7 @@ struct MediaServiceTests {
             lock.withLock { records.values.filter { $0.owner.lowercased() == user.lowercased() }.reduce(0) { $0 + $1.size } }
         }
         func mediaUsage() throws -> [MediaUsage] { [] }
+        func recentMedia(limit: Int) throws -> [(record: MediaRecord, carried: Bool)] { [] }
         func deleteMedia(_ id: String) throws -> Bool { lock.withLock { records.removeValue(forKey: id) != nil } }
         func sweepableMedia(uploadedBefore: Int64) throws -> [String] {
             lock.withLock { records.values.filter { $0.uploadedAt < uploadedBefore && carried[$0.id] == nil }.map(\.id) }

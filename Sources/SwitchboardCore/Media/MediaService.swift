@@ -203,9 +203,10 @@ public final class MediaService: Sendable {
 
     // MARK: The operator's
 
-    /// Storage in use, per uploader.
-    public func usage(completion: @escaping @Sendable (Result<[MediaUsage], SwitchboardError>) -> Void) {
-        bus.gate.run("media usage", { [store] in try store.mediaUsage() }, completion: completion)
+    /// Storage in use, per uploader, and the latest uploads (newest first; whether a message carries each).
+    public func usage(recent: Int = 50,
+                      completion: @escaping @Sendable (Result<([MediaUsage], [(record: MediaRecord, carried: Bool)]), SwitchboardError>) -> Void) {
+        bus.gate.run("media usage", { [store] in (try store.mediaUsage(), try store.recentMedia(limit: recent)) }, completion: completion)
     }
 
     /// Deletes upload `id` and its files (the admin's). False when there was none.

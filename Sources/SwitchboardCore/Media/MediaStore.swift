@@ -14,6 +14,8 @@ public protocol MediaStore: Sendable {
     func mediaBytes(of user: String) throws -> Int64
     /// Every uploader's share, largest first.
     func mediaUsage() throws -> [MediaUsage]
+    /// The latest `limit` uploads, newest first, each with whether a stored message carries it.
+    func recentMedia(limit: Int) throws -> [(record: MediaRecord, carried: Bool)]
     /// Forgets upload `id` (the messages that carried it keep their
     /// attachment, which then answers 404). False when there was none.
     func deleteMedia(_ id: String) throws -> Bool

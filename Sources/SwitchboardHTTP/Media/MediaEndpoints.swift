@@ -59,9 +59,12 @@ enum MediaEndpoints {
     /// The admin's: storage in use, in all and per uploader.
     static func usage(_ request: RouteRequest) throws -> HTTPHandlerResult {
         let media = try service(request)
-        return PendingAnswer<Result<[MediaUsage], SwitchboardError>>.suspend(request.exchange, until: { done in
-            media.usage(completion: done)
-        }, answer: { outcome in .json(200, MediaJSON.usage(try outcome.get())) })
+        return PendingAnswer<Result<([MediaUsage], [(record: MediaRecord, carried: Bool)]), SwitchboardError>>.suspend(
+            request.exchange, until: { done in media.usage(completion: done) },
+            answer: { outcome in
+                let (usage, recent) = try outcome.get()
+                return .json(200, MediaJSON.usage(usage, recent: recent))
+            })
     }
 
     /// The admin's: deletes an upload (204), 404 when there is none.

@@ -19,13 +19,29 @@ enum MediaJSON {
                                            thumbnail: attachment.thumbnail))
     }
 
-    /// The admin's usage: `{"files","bytes","users":[{"user","files","bytes"}]}`.
-    static func usage(_ usage: [MediaUsage]) -> [UInt8] {
+    /// The admin's usage: `{"files","bytes","users":[{"user","files","bytes"}],
+    /// "recent":[{"media","type","size","name","user","uploaded","carried"}]}`.
+    static func usage(_ usage: [MediaUsage], recent: [(record: MediaRecord, carried: Bool)]) -> [UInt8] {
+        struct Upload: Encodable {
+            let media: String
+            let type: String
+            let size: Int64
+            let name: String
+            let user: String
+            let uploaded: Int64
+            let carried: Bool
+        }
         struct Usage: Encodable {
             let files: Int
             let bytes: Int64
             let users: [MediaUsage]
+            let recent: [Upload]
         }
-        return MessageJSON.encode(Usage(files: usage.reduce(0) { $0 + $1.files }, bytes: usage.reduce(0) { $0 + $1.bytes }, users: usage))
+        let uploads = recent.map { entry in
+            Upload(media: entry.record.id, type: entry.record.attachment.type, size: entry.record.size, name: entry.record.attachment.name,
+                   user: entry.record.owner, uploaded: entry.record.uploadedAt, carried: entry.carried)
+        }
+        return MessageJSON.encode(Usage(files: usage.reduce(0) { $0 + $1.files }, bytes: usage.reduce(0) { $0 + $1.bytes }, users: usage,
+                                        recent: uploads))
     }
 }
