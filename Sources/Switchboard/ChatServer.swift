@@ -129,8 +129,10 @@ public final class ChatServer: @unchecked Sendable {
         let media: MediaService?
         do {
             media = try (store as? any MediaStore).map { mediaStore in
-                MediaService(bus: bus, access: access, store: mediaStore, files: try MediaDirectory(path: configuration.resolvedMediaDirectory),
-                             images: try VipsImages(), limits: configuration.media)
+                // On a shared database the files are kept in it (every node serves every file); the folder is this node's cache.
+                let folder = try MediaDirectory(path: configuration.resolvedMediaDirectory)
+                let files: any MediaFileStore = (store as? any MediaBlobStore).map { SharedMediaFiles(cache: folder, blobs: $0) } ?? folder
+                return MediaService(bus: bus, access: access, store: mediaStore, files: files, images: try VipsImages(), limits: configuration.media)
             }
         } catch {
             abandon()

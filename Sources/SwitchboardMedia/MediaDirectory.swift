@@ -67,6 +67,22 @@ public final class MediaDirectory: MediaFileStore {
         unlink(temporary)
     }
 
+    public func keptIDs(storedBefore: Int64) throws -> [String] {
+        guard let directory = opendir(path) else { throw MediaFileError.system("opendir \(path)", errno) }
+        defer { closedir(directory) }
+        var ids = Set<String>()
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let id = name.hasSuffix(".thumb") ? String(name.dropLast(6)) : name
+            guard MediaID.isValid(id) else { continue }
+            var status = stat()
+            guard stat(path + "/" + name, &status) == 0 else { continue }
+            let modified = Int64(status.st_mtim.tv_sec) * 1000 + Int64(status.st_mtim.tv_nsec) / 1_000_000
+            if modified < storedBefore { ids.insert(id) }
+        }
+        return ids.sorted()
+    }
+
     private func file(_ id: String, _ variant: MediaVariant) -> String {
         variant == .original ? "\(path)/\(id)" : "\(path)/\(id).thumb"
     }

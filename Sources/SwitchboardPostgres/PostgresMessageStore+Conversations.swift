@@ -66,7 +66,7 @@ extension PostgresMessageStore: ConversationStore {
                 try row.decode((String, String, Bool, String, Bool, Int64, Int64, Int64?, [String]?).self)
             let last = try lastID.flatMap { id in
                 try connections.query("""
-                    SELECT id, room, username, text, kind, ts, event FROM switchboard_messages WHERE id = \(id)
+                    SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages WHERE id = \(id)
                     """).first.map(Self.message)
             }
             summaries.append(ConversationSummary(

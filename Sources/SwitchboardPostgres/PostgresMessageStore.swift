@@ -47,9 +47,10 @@ public final class PostgresMessageStore: MessageStore {
         let kinds = drafts.map(\.kind.rawValue), transports = drafts.map { $0.transport?.rawValue ?? "" }
         let events = drafts.map { $0.event.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) } ?? "" }
         let effects = drafts.map { $0.event.map(Self.effects) ?? "" }
+        let media = drafts.map { $0.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) } ?? "" }
         let result = try connections.query("""
             SELECT switchboard_commit(\(nodeID), \(timestamp), \(rooms), \(users), \(texts), \(kinds), \(transports),
-                                      \(events), \(effects))
+                                      \(events), \(effects), \(media))
             """)
         guard let ids = try result.first?.decode([Int64].self), ids.count == drafts.count else {
             throw PostgresStoreError.unexpectedAnswer("switchboard_commit returned no id per draft")
@@ -68,12 +69,12 @@ public final class PostgresMessageStore: MessageStore {
             switch filter {
             case .all:
                 rows = try connections.query("""
-                    SELECT id, room, username, text, kind, ts, event FROM switchboard_messages
+                    SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages
                     WHERE id > \(cursor) AND id <= \(highWater) ORDER BY id LIMIT \(limit)
                     """, on: connection)
             case .rooms(let rooms):
                 rows = try connections.query("""
-                    SELECT id, room, username, text, kind, ts, event FROM switchboard_messages
+                    SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages
                     WHERE id > \(cursor) AND id <= \(highWater) AND room = ANY(\(rooms.sorted())) ORDER BY id LIMIT \(limit)
                     """, on: connection)
             }
@@ -85,21 +86,23 @@ public final class PostgresMessageStore: MessageStore {
 
     public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
         try connections.query("""
-            SELECT id, room, username, text, kind, ts, event FROM switchboard_messages
+            SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages
             WHERE room = \(room) AND id < \(id) ORDER BY id DESC LIMIT \(limit)
             """).map(Self.message).reversed()
     }
 
     public func latest(in room: String, limit: Int) throws -> [Message] {
         try connections.query("""
-            SELECT id, room, username, text, kind, ts, event FROM switchboard_messages
+            SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages
             WHERE room = \(room) ORDER BY id DESC LIMIT \(limit)
             """).map(Self.message).reversed()
     }
 
     public func delete(id: Int64) throws -> Message? {
         try connections.query("""
-            DELETE FROM switchboard_messages WHERE id = \(id) RETURNING id, room, username, text, kind, ts, event
+            WITH gone AS (DELETE FROM switchboard_messages WHERE id = \(id) RETURNING id, room, username, text, kind, ts, event, media),
+                 carried AS (DELETE FROM switchboard_message_media WHERE message_id = \(id))
+            SELECT * FROM gone
             """).first.map(Self.message)
     }
 
@@ -146,11 +149,13 @@ public final class PostgresMessageStore: MessageStore {
     }
 
     static func message(_ row: PostgresRow) throws -> Message {
-        let (id, room, user, text, kind, ts, event) = try row.decode((Int64, String, String, String, String, Int64, String?).self)
+        let (id, room, user, text, kind, ts, event, media) =
+            try row.decode((Int64, String, String, String, String, Int64, String?, String?).self)
         guard let kind = MessageKind(rawValue: kind) else {
             throw PostgresStoreError.unexpectedAnswer("message \(id) has kind \(kind)")
         }
         return Message(id: id, room: room, user: user, text: text, kind: kind, ts: ts,
-                       event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) })
+                       event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) },
+                       media: media.flatMap { try? JSONDecoder().decode([MediaAttachment].self, from: Data($0.utf8)) })
     }
 }

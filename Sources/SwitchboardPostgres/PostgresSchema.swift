@@ -16,11 +16,14 @@ import PostgresNIO
 ///   `switchboard_keys`: identity, shared by every node.
 /// - `switchboard_conversations`, `switchboard_members`: conversations and
 ///   their members, changed by the commit that stores each event.
+/// - `switchboard_media`, `switchboard_media_chunks`, `switchboard_message_media`:
+///   uploads' records, their bytes (1 MiB chunks, so that every node serves
+///   every file), and which messages carry them (written by the commit).
 /// - `switchboard_commit(...)`: one group commit, in one round trip.
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 3
+    static let version = 4
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     static let statements: [String] = [
@@ -109,17 +112,60 @@ enum PostgresSchema {
         """
         DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[])
         """,
+        """
+        ALTER TABLE switchboard_messages ADD COLUMN IF NOT EXISTS media text
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_media (
+            id text PRIMARY KEY,
+            owner text NOT NULL,
+            owner_key text NOT NULL,
+            attachment text NOT NULL,
+            size bigint NOT NULL,
+            thumbnail_type text,
+            uploaded_at bigint NOT NULL,
+            carried boolean NOT NULL DEFAULT false
+        )
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_media_owner ON switchboard_media (owner_key)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_media_chunks (
+            media_id text NOT NULL,
+            variant text NOT NULL,
+            seq int NOT NULL,
+            data bytea NOT NULL,
+            stored_at bigint NOT NULL DEFAULT (extract(epoch FROM now()) * 1000)::bigint,
+            PRIMARY KEY (media_id, variant, seq)
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS switchboard_message_media (
+            media_id text NOT NULL,
+            message_id bigint NOT NULL,
+            room text NOT NULL,
+            PRIMARY KEY (media_id, message_id)
+        )
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_message_media_message ON switchboard_message_media (message_id)
+        """,
+        """
+        DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[])
+        """,
         // One group commit. Joins and leaves are this node's presence claims:
         // the message is stored only for the user's first claim on a live
         // node (join) or when their last claim goes (leave). A conversation
         // event (`p_events`, its stored JSON) changes membership as
-        // `p_effects` says, in the same transaction; a `created` one names
+        // `p_effects` says, in the same transaction (and `p_media`, the
+        // attachments' JSON, records which uploads it carries); a `created` one names
         // its room after its id, and a second direct conversation of a pair
         // is not stored. Returns one id per draft, 0 for one not stored.
         """
         CREATE OR REPLACE FUNCTION switchboard_commit(p_node text, p_ts bigint, p_rooms text[], p_users text[],
                                                       p_texts text[], p_kinds text[], p_transports text[],
-                                                      p_events text[], p_effects text[])
+                                                      p_events text[], p_effects text[], p_media text[])
         RETURNS bigint[] LANGUAGE plpgsql AS $$
         DECLARE
             next_id bigint;
@@ -161,8 +207,14 @@ enum PostgresSchema {
                     END IF;
                 END IF;
                 next_id := next_id + 1;
-                INSERT INTO switchboard_messages (id, room, username, text, kind, ts, event)
-                    VALUES (next_id, v_room, p_users[i], p_texts[i], p_kinds[i], p_ts, nullif(p_events[i], ''));
+                INSERT INTO switchboard_messages (id, room, username, text, kind, ts, event, media)
+                    VALUES (next_id, v_room, p_users[i], p_texts[i], p_kinds[i], p_ts, nullif(p_events[i], ''), nullif(p_media[i], ''));
+                IF p_media[i] <> '' THEN
+                    INSERT INTO switchboard_message_media (media_id, message_id, room)
+                        SELECT a->>'id', next_id, v_room FROM jsonb_array_elements(p_media[i]::jsonb) AS a ON CONFLICT DO NOTHING;
+                    UPDATE switchboard_media SET carried = true
+                        WHERE id IN (SELECT a->>'id' FROM jsonb_array_elements(p_media[i]::jsonb) AS a);
+                END IF;
                 IF fx->>'type' IN ('created', 'added') THEN
                     INSERT INTO switchboard_members (room, username, user_key, since_id, read_id, ordinal)
                         SELECT v_room, t.m->>'user', t.m->>'key', next_id, next_id, t.n - 1

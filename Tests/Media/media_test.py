@@ -32,14 +32,14 @@ def rss_mb(pid):
 
 
 class Server:
-    def __init__(self, binary, folder, *extra):
+    def __init__(self, binary, folder, *extra, database=None):
         self.http, self.tcp = free_port(), free_port()
         self.media_dir = os.path.join(folder, f"media{self.http}")
         self.process = subprocess.Popen(
             [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
-             "--db", os.path.join(folder, f"s{self.http}.sqlite"), "--media-dir", self.media_dir, "--admin-token", "T", *extra],
+             "--db", database or os.path.join(folder, f"s{self.http}.sqlite"), "--media-dir", self.media_dir, "--admin-token", "T", *extra],
             stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, f"s{self.http}.log"), "w"))
-        for _ in range(100):
+        for _ in range(300):
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{self.http}/healthz", timeout=1)
                 return
@@ -190,6 +190,11 @@ def main(binary):
         memory(big, folder)
     finally:
         big.stop()
+    postgres = os.environ.get("SWITCHBOARD_TEST_POSTGRES")
+    if postgres:
+        two_nodes(binary, folder, files, postgres)
+    else:
+        print("(two nodes on PostgreSQL skipped: SWITCHBOARD_TEST_POSTGRES not set; Scripts/test.sh starts one)")
     print(f"{len(failures)} failure(s)" if failures else "all media checks passed")
     sys.exit(1 if failures else 0)
 
@@ -430,6 +435,42 @@ def ws_publish(server, token, media_id):
     seen = read_lines_until(sse, media_id)
     check("an SSE reader sees the WebSocket's voice message", media_id in seen and "audio/webm" in seen, seen[-300:])
     sse.close()
+
+
+def two_nodes(binary, folder, files, url):
+    """On PostgreSQL the files are in the database: a file uploaded on one node is
+    served by the other (which has never seen it), and deleted on both."""
+    name = "sb_media_" + os.urandom(6).hex()
+    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True)
+    database = url.rsplit("/", 1)[0] + "/" + name
+    a = Server(binary, folder, database=database)
+    b = Server(binary, folder, database=database)
+    try:
+        luke = a.account("luke")
+        status, body = a.form_upload(files["mp4"], luke)
+        video = json.loads(body)["media"] if status == 201 else None
+        check("an upload on node A is 201", status == 201, body[:100])
+        status, body = a.form_upload(files["photo"], luke)
+        photo = json.loads(body)["media"] if status == 201 else None
+        status, _, body = b.request("POST", "/api/rooms/lobby/messages", {"text": "from b", "media": [video, photo]},
+                                    token=luke)
+        check("node B attaches it to a message (the record is shared)", status == 201, f"{status} {body[:100]}")
+        status, headers, got = b.request("GET", f"/api/media/{video}")
+        check("node B serves node A's upload, byte for byte", status == 200 and got == open(files["mp4"], "rb").read(), status)
+        status, _, part = b.request("GET", f"/api/media/{video}", headers={"Range": "bytes=100-199"})
+        check("and its ranges", status == 206 and part == open(files["mp4"], "rb").read()[100:200], status)
+        status, _, thumb = b.request("GET", f"/api/media/{photo}/thumbnail")
+        check("and the photo's thumbnail", status == 200 and thumb[:3] == b"\xff\xd8\xff", status)
+        check("node B's folder now caches it", os.path.exists(os.path.join(b.media_dir, video)))
+        status, _, _ = b.request("DELETE", f"/api/admin/media/{video}", headers={"Authorization": "Bearer T"})
+        check("deleted on node B", status == 204, status)
+        check("node A no longer serves it", a.request("GET", f"/api/media/{video}")[0] == 404)
+        left = subprocess.run(["psql", database, "-Atqc", f"SELECT count(*) FROM switchboard_media_chunks WHERE media_id = '{video}'"],
+                              capture_output=True, text=True).stdout.strip()
+        check("its bytes are gone from the database", left == "0", left)
+    finally:
+        a.stop()
+        b.stop()
 
 
 def memory(server, folder):

@@ -39,6 +39,7 @@ struct MediaServiceTests {
         func open(_ id: String, _ variant: MediaVariant) throws -> OpenedMediaFile? { nil }
         func remove(_ id: String) throws { lock.withLock { removed.append(id) } }
         func discard(_ path: String) { lock.withLock { discarded.append(path) } }
+        func keptIDs(storedBefore: Int64) throws -> [String] { [] }
     }
 
     struct Images: ImageProcessing {

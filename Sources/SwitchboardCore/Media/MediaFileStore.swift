@@ -59,6 +59,9 @@ public protocol MediaFileStore: Sendable {
     func remove(_ id: String) throws
     /// Removes a temporary file that will not be kept (none is fine).
     func discard(_ path: String)
+    /// The ids with files kept before `storedBefore` (milliseconds since
+    /// the epoch), for the sweep to find those no record names.
+    func keptIDs(storedBefore: Int64) throws -> [String]
 }
 
 /// A temporary file an upload is written into, on the worker that reads

@@ -111,20 +111,29 @@ public final class MediaService: Sendable {
                                             width: cleaned?.width, height: cleaned?.height, hasThumbnail: cleaned != nil),
                 owner: owner, uploadedAt: MessageBus.systemClock(), thumbnailType: cleaned?.thumbnailType)
             let keptPath = cleaned?.path ?? path
+            // The bytes are kept here, off the store gate (a large file into
+            // PostgreSQL takes longer than a store call may); only the quota
+            // and the record go through the gate. Files whose record never
+            // comes (a refusal, a timeout, a crash) are the sweep's orphans.
+            do {
+                try files.keep(keptPath, as: record.id, .original)
+                if let cleaned { try files.keep(cleaned.thumbnailPath, as: record.id, .thumbnail) }
+            } catch {
+                files.discard(keptPath)
+                if let cleaned { files.discard(cleaned.thumbnailPath) }
+                try? files.remove(record.id)
+                return completion(.failure(.storeUnavailable("the upload could not be kept")))
+            }
             bus.gate.run("upload", { [self] in
                 do {
                     let used = try store.mediaBytes(of: owner)
                     if used + record.size > limits.quotaBytes {
                         throw SwitchboardError.quotaExceeded(quotaBytes: limits.quotaBytes, usedBytes: used)
                     }
-                    try files.keep(keptPath, as: record.id, .original)
-                    if let cleaned { try files.keep(cleaned.thumbnailPath, as: record.id, .thumbnail) }
                     try store.insertMedia(record)
                     refreshUsage()
                     return record
                 } catch {
-                    files.discard(keptPath)
-                    if let cleaned { files.discard(cleaned.thumbnailPath) }
                     try? files.remove(record.id)
                     throw error
                 }
@@ -222,13 +231,23 @@ public final class MediaService: Sendable {
 
     /// Deletes every upload no message carries that is older than the
     /// unattached lifetime or whose messages were all deleted; their quota
-    /// is free again. Returns how many went (on the gate; the caller's clock).
+    /// is free again. Then removes files kept over an hour ago that no
+    /// record names (an upload refused or timed out after its bytes were
+    /// kept, a crash between the two, a file deleted on another node still
+    /// in this node's cache). Returns how many uploads went (on the gate; the caller's clock).
     public func sweep(nowMilliseconds: Int64, completion: @escaping @Sendable (Result<Int, SwitchboardError>) -> Void) {
         let before = nowMilliseconds - limits.unattachedLifetimeMilliseconds
+        let orphanedBefore = nowMilliseconds - 3_600_000
         bus.gate.run("media sweep", { [self] in
             let ids = try store.sweepableMedia(uploadedBefore: before)
             for id in ids where try store.deleteMedia(id) { try files.remove(id) }
             if !ids.isEmpty { refreshUsage() }
+            let kept = try files.keptIDs(storedBefore: orphanedBefore)
+            var known = Set<String>()
+            for start in stride(from: 0, to: kept.count, by: 500) {
+                known.formUnion(try store.mediaRecords(Array(kept[start..<min(start + 500, kept.count)])).map(\.id))
+            }
+            for id in kept where !known.contains(id) { try files.remove(id) }
             return ids.count
         }, completion: completion)
     }
