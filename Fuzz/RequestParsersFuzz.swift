@@ -20,9 +20,11 @@ public func requestParsersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     switch first % 7 {
     case 0, 1:
         let type: String? = first % 7 == 0 ? "application/json" : "application/x-www-form-urlencoded; charset=utf-8"
-        if let (user, body) = try? PublishRequest.fields(contentType: type, body: input) {
+        if let fields = try? PublishRequest.fields(contentType: type, body: input) {
             // What the parser lets through is valid text, and the access check decides the rest.
-            if let body, let draft = try? access.draft(.guest, room: "lobby", user: user ?? "fuzz", text: body, limits: limits, client: "fuzz") {
+            if let media = fields.media { precondition(media.count <= input.count, "no more ids than bytes") }
+            if let body = fields.text, let draft = try? access.draft(.guest, room: "lobby", user: fields.user ?? "fuzz", text: body,
+                                                                    limits: limits, client: "fuzz") {
                 precondition(!draft.text.isEmpty && draft.text.utf8.count <= limits.maxTextBytes, "text within limits")
                 precondition(!draft.text.utf8.contains(0), "no NUL stored")
                 checkName(draft.user)
@@ -47,7 +49,8 @@ public func requestParsersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     default:
         let parsed = WebSocketClientMessage.parse(text, user: "fuzz", filter: .room("lobby"), limits: limits,
                                                   access: access, identity: .guest, client: "fuzz")
-        if case .publish(let draft, _) = parsed {
+        if case .publish(let draft, let media, _) = parsed {
+            precondition(!draft.text.isEmpty || !media.isEmpty, "an empty text only beside media")
             precondition(draft.room == "lobby" && draft.text.utf8.count <= limits.maxTextBytes, "a publish stays in its room and limits")
         }
     }

@@ -5,6 +5,9 @@
 #   requests  the publish body (JSON and form), form decoding, the account
 #             endpoints' fields, the poll parameters, Last-Event-ID and a
 #             WebSocket client's text frame
+#   uploads   what reads an upload and a download: the type sniffed from
+#             a file's first bytes, the name it is kept under, the Range
+#             header, an upload id
 #   token     a token as a client presents it, and a signed token's claims,
 #             through JWTTokenVerifier and jwt-kit (built as a package of its
 #             own in .build-fuzz-token, Fuzz/TokenFuzzPackage: about 1.5 min
@@ -17,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${SECONDS_TO_RUN:-60}
-targets=${TARGETS:-"line requests token"}
+targets=${TARGETS:-"line requests uploads token"}
 work=$(mktemp -d -t switchboard-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p Fuzz/crashes
@@ -88,11 +91,18 @@ for target in $targets; do
     printf '\x0412\xff100\xff25\xff' > "$corpus/seed-poll"
     printf '\x0542' > "$corpus/seed-cursor"
     printf '\x06{"text":"hi","ref":7,"room":"lobby"}' > "$corpus/seed-ws" ;;
+  uploads)
+    build uploads UploadReadersFuzz SwitchboardHTTP/Media/ByteRange
+    printf '\x00image/jpeg\xff\xff\xd8\xff\xe0\x00\x10JFIF' > "$corpus/seed-jpeg"
+    printf '\x00audio/webm\xff\x1a\x45\xdf\xa3\x9f\x42\x82\x84webm' > "$corpus/seed-webm"
+    printf '\x00\x00\x00\x00\x20ftypisom' > "$corpus/seed-mp4"
+    printf '\x01../../etc/pa\x00ss\xe2\x80\xaewd.jpg' > "$corpus/seed-name"
+    printf '\x02\x05bytes=10-19' > "$corpus/seed-range" ;;
   token)
     build_token
     printf '\x00eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJsdWtlIiwiZXhwIjoxOTAwMDAwMDAwfQ.c2ln' > "$corpus/seed-token"
     printf '\x01{"sub":"luke","exp":1900000000,"nbf":1700000000,"iat":1700000000,"jti":"j1","rooms":["lobby","team-*"]}' > "$corpus/seed-claims" ;;
-  *) echo "unknown fuzz target $target (line, requests, token)" >&2; exit 2 ;;
+  *) echo "unknown fuzz target $target (line, requests, uploads, token)" >&2; exit 2 ;;
   esac
   echo "== fuzz target $target, $seconds s"
   "$work/fuzz-$target" -max_total_time="$seconds" -artifact_prefix="Fuzz/crashes/$target-" -print_final_stats=1 "$corpus" 2>&1 \

@@ -68,7 +68,7 @@ echo "== fuzzing every parser of a client's bytes (libFuzzer, 15 s a target: tha
 # building when LineSession gained its AccessControl, and nothing noticed).
 # The token target (jwt-kit built for libFuzzer, 1.5 min more) is left to
 # Scripts/fuzz.sh, to keep this run under 20 minutes.
-SECONDS_TO_RUN=15 TARGETS="line requests" Scripts/fuzz.sh
+SECONDS_TO_RUN=15 TARGETS="line requests uploads" Scripts/fuzz.sh
 
 echo "== ThreadSanitizer on the bus, group commit, the pump and presence (SwitchboardCore's tests, about 30 s)"
 SANITIZERS=core Scripts/sanitizers.sh

@@ -282,6 +282,9 @@ def run(server, files, folder):
     check("a part header of 70 kB is 400 (or the connection closed), never kept", answer == b"" or answer.startswith(b"HTTP/1.1 400"),
           answer[:100])
 
+    # --- mutated multipart bodies (libmicrohttpd's post processor and our sink, black-box)
+    mutated_multipart(server, luke, open(files["png"], "rb").read())
+
     # --- names: path, NUL, control characters, 2,000 characters
     for given, expect in (("../../etc/passwd", "passwd"), ("a\u0000b.jpg", "ab.jpg"), ("x" * 2000, "x" * 200), ("..", "upload.jpg")):
         status, body = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {luke}", "-H", "Content-Type: image/jpeg",
@@ -404,6 +407,43 @@ def run(server, files, folder):
     status, _, body = server.request("GET", "/metrics")
     check("/metrics has the storage in use", status == 200 and b"switchboard_media_bytes" in body, body[-300:])
     check("no temporary file is left after all of it", server.leftovers() == [], server.leftovers())
+
+
+def mutated_multipart(server, token, png, rounds=300):
+    """Random cuts, flips and insertions in a valid form: every answer is a status line
+    (or the connection closes), the server stays healthy, no temporary file stays,
+    and only a form that still holds a whole PNG part can be 201."""
+    import random
+    rng = random.Random(20261126)
+    boundary = "----sbfuzz7MA4YWxkTrZu0gW"
+    valid = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n"
+             f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n"
+             ).encode() + png + f"\r\n--{boundary}--\r\n".encode()
+    statuses = {}
+    for _ in range(rounds):
+        body = bytearray(valid)
+        for _ in range(rng.randint(1, 4)):
+            what = rng.random()
+            at = rng.randrange(len(body))
+            if what < 0.3:
+                body[at] = rng.randrange(256)
+            elif what < 0.5:
+                del body[at:at + rng.randint(1, 40)]
+            elif what < 0.7:
+                body[at:at] = rng.choice([b"\r\n", b"--", boundary.encode(), b"\x00" * 8, b"Content-Disposition: form-data; name=\"file\"\r\n\r\n"])
+            else:
+                body = body[:at]
+        head = (f"POST /api/media HTTP/1.1\r\nHost: 127.0.0.1:{server.http}\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+        answer = raw_exchange(server.http, head, bytes(body))
+        status = answer[9:12].decode(errors="replace") if answer.startswith(b"HTTP/1.1 ") else "closed"
+        statuses[status] = statuses.get(status, 0) + 1
+    print(f"     {rounds} mutated forms: {dict(sorted(statuses.items()))}")
+    check("mutated forms get an answer of their own (201, 400, 413, 415) or a closed connection",
+          set(statuses) <= {"201", "400", "413", "415", "closed"}, statuses)
+    check("the server is healthy after them", server.request("GET", "/healthz")[0] == 200)
+    time.sleep(0.5)
+    check("and keeps no temporary file of them", server.leftovers() == [], server.leftovers())
 
 
 def ws_publish(server, token, media_id):
