@@ -214,25 +214,31 @@
     const registered = new Map(body.accounts.map((a) => [a.user, a]));
     const banOf = (user) => body.bans[user.toLowerCase()];
     $("accounts").replaceChildren(...[...names].sort().map((user) => {
-      const row = document.createElement("tr");
       const account = registered.get(user);
       const until = banOf(user);
-      for (const text of [user, account ? new Date(account.created).toLocaleString() : "guest",
-                          signedIn.get(user) || "–", until ? new Date(until).toLocaleString() : "–"]) {
-        const cell = document.createElement("td");
-        cell.textContent = text;
-        row.append(cell);
-      }
-      const actions = document.createElement("td");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "small";
-      button.textContent = until ? "Lift ban" : "Ban 1 h";
-      button.addEventListener("click", () => until ? lift(user) : ban(user, 3600));
-      actions.append(button);
-      row.append(actions);
-      return row;
+      return actionRow([user, account ? new Date(account.created).toLocaleString() : "guest",
+                        signedIn.get(user) || "–", until ? new Date(until).toLocaleString() : "–"],
+                       until ? "Lift ban" : "Ban 1 h", "small", () => until ? lift(user) : ban(user, 3600));
     }));
+  }
+
+  /// A table row of `cells` (text, or an element) ending in one button.
+  function actionRow(cells, label, className, action) {
+    const row = document.createElement("tr");
+    for (const content of cells) {
+      const cell = document.createElement("td");
+      if (content instanceof Node) cell.append(content); else cell.textContent = content;
+      row.append(cell);
+    }
+    const actions = document.createElement("td");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = className;
+    button.textContent = label;
+    button.addEventListener("click", action);
+    actions.append(button);
+    row.append(actions);
+    return row;
   }
 
   async function ban(user, seconds) {
@@ -266,29 +272,13 @@
     $("media-total").textContent = `${body.files} upload${body.files === 1 ? "" : "s"}, ${formatBytes(body.bytes)} in all`;
     rows($("media-users"), body.users.map((u) => [u.user, u.files, formatBytes(u.bytes)]));
     $("media-recent").replaceChildren(...body.recent.map((upload) => {
-      const row = document.createElement("tr");
       const link = document.createElement("a");
       link.href = `/api/media/${upload.media}`;
       link.textContent = upload.name;
       link.target = "_blank";
       link.rel = "noopener";
-      const first = document.createElement("td");
-      first.append(link);
-      row.append(first);
-      for (const text of [upload.user, upload.type, formatBytes(upload.size), upload.carried ? "yes" : "not yet"]) {
-        const cell = document.createElement("td");
-        cell.textContent = text;
-        row.append(cell);
-      }
-      const actions = document.createElement("td");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "small danger";
-      button.textContent = "Delete";
-      button.addEventListener("click", () => deleteMedia(upload.media, upload.name));
-      actions.append(button);
-      row.append(actions);
-      return row;
+      return actionRow([link, upload.user, upload.type, formatBytes(upload.size), upload.carried ? "yes" : "not yet"],
+                       "Delete", "small danger", () => deleteMedia(upload.media, upload.name));
     }));
   }
 

@@ -13,22 +13,9 @@ Test media are made with ImageMagick, exiftool and ffmpeg. Usage:
 import json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "TLS"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Security"))
 from tls_test import free_port  # noqa: E402
-
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(f"{'ok  ' if ok else 'FAIL'} {name}{'' if ok else f' ({detail})'}")
-    if not ok:
-        failures.append(name)
-
-
-def rss_mb(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+from security_test import check, failures, rss_mb  # noqa: E402  (one list of failures, one way to read RSS)
 
 
 class Server:
