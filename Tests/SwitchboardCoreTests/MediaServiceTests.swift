@@ -39,7 +39,8 @@ struct MediaServiceTests {
         func open(_ id: String, _ variant: MediaVariant) throws -> OpenedMediaFile? { nil }
         func remove(_ id: String) throws { lock.withLock { removed.append(id) } }
         func discard(_ path: String) { lock.withLock { discarded.append(path) } }
-        func keptIDs(storedBefore: Int64) throws -> [String] { [] }
+        var onDisk: [String] = []
+        func keptIDs(storedBefore: Int64) throws -> [String] { lock.withLock { onDisk } }
     }
 
     struct Images: ImageProcessing {
@@ -145,5 +146,19 @@ struct MediaServiceTests {
         #expect(!service.mayRead(record, carriers: inside, identity: Self.user("han")), "a removed member reads no more of it")
         #expect(service.mayRead(record, carriers: inside + [MediaCarrier(room: "lobby", id: 30)], identity: Self.user("han")),
                 "forwarded to a public room, anyone reads it")
+    }
+
+    @Test func theSweepTakesUncarriedUploadsAndFilesNoRecordNames() throws {
+        let kept = try upload(Self.ogg, size: 10, as: Self.user("luke")).get()
+        let orphan = MediaID.make()
+        files.onDisk = [kept.id, orphan]
+        let done = DispatchSemaphore(value: 0)
+        let cell = StoreGateTests.Cell<Result<Int, SwitchboardError>>()
+        // A day and a bit later: the upload no message carried goes, and so does the file with no record.
+        service.sweep(nowMilliseconds: kept.uploadedAt + 25 * 3_600_000) { cell.value = $0; done.signal() }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(try cell.value?.get() == 1)
+        #expect(records.records.isEmpty)
+        #expect(Set(files.removed) == [kept.id, orphan])
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import SwitchboardCore
+@testable import SwitchboardStore
+
+/// The media records on a real SQLite store: carriers written with the
+/// message, the usage, and which uploads the sweep takes.
+@Suite("Media store (SQLite)")
+struct MediaStoreTests {
+    static func record(_ owner: String, size: Int64, at time: Int64) -> MediaRecord {
+        MediaRecord(attachment: MediaAttachment(id: MediaID.make(), type: "audio/ogg", size: size, name: "v.ogg", hasThumbnail: false),
+                    owner: owner, uploadedAt: time, thumbnailType: nil)
+    }
+
+    @Test func carriersAreWrittenWithTheMessageAndTheSweepTakesTheUncarried() throws {
+        let store = try SQLiteMessageStore(path: ":memory:")
+        let young = Self.record("luke", size: 10, at: 5_000), old = Self.record("Luke", size: 20, at: 1_000)
+        let carried = Self.record("leia", size: 30, at: 1_000), forwarded = Self.record("leia", size: 40, at: 1_000)
+        for record in [young, old, carried, forwarded] { try store.insertMedia(record) }
+        #expect(try store.mediaRecords([young.id, old.id, "nope"]).map(\.id).sorted() == [young.id, old.id].sorted())
+
+        var draft = MessageDraft(room: "lobby", user: "leia", text: "look", kind: .message)
+        draft.media = [carried.attachment, forwarded.attachment]
+        var second = MessageDraft(room: "c.9", user: "leia", text: "again", kind: .message)
+        second.media = [forwarded.attachment]
+        let stored = try store.append([draft, second], timestamp: 2_000)
+        #expect(stored[0].media == [carried.attachment, forwarded.attachment], "the message keeps its attachments")
+        #expect(try store.messages(after: 0, in: .all, limit: 10).messages.first?.media == [carried.attachment, forwarded.attachment])
+        #expect(try store.carriers(of: forwarded.id) == [MediaCarrier(room: "lobby", id: stored[0].id), MediaCarrier(room: "c.9", id: stored[1].id)])
+        #expect(try store.mediaBytes(of: "LUKE") == 30, "a user's uploads in any case")
+        #expect(try store.mediaUsage() == [MediaUsage(user: "leia", files: 2, bytes: 70), MediaUsage(user: "Luke", files: 2, bytes: 30)])
+        #expect(try store.recentMedia(limit: 1).first?.record == young)
+
+        // Before 3,000: the old one never carried goes; the young one waits; carried ones stay.
+        #expect(try store.sweepableMedia(uploadedBefore: 3_000) == [old.id])
+        // Every message that carried `carried` deleted: it goes whatever its age; `forwarded` is still carried once.
+        _ = try store.delete(id: stored[0].id)
+        #expect(Set(try store.sweepableMedia(uploadedBefore: 0)) == [carried.id])
+        _ = try store.delete(id: stored[1].id)
+        #expect(Set(try store.sweepableMedia(uploadedBefore: 3_000)) == [old.id, carried.id, forwarded.id])
+        #expect(try store.deleteMedia(old.id) && !(try store.deleteMedia(old.id)))
+    }
+}
