@@ -30,7 +30,7 @@ public final class SharedMediaFiles: MediaFileStore {
         let found: Bool
         do {
             found = try blobs.getBlob(id, variant) { bytes in try temporary.write(bytes) }
-            temporary.close()
+            try temporary.finish()
         } catch {
             temporary.close()
             cache.discard(temporary.path)

@@ -65,14 +65,17 @@ public protocol MediaFileStore: Sendable {
 }
 
 /// A temporary file an upload is written into, on the worker that reads
-/// the request's body: plain `write(2)`s into the page cache; the sync to
-/// disk comes later, off the worker (``MediaFileStore/keep(_:as:_:)``).
+/// the request's body: `write(2)`s of a few hundred KiB into the page
+/// cache; the sync to disk comes later, off the worker
+/// (``MediaFileStore/keep(_:as:_:)``).
 public protocol TemporaryMediaFile: AnyObject {
     /// Its path.
     var path: String { get }
-    /// Appends `bytes`; throws when the disk refuses.
+    /// Appends `bytes` (perhaps buffered); throws when the disk refuses.
     func write(_ bytes: UnsafeRawBufferPointer) throws
-    /// Closes it (the path stays until kept or discarded).
+    /// Writes what is buffered and closes it, to be kept; throws when the disk refuses.
+    func finish() throws
+    /// Closes it, dropping what is buffered (it will be discarded).
     func close()
 }
 

@@ -27,7 +27,7 @@ enum MediaEndpoints {
             sink.abandon()
             throw sink.error ?? .badUpload(failure)
         }
-        sink.finish()
+        try sink.finish()
         let multipart = sink.fileName != nil || sink.contentType != nil
         let declared = multipart ? sink.contentType : exchange.header("Content-Type")
         let name = multipart ? sink.fileName : exchange.query("name")

@@ -17,7 +17,6 @@ final class UploadSink: HTTPBodySink {
     private(set) var contentType: String?
     /// Why it refused, as the client is told.
     private(set) var error: SwitchboardError?
-    private var finished = false
 
     init(media: MediaService) throws(SwitchboardError) {
         self.media = media
@@ -53,10 +52,15 @@ final class UploadSink: HTTPBodySink {
         return true
     }
 
-    /// The body is whole: the file is closed, to be kept or discarded by ``MediaService``.
-    func finish() {
-        finished = true
-        file.close()
+    /// The body is whole: the file is written out and closed, to be kept or
+    /// discarded by ``MediaService``; if the disk refuses, it is discarded here.
+    func finish() throws(SwitchboardError) {
+        do {
+            try file.finish()
+        } catch {
+            abandon()
+            throw .storeUnavailable("the upload could not be written")
+        }
     }
 
     func abandon() {
