@@ -1,6 +1,7 @@
 // libFuzzer target for what reads an upload's bytes and a download's
 // request: the type sniffed from a file's first bytes (against a declared
-// type), the name it is kept under, and the Range header. (The multipart
+// type), the name it is kept under, a video's size from its container, and the
+// Range header. (The multipart
 // body itself is libmicrohttpd's post processor, C: Tests/Media/media_test.py
 // sends it mutated bodies against the running server.) Built by
 // Scripts/fuzz.sh (TARGET=uploads) with SwitchboardCore's sources and
@@ -14,7 +15,7 @@ public func uploadReadersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let first = bytes.first else { return 0 }
     let input = Array(bytes.dropFirst())
-    switch first % 4 {
+    switch first % 5 {
     case 0:
         let parts = input.split(separator: 0xFF, maxSplits: 1, omittingEmptySubsequences: false)
         let declared = parts.count == 2 ? String(decoding: parts[0], as: UTF8.self) : nil
@@ -38,6 +39,15 @@ public func uploadReadersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         case .unsatisfiable: break
         case .part(let start, let end):
             precondition(start >= 0 && start <= end && end < size, "a served range lies inside the file")
+        }
+    case 3:
+        // A video's container read for its size: never a trap, never a zero or negative size.
+        for type in [MediaType.mp4, .webm] {
+            let found = VideoDimensions.of(type, size: Int64(input.count)) { offset, count in
+                guard offset >= 0, offset < input.count, count > 0 else { return [] }
+                return Array(input[Int(offset)..<min(input.count, Int(offset) + count)])
+            }
+            if let found { precondition(found.width > 0 && found.height > 0, "a size is positive") }
         }
     default:
         let text = String(decoding: input, as: UTF8.self)

@@ -6,8 +6,8 @@
 #             endpoints' fields, the poll parameters, Last-Event-ID and a
 #             WebSocket client's text frame
 #   uploads   what reads an upload and a download: the type sniffed from
-#             a file's first bytes, the name it is kept under, the Range
-#             header, an upload id
+#             a file's first bytes, the name it is kept under, a video's
+#             size from its container, the Range header, an upload id
 #   token     a token as a client presents it, and a signed token's claims,
 #             through JWTTokenVerifier and jwt-kit (built as a package of its
 #             own in .build-fuzz-token, Fuzz/TokenFuzzPackage: about 1.5 min
@@ -97,7 +97,8 @@ for target in $targets; do
     printf '\x00audio/webm\xff\x1a\x45\xdf\xa3\x9f\x42\x82\x84webm' > "$corpus/seed-webm"
     printf '\x00\x00\x00\x00\x20ftypisom' > "$corpus/seed-mp4"
     printf '\x01../../etc/pa\x00ss\xe2\x80\xaewd.jpg' > "$corpus/seed-name"
-    printf '\x02\x05bytes=10-19' > "$corpus/seed-range" ;;
+    printf '\x02\x05bytes=10-19' > "$corpus/seed-range"
+    printf '\x03\x00\x00\x00\x10ftypisom\x00\x00\x02\x00\x00\x00\x00\x08moov' > "$corpus/seed-video" ;;
   token)
     build_token
     printf '\x00eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJsdWtlIiwiZXhwIjoxOTAwMDAwMDAwfQ.c2ln' > "$corpus/seed-token"

@@ -67,6 +67,21 @@ public final class MediaDirectory: MediaFileStore {
         unlink(temporary)
     }
 
+    public func bytes(of temporary: String, at offset: Int64, count: Int) -> [UInt8] {
+        let descriptor = Glibc.open(temporary, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0, count > 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { break }
+            filled += read
+        }
+        return Array(bytes.prefix(filled))
+    }
+
     public func keptIDs(storedBefore: Int64) throws -> [String] {
         guard let directory = opendir(path) else { throw MediaFileError.system("opendir \(path)", errno) }
         defer { closedir(directory) }

@@ -48,6 +48,10 @@ public final class SharedMediaFiles: MediaFileStore {
         cache.discard(path)
     }
 
+    public func bytes(of temporary: String, at offset: Int64, count: Int) -> [UInt8] {
+        cache.bytes(of: temporary, at: offset, count: count)
+    }
+
     /// Those in the database and those in this node's cache (a file deleted
     /// on another node lingers in this cache until the sweep finds no record).
     public func keptIDs(storedBefore: Int64) throws -> [String] {

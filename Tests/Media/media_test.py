@@ -219,7 +219,11 @@ def run(server, files, folder):
         check(f"{name} is accepted as {expected}", status == 201 and result.get("type") == expected, f"{status} {body[:200]}")
     check("a transparent PNG gets a PNG thumbnail",
           server.request("GET", f"/api/media/{uploaded['png']}/thumbnail", token=luke)[1].get("content-type") == "image/png")
-    check("a video has no thumbnail", json.loads(server.upload(files["mp4"], luke)[2]).get("thumbnail") is None)
+    video = json.loads(server.upload(files["mp4"], luke)[2])
+    check("a video has no thumbnail", video.get("thumbnail") is None)
+    check("a video's width and height are read from its container (MP4)", (video.get("width"), video.get("height")) == (320, 240), video)
+    webm = json.loads(server.upload(files["webm"], luke)[2])
+    check("and from a WebM's", (webm.get("width"), webm.get("height")) == (160, 120), webm)
 
     # --- refusals, each with its status and code
     status, _, body = server.upload(files["photo"], None, content_type="image/jpeg")

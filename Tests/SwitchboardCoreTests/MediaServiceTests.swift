@@ -41,6 +41,7 @@ struct MediaServiceTests {
         func discard(_ path: String) { lock.withLock { discarded.append(path) } }
         var onDisk: [String] = []
         func keptIDs(storedBefore: Int64) throws -> [String] { lock.withLock { onDisk } }
+        func bytes(of temporary: String, at offset: Int64, count: Int) -> [UInt8] { [] }
     }
 
     struct Images: ImageProcessing {

@@ -62,6 +62,9 @@ public protocol MediaFileStore: Sendable {
     /// The ids with files kept before `storedBefore` (milliseconds since
     /// the epoch), for the sweep to find those no record names.
     func keptIDs(storedBefore: Int64) throws -> [String]
+    /// Up to `count` bytes of a (closed) temporary file from `offset`; fewer
+    /// at its end, none when it cannot be read.
+    func bytes(of temporary: String, at offset: Int64, count: Int) -> [UInt8]
 }
 
 /// A temporary file an upload is written into, on the worker that reads

@@ -106,9 +106,12 @@ public final class MediaService: Sendable {
                 return completion(.failure(error as? SwitchboardError ?? .unsupportedMedia("The image could not be read.")))
             }
             if cleaned != nil { files.discard(path) }
+            // A video's size when its container says it (no decoding).
+            let video = type.kind == .video ? VideoDimensions.of(type, size: size) { files.bytes(of: path, at: $0, count: $1) } : nil
             let record = MediaRecord(
                 attachment: MediaAttachment(id: MediaID.make(), type: type.mimeType, size: cleaned?.size ?? size, name: name,
-                                            width: cleaned?.width, height: cleaned?.height, hasThumbnail: cleaned != nil),
+                                            width: cleaned?.width ?? video?.width, height: cleaned?.height ?? video?.height,
+                                            hasThumbnail: cleaned != nil),
                 owner: owner, uploadedAt: MessageBus.systemClock(), thumbnailType: cleaned?.thumbnailType)
             let keptPath = cleaned?.path ?? path
             // The bytes are kept here, off the store gate (a large file into
