@@ -74,6 +74,9 @@ struct MediaSnifferTests {
         #expect(MediaName.clean(nil, type: .mp4) == "upload.mp4")
         #expect(MediaName.clean("..", type: .wav) == "upload.wav")
         #expect(MediaName.clean("  ", type: .gif) == "upload.gif")
+        // Found by the uploads fuzz target: U+0600 joins the slash after it into one grapheme.
+        let joined = MediaName.clean("\u{600}/\u{0}\u{0}x.png", type: .png)
+        #expect(!joined.unicodeScalars.contains("/") && joined == "x.png", "\(joined.unicodeScalars.map(\.value))")
     }
 
     @Test func idsAreRandomAndOnlyTheirShapeIsLookedUp() {

@@ -4,9 +4,10 @@
 /// with nothing left becomes `upload.EXT`.
 public enum MediaName {
     public static func clean(_ name: String?, type: MediaType) -> String {
-        var last = Substring(name ?? "")
+        // By scalars, not characters: a slash can hide inside a grapheme (U+0600 before it makes one).
+        var last = Substring(name ?? "").unicodeScalars[...]
         if let slash = last.lastIndex(where: { $0 == "/" || $0 == "\\" }) { last = last[last.index(after: slash)...] }
-        var kept = String(String.UnicodeScalarView(last.unicodeScalars.filter { scalar in
+        var kept = String(String.UnicodeScalarView(last.filter { scalar in
             scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value) && scalar != "\"" && scalar != "\\"
                 && !(0x2028...0x2029).contains(scalar.value) && !(0x202A...0x202E).contains(scalar.value)
         }))
