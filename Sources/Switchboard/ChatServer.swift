@@ -38,6 +38,8 @@ public final class ChatServer: @unchecked Sendable {
     public let accounts: AccountService
     /// Uploads; nil when the store keeps none.
     public let media: MediaService?
+    /// The media folder to remove at shutdown, when it was a throwaway one.
+    private let throwawayMedia: MediaDirectory?
     private let scheduler: DeadlineScheduler
     private let eventLoops: MultiThreadedEventLoopGroup
     private let logger: Logger
@@ -127,10 +129,12 @@ public final class ChatServer: @unchecked Sendable {
             throw error
         }
         let media: MediaService?
+        var throwaway: MediaDirectory?
         do {
             media = try (store as? any MediaStore).map { mediaStore in
                 // On a shared database the files are kept in it (every node serves every file); the folder is this node's cache.
                 let folder = try MediaDirectory(path: configuration.resolvedMediaDirectory)
+                throwaway = configuration.mediaDirectoryIsThrowaway ? folder : nil
                 let files: any MediaFileStore = (store as? any MediaBlobStore).map { SharedMediaFiles(cache: folder, blobs: $0) } ?? folder
                 return MediaService(bus: bus, access: access, store: mediaStore, files: files, images: try VipsImages(), limits: configuration.media)
             }
@@ -139,6 +143,7 @@ public final class ChatServer: @unchecked Sendable {
             throw error
         }
         self.media = media
+        throwawayMedia = throwaway
         if let media {
             scheduler.repeating(every: 60) { [logger] in
                 media.sweep(nowMilliseconds: MessageBus.systemClock()) { result in
@@ -229,5 +234,6 @@ public final class ChatServer: @unchecked Sendable {
         } catch {
             logger.error("closing the store failed: \(error)")
         }
+        throwawayMedia?.removeEverything()
     }
 }

@@ -72,6 +72,12 @@ extension ChatServerConfiguration {
         return (try? PostgresURL(databasePath).redacted) ?? "postgres://…"
     }
 
+    /// Whether the media folder is the server's own throwaway one (no
+    /// `--media-dir` with `:memory:`, or PostgreSQL's cache): removed when it stops.
+    public var mediaDirectoryIsThrowaway: Bool {
+        mediaDirectory == nil && (databasePath == ":memory:" || PostgresURL.isPostgres(databasePath))
+    }
+
     /// The folder uploads' files go in (see ``mediaDirectory``).
     public var resolvedMediaDirectory: String {
         if let mediaDirectory { return mediaDirectory }

@@ -102,6 +102,19 @@ public final class MediaDirectory: MediaFileStore {
         variant == .original ? "\(path)/\(id)" : "\(path)/\(id).thumb"
     }
 
+    /// Removes every file and the folder itself (a folder that was only a
+    /// cache or held `:memory:`'s uploads, when its server stops).
+    public func removeEverything() {
+        if let directory = opendir(path) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { unlink(path + "/" + name) }
+            }
+            closedir(directory)
+        }
+        rmdir(path)
+    }
+
     /// Makes the rename itself durable.
     private func syncFolder() {
         let descriptor = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
