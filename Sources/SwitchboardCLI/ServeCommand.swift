@@ -49,15 +49,6 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("store-timeout"), help: "Seconds a request waits for the database before it is answered 503 store_unavailable (and /healthz says so); connections stay open.")
     var storeTimeout: Double = 5
 
-    @Option(name: .customLong("media-dir"), help: "Folder for uploads' files (default: media/ beside the SQLite file).")
-    var mediaDirectory: String?
-
-    @Option(name: .customLong("max-upload-mib"), help: "Largest upload in MiB; larger ones get 413 too_large.")
-    var maxUploadMiB: Int = 25
-
-    @Option(name: .customLong("upload-quota-mib"), help: "MiB one user's uploads may take together; past it 413 quota_exceeded.")
-    var uploadQuotaMiB: Int = 1024
-
     @Option(name: .long, help: "Seconds between SSE keepalive comments.")
     var keepalive: Double = 15
 
@@ -91,6 +82,8 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "Identity and access") var access: AuthOptions
 
     @OptionGroup(title: "TLS") var tls: TLSOptions
+
+    @OptionGroup(title: "Photos, video and voice") var media: MediaOptions
 
     func validate() throws {
         _ = try Self.hostAndPort(http)
@@ -132,11 +125,7 @@ struct ServeCommand: ParsableCommand {
         configuration.limits = MessageLimits(maxTextBytes: maxTextBytes)
         guard storeTimeout > 0, storeTimeout <= 600 else { throw ValidationError("--store-timeout: seconds from 0.1 to 600.") }
         configuration.storeTimeoutSeconds = storeTimeout
-        guard (1...4096).contains(maxUploadMiB) else { throw ValidationError("--max-upload-mib: 1 to 4096.") }
-        guard (1...1_048_576).contains(uploadQuotaMiB) else { throw ValidationError("--upload-quota-mib: 1 to 1048576.") }
-        configuration.mediaDirectory = mediaDirectory
-        configuration.media.maxUploadBytes = Int64(maxUploadMiB) * 1_048_576
-        configuration.media.quotaBytes = Int64(uploadQuotaMiB) * 1_048_576
+        media.apply(to: &configuration)
         configuration.http.tls = try tls.credentials()
         configuration.http.publicURL = access.publicURL
         // SwiftNIO's TLS (the line port, --wss): one context for both, as SIGHUP makes it.

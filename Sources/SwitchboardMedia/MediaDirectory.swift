@@ -18,12 +18,7 @@ public final class MediaDirectory: MediaFileStore {
     public init(path: String) throws {
         self.path = path
         if mkdir(path, 0o700) != 0, errno != EEXIST { throw MediaFileError.system("mkdir \(path)", errno) }
-        guard let directory = opendir(path) else { throw MediaFileError.system("opendir \(path)", errno) }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("tmp-") { unlink(path + "/" + name) }
-        }
+        for name in try Self.names(in: path) where name.hasPrefix("tmp-") { unlink(path + "/" + name) }
     }
 
     public func temporaryFile() throws -> TemporaryMediaFile {
@@ -83,11 +78,8 @@ public final class MediaDirectory: MediaFileStore {
     }
 
     public func keptIDs(storedBefore: Int64) throws -> [String] {
-        guard let directory = opendir(path) else { throw MediaFileError.system("opendir \(path)", errno) }
-        defer { closedir(directory) }
         var ids = Set<String>()
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in try Self.names(in: path) {
             let id = name.hasSuffix(".thumb") ? String(name.dropLast(6)) : name
             guard MediaID.isValid(id) else { continue }
             var status = stat()
@@ -105,14 +97,20 @@ public final class MediaDirectory: MediaFileStore {
     /// Removes every file and the folder itself (a folder that was only a
     /// cache or held `:memory:`'s uploads, when its server stops).
     public func removeEverything() {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(directory)
-        }
+        for name in (try? Self.names(in: path)) ?? [] { unlink(path + "/" + name) }
         rmdir(path)
+    }
+
+    /// The names in `folder`, but `.` and `..`.
+    private static func names(in folder: String) throws -> [String] {
+        guard let directory = opendir(folder) else { throw MediaFileError.system("opendir \(folder)", errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// Makes the rename itself durable.

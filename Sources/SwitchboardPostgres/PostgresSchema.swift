@@ -26,7 +26,12 @@ enum PostgresSchema {
     static let version = 4
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
-    static let statements: [String] = [
+    /// Every statement, in order; `statements[0]` makes the version table.
+    /// (The media tables, ``mediaStatements``, come last: the commit
+    /// function only names them when it runs.)
+    static var statements: [String] { coreStatements + mediaStatements }
+
+    private static let coreStatements: [String] = [
         """
         CREATE TABLE IF NOT EXISTS switchboard_schema (version int NOT NULL)
         """,
@@ -111,45 +116,6 @@ enum PostgresSchema {
         """,
         """
         DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[])
-        """,
-        """
-        ALTER TABLE switchboard_messages ADD COLUMN IF NOT EXISTS media text
-        """,
-        """
-        CREATE TABLE IF NOT EXISTS switchboard_media (
-            id text PRIMARY KEY,
-            owner text NOT NULL,
-            owner_key text NOT NULL,
-            attachment text NOT NULL,
-            size bigint NOT NULL,
-            thumbnail_type text,
-            uploaded_at bigint NOT NULL,
-            carried boolean NOT NULL DEFAULT false
-        )
-        """,
-        """
-        CREATE INDEX IF NOT EXISTS switchboard_media_owner ON switchboard_media (owner_key)
-        """,
-        """
-        CREATE TABLE IF NOT EXISTS switchboard_media_chunks (
-            media_id text NOT NULL,
-            variant text NOT NULL,
-            seq int NOT NULL,
-            data bytea NOT NULL,
-            stored_at bigint NOT NULL DEFAULT (extract(epoch FROM now()) * 1000)::bigint,
-            PRIMARY KEY (media_id, variant, seq)
-        )
-        """,
-        """
-        CREATE TABLE IF NOT EXISTS switchboard_message_media (
-            media_id text NOT NULL,
-            message_id bigint NOT NULL,
-            room text NOT NULL,
-            PRIMARY KEY (media_id, message_id)
-        )
-        """,
-        """
-        CREATE INDEX IF NOT EXISTS switchboard_message_media_message ON switchboard_message_media (message_id)
         """,
         """
         DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[])

@@ -24,17 +24,8 @@ public enum PushPublish {
     public static func publish(_ draft: MessageDraft, media: [String], by identity: Identity, through service: MediaService?,
                                on bus: MessageBus, eventLoop: any EventLoop,
                                answered: @escaping (Result<EncodedMessage, SwitchboardError>) -> Void) {
-        guard !media.isEmpty else { return publish(draft, on: bus, eventLoop: eventLoop, answered: answered) }
-        guard let service else {
-            return answered(.failure(SwitchboardError(.unavailable, code: "media_unavailable", message: "This server keeps no uploads.")))
-        }
-        do {
-            try service.checkAttachable(media)
-        } catch {
-            return answered(.failure(error))
-        }
         let answered = NIOLoopBound(answered, eventLoop: eventLoop)
-        service.publish(draft, media: media, by: identity) { result in
+        MediaService.publish(draft, media: media, by: identity, through: service, bus: bus) { result in
             eventLoop.execute { answered.value(result) }
         }
     }

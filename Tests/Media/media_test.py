@@ -255,6 +255,12 @@ def run(server, files, folder):
           f"{statuses} {status} {body[:120]}")
 
     # --- multipart bodies that are not what they say
+    # A form part with neither file name nor type (`-F file=<FILE`): the content decides, not the form's own type.
+    out = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {luke}", "-F", f"file=<{files['png']}",
+                          f"http://127.0.0.1:{server.http}/api/media"], capture_output=True, text=True).stdout
+    body, _, status = out.rpartition("\n")
+    check("a form part with no file name or type is taken by its content", status == "201" and json.loads(body).get("name") == "upload.png",
+          f"{status} {body[:120]}")
     status, body = server.form_upload(files["photo"], luke, "-F", f"file=@{files['png']}")
     check("a form with two files is 400", status == 400 and code(body) == "bad_upload", f"{status} {body[:120]}")
     body, status = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {luke}", "-F", "other=@" + files["photo"],

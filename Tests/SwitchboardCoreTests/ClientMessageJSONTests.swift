@@ -25,7 +25,7 @@ struct ClientMessageJSONTests {
     }
 
     func ours(_ text: String) -> (user: String?, text: String?)? {
-        try? ClientMessageJSON.publishFields(of: Array(text.utf8))
+        (try? ClientMessageJSON.publish(of: Array(text.utf8))).map { ($0.user, $0.text) }
     }
 
     static let corpus = [
@@ -64,7 +64,7 @@ struct ClientMessageJSONTests {
     }
 
     @Test func aFieldOfTheWrongTypeIsNamed() {
-        #expect(throws: ClientMessageJSON.Refusal(reason: "'text' must be a string")) { try ClientMessageJSON.publishFields(of: Array(#"{"text":5}"#.utf8)) }
+        #expect(throws: ClientMessageJSON.Refusal(reason: "'text' must be a string")) { try ClientMessageJSON.publish(of: Array(#"{"text":5}"#.utf8)) }
     }
 
     /// Random bodies built from JSON's pieces, some broken on purpose.

@@ -39,11 +39,11 @@ struct RequestParsingTests {
     }
 
     @Test func theMediaTypeIsTheTrimmedLowerCasedPartBeforeAnySemicolon() {
-        #expect(PublishRequest.mediaType(of: "application/json") == "application/json")
-        #expect(PublishRequest.mediaType(of: " \tApplication/JSON \t; charset=utf-8") == "application/json")
-        #expect(PublishRequest.mediaType(of: "application/x-www-form-urlencoded;charset=UTF-8") == "application/x-www-form-urlencoded")
-        #expect(PublishRequest.mediaType(of: "") == "")
-        #expect(PublishRequest.mediaType(of: "  ; charset=utf-8") == "")
-        #expect(PublishRequest.mediaType(of: ";") == "")
+        #expect(ContentType.essence(of: "application/json") == "application/json")
+        #expect(ContentType.essence(of: " \tApplication/JSON \t; charset=utf-8") == "application/json")
+        #expect(ContentType.essence(of: "application/x-www-form-urlencoded;charset=UTF-8") == "application/x-www-form-urlencoded")
+        #expect(ContentType.essence(of: "") == "")
+        #expect(ContentType.essence(of: "  ; charset=utf-8") == "")
+        #expect(ContentType.essence(of: ";") == "")
     }
 }

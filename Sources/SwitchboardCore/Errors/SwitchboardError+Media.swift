@@ -22,6 +22,8 @@ extension SwitchboardError {
     public static func tooManyAttachments(_ most: Int) -> SwitchboardError {
         SwitchboardError(.invalid, code: "too_many_media", message: "A message may carry at most \(most) attachments.")
     }
+    /// 503: a store that keeps no uploads (none of Switchboard's own).
+    public static let mediaUnavailable = SwitchboardError(.unavailable, code: "media_unavailable", message: "This server keeps no uploads.")
     /// 400: the upload's body could not be read as a file.
     public static func badUpload(_ detail: String) -> SwitchboardError {
         SwitchboardError(.malformed, code: "bad_upload", message: detail)

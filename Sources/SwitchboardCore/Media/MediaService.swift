@@ -11,10 +11,10 @@ import Synchronization
 /// on the media queue (one at a time: libvips's memory is bounded by it).
 /// No HTTP, no sockets: the transports turn requests into these calls.
 public final class MediaService: Sendable {
-    private let bus: MessageBus
-    private let access: AccessControl
-    private let store: any MediaStore
-    private let files: any MediaFileStore
+    let bus: MessageBus
+    let access: AccessControl
+    let store: any MediaStore
+    let files: any MediaFileStore
     private let images: any ImageProcessing
     /// The limits uploads are held to.
     public let limits: MediaLimits
@@ -37,7 +37,7 @@ public final class MediaService: Sendable {
     /// store (at start and after every upload, deletion and sweep).
     public var usageAsLastRead: [MediaUsage] { lastUsage.withLock { $0 } }
 
-    private func refreshUsage() {
+    func refreshUsage() {
         bus.gate.run("media usage", { [store] in try store.mediaUsage() }) { [self] result in
             if case .success(let usage) = result { lastUsage.withLock { $0 = usage } }
         }
@@ -142,116 +142,5 @@ public final class MediaService: Sendable {
                 }
             }, completion: completion)
         }
-    }
-
-    // MARK: Attaching
-
-    /// Publishes `draft` carrying the uploads `ids` (none: a plain publish):
-    /// each must exist and be `identity`'s own (the admin may attach any).
-    public func publish(_ draft: MessageDraft, media ids: [String], by identity: Identity,
-                        completion: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) {
-        guard !ids.isEmpty else { return bus.publish(draft, completion: completion) }
-        bus.gate.run("attach", { [store] in try store.mediaRecords(ids) }, completion: { [self] result in
-            do {
-                var draft = draft
-                draft.media = try attachments(ids, records: result.get(), by: identity)
-                bus.publish(draft, completion: completion)
-            } catch {
-                completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
-            }
-        })
-    }
-
-    /// Refuses what may not be attached before anything is asked of the store.
-    public func checkAttachable(_ ids: [String]) throws(SwitchboardError) {
-        if ids.count > limits.maxAttachments { throw .tooManyAttachments(limits.maxAttachments) }
-        for id in ids where !MediaID.isValid(id) { throw .noSuchMedia }
-    }
-
-    /// The attachments for `ids` (in their order, each once) from their
-    /// records: refused when one is missing or not `identity`'s upload.
-    public func attachments(_ ids: [String], records: [MediaRecord], by identity: Identity) throws(SwitchboardError) -> [MediaAttachment] {
-        try checkAttachable(ids)
-        var seen = Set<String>()
-        var attachments: [MediaAttachment] = []
-        for id in ids where seen.insert(id).inserted {
-            guard let record = records.first(where: { $0.id == id }) else { throw .noSuchMedia }
-            if identity != .admin {
-                guard let user = identity.user, user.lowercased() == record.owner.lowercased() else { throw .notYourMedia }
-            }
-            attachments.append(record.attachment)
-        }
-        return attachments
-    }
-
-    // MARK: Reading
-
-    /// Whether `identity` may read upload `record`, carried by `carriers`:
-    /// the admin and the uploader may; anyone else when they may read one
-    /// of the messages that carry it.
-    public func mayRead(_ record: MediaRecord, carriers: [MediaCarrier], identity: Identity) -> Bool {
-        if identity == .admin { return true }
-        if let user = identity.user, user.lowercased() == record.owner.lowercased() { return true }
-        let readable = access.readerAccess(identity)
-        return carriers.contains { carrier in
-            guard (try? access.checkRoom(identity, carrier.room)) != nil else { return false }
-            return !ConversationRoom.isConversation(carrier.room) || readable.sees(room: carrier.room, id: carrier.id)
-        }
-    }
-
-    /// Opens upload `id`'s `variant` for `identity`, on the gate: its record
-    /// and file, or 404 `no_such_media` for anyone who may not read it.
-    public func open(_ id: String, _ variant: MediaVariant, for identity: Identity,
-                     completion: @escaping @Sendable (Result<(MediaRecord, OpenedMediaFile), SwitchboardError>) -> Void) {
-        guard MediaID.isValid(id) else { return completion(.failure(.noSuchMedia)) }
-        bus.gate.run("media", { [self] in
-            guard let record = try store.mediaRecords([id]).first else { throw SwitchboardError.noSuchMedia }
-            let carriers = try store.carriers(of: id)
-            guard mayRead(record, carriers: carriers, identity: identity) else { throw SwitchboardError.noSuchMedia }
-            guard let file = try files.open(id, variant) else { throw SwitchboardError.noSuchMedia }
-            return (record, file)
-        }, completion: completion)
-    }
-
-    // MARK: The operator's
-
-    /// Storage in use, per uploader, and the latest uploads (newest first; whether a message carries each).
-    public func usage(recent: Int = 50,
-                      completion: @escaping @Sendable (Result<([MediaUsage], [(record: MediaRecord, carried: Bool)]), SwitchboardError>) -> Void) {
-        bus.gate.run("media usage", { [store] in (try store.mediaUsage(), try store.recentMedia(limit: recent)) }, completion: completion)
-    }
-
-    /// Deletes upload `id` and its files (the admin's). False when there was none.
-    public func delete(_ id: String, completion: @escaping @Sendable (Result<Bool, SwitchboardError>) -> Void) {
-        guard MediaID.isValid(id) else { return completion(.success(false)) }
-        bus.gate.run("media delete", { [self] in
-            let existed = try store.deleteMedia(id)
-            try files.remove(id)
-            refreshUsage()
-            return existed
-        }, completion: completion)
-    }
-
-    /// Deletes every upload no message carries that is older than the
-    /// unattached lifetime or whose messages were all deleted; their quota
-    /// is free again. Then removes files kept over an hour ago that no
-    /// record names (an upload refused or timed out after its bytes were
-    /// kept, a crash between the two, a file deleted on another node still
-    /// in this node's cache). Returns how many uploads went (on the gate; the caller's clock).
-    public func sweep(nowMilliseconds: Int64, completion: @escaping @Sendable (Result<Int, SwitchboardError>) -> Void) {
-        let before = nowMilliseconds - limits.unattachedLifetimeMilliseconds
-        let orphanedBefore = nowMilliseconds - 3_600_000
-        bus.gate.run("media sweep", { [self] in
-            let ids = try store.sweepableMedia(uploadedBefore: before)
-            for id in ids where try store.deleteMedia(id) { try files.remove(id) }
-            if !ids.isEmpty { refreshUsage() }
-            let kept = try files.keptIDs(storedBefore: orphanedBefore)
-            var known = Set<String>()
-            for start in stride(from: 0, to: kept.count, by: 500) {
-                known.formUnion(try store.mediaRecords(Array(kept[start..<min(start + 500, kept.count)])).map(\.id))
-            }
-            for id in kept where !known.contains(id) { try files.remove(id) }
-            return ids.count
-        }, completion: completion)
     }
 }

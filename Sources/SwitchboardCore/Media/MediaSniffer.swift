@@ -16,7 +16,7 @@ public enum MediaSniffer {
             throw .unsupportedMedia("The file is not a photo, video or sound Switchboard accepts (JPEG, PNG, GIF, WebP, Ogg, WebM, MP4, M4A, MP3, WAV, QuickTime).")
         }
         // No word at all: none, bytes, or the form type curl and browsers send for a body given no type.
-        let declaredType = declared.map(Self.essence(of:)).flatMap { Self.undeclared.contains($0) ? nil : $0 }
+        let declaredType = declared.map(ContentType.essence(of:)).flatMap { Self.undeclared.contains($0) ? nil : $0 }
         guard let declaredType else { return container }
         let soundOnly = declaredType.hasPrefix("audio/")
         let type: MediaType
@@ -95,18 +95,5 @@ public enum MediaSniffer {
         case .webm: return ["video/webm"]
         case .quicktime: return ["video/quicktime", "video/mp4"]
         }
-    }
-
-    /// A `Content-Type`'s media type: before any `;`, trimmed, lower-cased.
-    static func essence(of contentType: String) -> String {
-        let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return essence.trimmingCharacters(in: " \t").lowercased()
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        return String(drop(while: { characters.contains($0) }).reversed().drop(while: { characters.contains($0) }).reversed())
     }
 }

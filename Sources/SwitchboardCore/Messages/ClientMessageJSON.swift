@@ -14,43 +14,12 @@ public struct ClientMessageJSON {
     /// Nesting deeper than this is refused rather than risk the stack.
     private static let maxDepth = 64
 
-    /// The members of `bytes` (a UTF-8 JSON object) named in `names`.
-    public static func members(of bytes: [UInt8], named names: Set<String>) throws(Refusal) -> [String: JSONValue] {
-        var found: [String: JSONValue] = [:]
-        var reader = ClientMessageJSON(bytes: bytes)
-        try reader.object(wanting: { names.contains($0) }) { key, value in found[key] = value }
-        return found
-    }
-
-    /// An HTTP publish body's `user` and `text`: each a string, or null meaning absent.
-    public static func publishFields(of bytes: [UInt8]) throws(Refusal) -> (user: String?, text: String?) {
-        let fields = try publish(of: bytes)
-        return (fields.user, fields.text)
-    }
-
-    /// An HTTP publish body's `user`, `text` (each a string, or null
-    /// meaning absent) and `media` (an array of upload ids, or null).
-    public static func publish(of bytes: [UInt8]) throws(Refusal) -> PublishFields {
-        // On every publish: no set, no dictionary, a few comparisons a member.
-        var user: JSONValue?, text: JSONValue?, media: JSONValue?
-        var reader = ClientMessageJSON(bytes: bytes)
-        try reader.object(wanting: { $0 == "user" || $0 == "text" || $0 == "media" }) { key, value in
-            switch key {
-            case "user": user = value
-            case "text": text = value
-            default: media = value
-            }
-        }
-        return PublishFields(user: try user?.stringOrNull("user"), text: try text?.stringOrNull("text"),
-                             media: try media?.stringsOrNull("media"))
-    }
-
-    private init(bytes: [UInt8]) {
+    init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     /// Reads one whole object, handing each wanted member's value to `found`.
-    private mutating func object(wanting wanted: (String) -> Bool, _ found: (String, JSONValue) -> Void) throws(Refusal) {
+    mutating func object(wanting wanted: (String) -> Bool, _ found: (String, JSONValue) -> Void) throws(Refusal) {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else { throw Refusal(reason: "expected an object like {\"user\":\"luke\",\"text\":\"hi\"}") }
         try members { reader, key throws(Refusal) in

@@ -13,20 +13,11 @@ enum Publish {
         guard let text = fields.text ?? (media.isEmpty ? nil : "") else {
             throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
         }
-        if !media.isEmpty {
-            guard let service = services.media else {
-                throw SwitchboardError(.unavailable, code: "media_unavailable", message: "This server keeps no uploads.")
-            }
-            try service.checkAttachable(media)
-        }
         // `room` was validated, and checked against the identity, when the route was decided.
         let draft = try services.access.draft(identity, room: room, user: fields.user, text: text, limits: services.limits,
                                               carriesMedia: !media.isEmpty, client: exchange.clientAddress ?? "unknown")
-        guard let service = services.media, !media.isEmpty else {
-            return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
-        }
-        return PendingAnswer<Result<EncodedMessage, SwitchboardError>>.suspend(exchange, until: { done in
-            service.publish(draft, media: media, by: identity, completion: done)
+        return PendingAnswer.suspend(exchange, until: { done in
+            MediaService.publish(draft, media: media, by: identity, through: services.media, bus: services.bus, completion: done)
         }, answer: { try created($0.get()) })
     }
 

@@ -11,7 +11,7 @@ enum MediaEndpoints {
         let media = try service(request)
         try media.checkUpload(by: request.identity, announcedBytes: announcedBytes(request.exchange))
         let sink = try UploadSink(media: media)
-        let type = request.exchange.header("Content-Type").map(PublishRequest.mediaType(of:))
+        let type = request.exchange.header("Content-Type").map(ContentType.essence(of:))
         return type == "multipart/form-data" ? .multipart(field: "file", sink) : .stream(sink)
     }
 
@@ -28,9 +28,9 @@ enum MediaEndpoints {
             throw sink.error ?? .badUpload(failure)
         }
         try sink.finish()
-        let multipart = sink.fileName != nil || sink.contentType != nil
-        let declared = multipart ? sink.contentType : exchange.header("Content-Type")
-        let name = multipart ? sink.fileName : exchange.query("name")
+        // A form's part says its own type and name (or none); a raw body has the request's.
+        let declared = sink.isFormPart ? sink.contentType : exchange.header("Content-Type")
+        let name = sink.isFormPart ? sink.fileName : exchange.query("name")
         let identity = request.identity
         return PendingAnswer<Result<MediaRecord, SwitchboardError>>.suspend(exchange, until: { done in
             media.finishUpload(path: sink.path, size: sink.size, head: sink.head, declaredType: declared, name: name,
@@ -80,7 +80,7 @@ enum MediaEndpoints {
 
     private static func service(_ request: RouteRequest) throws(SwitchboardError) -> MediaService {
         guard let media = request.services.media else {
-            throw SwitchboardError(.unavailable, code: "media_unavailable", message: "This server keeps no uploads.")
+            throw SwitchboardError.mediaUnavailable
         }
         return media
     }

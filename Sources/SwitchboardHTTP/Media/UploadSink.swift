@@ -12,7 +12,8 @@ final class UploadSink: HTTPBodySink {
     private(set) var head: [UInt8] = []
     /// Bytes written.
     private(set) var size: Int64 = 0
-    /// A multipart part's file name and type.
+    /// Whether the file came as a form's part, with the part's file name and type (each if given).
+    private(set) var isFormPart = false
     private(set) var fileName: String?
     private(set) var contentType: String?
     /// Why it refused, as the client is told.
@@ -28,6 +29,7 @@ final class UploadSink: HTTPBodySink {
     var refusal: String? { error?.message }
 
     func begin(fileName: String?, contentType: String?) -> Bool {
+        isFormPart = true
         self.fileName = fileName
         self.contentType = contentType
         return true

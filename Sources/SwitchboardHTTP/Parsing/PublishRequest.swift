@@ -11,7 +11,7 @@ enum PublishRequest {
     ///     body is taken as JSON when it starts with `{`, else as a form).
     /// - Throws: ``SwitchboardError`` for every way the input can be unreadable.
     static func fields(contentType: String?, body: [UInt8]) throws(SwitchboardError) -> PublishFields {
-        let mediaType = contentType.map(Self.mediaType(of:))
+        let mediaType = contentType.map(ContentType.essence(of:))
         switch mediaType {
         case "application/json":
             return try decodeJSON(body)
@@ -22,18 +22,6 @@ enum PublishRequest {
         default:
             throw .unsupportedMediaType
         }
-    }
-
-    /// `Content-Type`'s media type: before any `;`, without the spaces and
-    /// tabs around it, lower-cased. (Foundation's trimming bridged through
-    /// `NSString` and was 4 % of a publishing worker's time.)
-    static func mediaType(of contentType: String) -> String {
-        let essence = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = essence.firstIndex(where: { !isSpace($0) }), let last = essence.lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(decoding: essence[first...last], as: UTF8.self).lowercased()
     }
 
     private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> PublishFields {

@@ -5,7 +5,7 @@ import SwitchboardCore
 /// Publishes have their own, faster reader (``PublishRequest``).
 enum RequestFields {
     static func decode(_ names: Set<String>, contentType: String?, body: [UInt8]) throws(SwitchboardError) -> [String: JSONValue] {
-        let mediaType = contentType.map(PublishRequest.mediaType(of:))
+        let mediaType = contentType.map(ContentType.essence(of:))
         let isJSON: Bool
         switch mediaType {
         case "application/json": isJSON = true

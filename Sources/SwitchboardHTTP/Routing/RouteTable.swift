@@ -17,13 +17,14 @@ struct RouteTable: Sendable {
     let routes: [Route]
     /// Routes by their number of path segments (the index).
     private let bySegments: [[Route]]
-    /// `METHOD path` of the routes whose body is streamed: asked of every
-    /// request when its headers are in, so a lookup, not a match.
-    private let streamedBodies: Set<String>
+    /// Method and path of the routes whose body is streamed: asked of every
+    /// request when its headers are in, so two string comparisons a route
+    /// (one route today), never a string built or hashed per request.
+    private let streamedBodies: [(method: String, path: String)]
 
     init(_ routes: [Route]) {
         self.routes = routes
-        streamedBodies = Set(routes.filter { $0.body != nil }.map { $0.method + " " + $0.path.description })
+        streamedBodies = routes.filter { $0.body != nil }.map { ($0.method, $0.path.description) }
         var bySegments = Array(repeating: [Route](), count: (routes.map(\.path.segments.count).max() ?? 0) + 1)
         for route in routes { bySegments[route.path.segments.count].append(route) }
         self.bySegments = bySegments
@@ -31,7 +32,7 @@ struct RouteTable: Sendable {
 
     /// Whether `method` and `path` (exactly) are a route's whose body is streamed.
     func streamsBody(method: String, path: String) -> Bool {
-        !streamedBodies.isEmpty && streamedBodies.contains(method + " " + path)
+        streamedBodies.contains { $0.method == method && $0.path == path }
     }
 
     /// Matches a path as ``RequestPath`` read it.
