@@ -30,11 +30,11 @@ public final class PostgresCluster: Cluster {
     public static let heartbeatSeconds = 3
 
     public var nodeID: String { store.nodeID }
-    private let store: PostgresMessageStore
-    private let logger: Logger
-    private let queue = DispatchQueue(label: "switchboard-cluster")
+    let store: PostgresMessageStore
+    let logger: Logger
+    let queue = DispatchQueue(label: "switchboard-cluster")
 
-    private struct State {
+    struct State {
         var handlers: Handlers?
         var listener: PostgresConnection?
         var ingestPending = false
@@ -46,8 +46,8 @@ public final class PostgresCluster: Cluster {
         var nodes: [NodeStatus] = []
         var refreshPending = false
     }
-    private let state: Mutex<State>
-    private var connections: PostgresConnections { store.connections }
+    let state: Mutex<State>
+    var connections: PostgresConnections { store.connections }
 
     /// - Parameters:
     ///   - store: this node's store (its node id and connections are shared).
@@ -128,7 +128,7 @@ public final class PostgresCluster: Cluster {
 
     /// Reads who is present on the other nodes and which nodes live, on the
     /// cluster's queue, into the snapshot every caller reads.
-    private func refresh() throws {
+    func refresh() throws {
         let presence = try connections.query("""
             SELECT p.room, p.username, p.transport FROM switchboard_presence p JOIN switchboard_nodes n ON n.id = p.node
             WHERE p.node <> \(nodeID) AND n.lease_until > now()
@@ -152,7 +152,7 @@ public final class PostgresCluster: Cluster {
 
     /// A refresh soon, on the queue: another node's commit may be a join or
     /// a leave. Coalesced: a burst of notifications makes one read.
-    private func refreshSoon() {
+    func refreshSoon() {
         let schedule = state.withLock { state -> Bool in
             defer { state.refreshPending = true }
             return !state.refreshPending
@@ -209,85 +209,12 @@ public final class PostgresCluster: Cluster {
     }
 
     /// Logs the database going away and coming back, once each.
-    private func reachable(_ reachable: Bool, _ error: (any Error)? = nil) {
+    func reachable(_ reachable: Bool, _ error: (any Error)? = nil) {
         let changed = state.withLock { state in
             defer { state.databaseReachable = reachable }
             return state.databaseReachable != reachable
         }
         guard changed else { return }
         if reachable { logger.info("the database is reachable again") } else { logger.error("the database is unreachable: \(String(describing: error))") }
-    }
-
-    // MARK: notifications
-
-    /// Opens the listening connection; on any failure, tries again a second later.
-    private func listen() {
-        guard !state.withLock({ $0.stopped }) else { return }
-        do {
-            let listener = try connections.connect()
-            listener.addListener(channel: "switchboard") { [weak self] _, note in self?.committed(note.payload) }
-            listener.addListener(channel: "switchboard_control") { [weak self] _, note in self?.control(note.payload) }
-            try connections.query("LISTEN switchboard", on: listener)
-            try connections.query("LISTEN switchboard_control", on: listener)
-            let keep = state.withLock { state -> Bool in
-                if !state.stopped { state.listener = listener }
-                return !state.stopped
-            }
-            guard keep else { let closing: EventLoopFuture<Void> = listener.close(); _ = closing; return }
-            listener.closeFuture.whenComplete { [weak self] _ in
-                guard let self, !self.state.withLock({ $0.stopped }) else { return }
-                self.logger.warning("the database's notification connection closed; listening again")
-                self.queue.asyncAfter(deadline: .now() + 1) { self.listen() }
-            }
-            // Whatever was committed, and whatever accounts, bans and sign-outs
-            // changed, while nobody listened (at start, the listener comes up
-            // after the node's first read; after a reconnect, a gap).
-            ingestSoon()
-            state.withLock { $0.handlers }?.accessChanged()
-        } catch {
-            reachable(false, error)
-            queue.asyncAfter(deadline: .now() + 1) { [weak self] in self?.listen() }
-        }
-    }
-
-    /// A commit was notified ("NODE LASTID"): read it, unless it was ours.
-    private func committed(_ payload: String) {
-        if payload.split(separator: " ", maxSplits: 1).first.map(String.init) == nodeID { return }
-        ingestSoon()
-        refreshSoon()
-    }
-
-    /// Runs the bus's ingest on the queue, once for any number of notifications meanwhile.
-    private func ingestSoon() {
-        let schedule = state.withLock { state -> Bool in
-            defer { state.ingestPending = true }
-            return !state.ingestPending
-        }
-        guard schedule else { return }
-        queue.async { [weak self] in
-            guard let self else { return }
-            let handlers = self.state.withLock { state -> Handlers? in
-                state.ingestPending = false
-                return state.handlers
-            }
-            handlers?.committedElsewhere()
-        }
-    }
-
-    /// "kick NODE USER", "access NODE" or "notice NODE JSON" from another node.
-    private func control(_ payload: String) {
-        let parts = payload.split(separator: " ", maxSplits: 2).map(String.init)
-        guard parts.count >= 2, parts[1] != nodeID else { return }
-        switch parts[0] {
-        case "kick" where parts.count == 3:
-            queue.async { [weak self] in self?.state.withLock { $0.handlers }?.kick(parts[2]) }
-        case "access":
-            queue.async { [weak self] in self?.state.withLock { $0.handlers }?.accessChanged() }
-        case "notice" where parts.count == 3:
-            guard let notice = try? JSONDecoder().decode(Notice.self, from: Data(parts[2].utf8)) else { return }
-            state.withLock { $0.handlers }?.notice(notice)
-        default:
-            break
-        }
     }
 }

@@ -15,7 +15,7 @@ public final class ConnectionDirectory: Sendable {
         fileprivate let value: UInt64
     }
 
-    private struct Entry {
+    struct Entry {
         var transport: Transport
         var user: String?
         var rooms: [String]
@@ -28,7 +28,7 @@ public final class ConnectionDirectory: Sendable {
         var close: (@Sendable (ConnectionEnd) -> Void)?
     }
 
-    private struct State {
+    struct State {
         var next: UInt64 = 0
         var entries: [UInt64: Entry] = [:]
         var open: [Int] = Array(repeating: 0, count: Transport.allCases.count)
@@ -43,7 +43,7 @@ public final class ConnectionDirectory: Sendable {
     /// Gives back what closed streaming connections freed (nil without a scheduler).
     private let memory: MemoryReturn?
     private let clock: @Sendable () -> Int64
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     /// - Parameters:
     ///   - scheduler: ends connections whose token expires; nil: they are not watched.
@@ -181,35 +181,6 @@ public final class ConnectionDirectory: Sendable {
         }
     }
 
-    /// Closes every connection of `user` on every transport; returns how many
-    /// there were. Each transport then ends and calls ``close(_:)``.
-    @discardableResult
-    public func kick(user: String, reason: ConnectionEnd = .kicked) -> Int {
-        // A ban is on the name in any case; a kick on the name as given.
-        let key = user.lowercased()
-        return endAll(reason: reason) { entry in
-            reason == .banned ? entry.user?.lowercased() == key || entry.identity.user?.lowercased() == key
-                : entry.user == user || entry.identity.user == user
-        }
-    }
-
-    /// Closes every connection whose identity `ending` says must end (after
-    /// a ban, a sign-out or a change on another node); returns how many.
-    @discardableResult
-    public func endInvalid(_ ending: (Identity) -> ConnectionEnd?) -> Int {
-        let closers = state.withLock { state in
-            var closers: [(@Sendable (ConnectionEnd) -> Void, ConnectionEnd)] = []
-            for (key, entry) in state.entries {
-                guard let close = entry.close, let reason = ending(entry.identity) else { continue }
-                closers.append((close, reason))
-                state.entries[key]!.close = nil
-            }
-            return closers
-        }
-        for (close, reason) in closers { close(reason) }
-        return closers.count
-    }
-
     private func end(_ id: ID, if condition: (Entry) -> Bool, reason: ConnectionEnd) {
         let close = state.withLock { state -> (@Sendable (ConnectionEnd) -> Void)? in
             guard let entry = state.entries[id.value], condition(entry), let close = entry.close else { return nil }
@@ -217,19 +188,6 @@ public final class ConnectionDirectory: Sendable {
             return close
         }
         close?(reason)
-    }
-
-    private func endAll(reason: ConnectionEnd, where matches: (Entry) -> Bool) -> Int {
-        let closers = state.withLock { state in
-            var closers: [@Sendable (ConnectionEnd) -> Void] = []
-            for (key, entry) in state.entries where matches(entry) {
-                if let close = entry.close { closers.append(close) }
-                state.entries[key]!.close = nil
-            }
-            return closers
-        }
-        for close in closers { close(reason) }
-        return closers.count
     }
 
     /// Who is connected with a token, on which transports: for the admin's
