@@ -136,7 +136,7 @@ public final class ChatServer: @unchecked Sendable {
                 let folder = try MediaDirectory(path: configuration.resolvedMediaDirectory)
                 throwaway = configuration.mediaDirectoryIsThrowaway ? folder : nil
                 let files: any MediaFileStore = (store as? any MediaBlobStore).map { SharedMediaFiles(cache: folder, blobs: $0) } ?? folder
-                return MediaService(bus: bus, access: access, store: mediaStore, files: files, images: try VipsImages(), limits: configuration.media)
+                return MediaService(bus: bus, access: access, store: mediaStore, files: files, images: VipsImages(), limits: configuration.media)
             }
         } catch {
             abandon()

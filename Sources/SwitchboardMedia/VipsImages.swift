@@ -9,17 +9,16 @@ import SwitchboardCore
 /// Photos made safe to keep with libvips (Debian's libvips-dev, behind the
 /// C wall of `CVips`): each format read by its own loader, orientation
 /// applied, re-encoded with no metadata, a thumbnail made by shrink-on-load.
-/// libvips is started once, with one thread per image and no cache.
+/// libvips is started once, with the first photo (a server that is never
+/// sent one never loads it: about 200 million instructions and its
+/// modules' memory at start), with one thread per image and no cache.
 public final class VipsImages: ImageProcessing {
-    /// Starts libvips (once per process).
-    /// - Throws: when libvips cannot start.
-    public init() throws {
-        guard Self.started else { throw MediaFileError.system("vips_init", 0) }
-    }
+    public init() {}
 
     private static let started: Bool = sb_vips_start() == 0
 
     public func clean(_ path: String, type: MediaType, thumbnailSize: Int) throws -> CleanedImage {
+        guard Self.started else { throw SwitchboardError.storeUnavailable("libvips could not start") }
         let format: sb_image_format
         switch type {
         case .jpeg: format = SB_IMAGE_JPEG
