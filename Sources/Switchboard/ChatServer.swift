@@ -229,6 +229,9 @@ public final class ChatServer: @unchecked Sendable {
         // Every connection is closed: give up the lease, so this node's users
         // leave now rather than when the lease runs out.
         cluster?.stop()
+        // No gate thread may be inside the store when it closes (a catch-up
+        // read still under way would read a closed connection).
+        if !bus.gate.close() { logger.warning("a store call was still running when the store closed") }
         do {
             try store.close()
         } catch {

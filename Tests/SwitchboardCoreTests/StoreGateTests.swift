@@ -97,4 +97,26 @@ struct StoreGateTests {
         #expect(stalled == .success(true), "0.4 s without an answer against a 0.3 s timeout")
         #expect(!gate.isStalled())
     }
+
+    /// The crash this caught: a catch-up read still running on a gate
+    /// thread when the server closed the store read a closed connection
+    /// (signal 11 in libsqlite3, at the end of the raw TCP flood test).
+    @Test func closingWaitsForRunningWorkAndRefusesTheRest() {
+        let gate = StoreGate(timeoutSeconds: 5, threads: 1)
+        let started = DispatchSemaphore(value: 0)
+        let finished = Cell<Bool>()
+        let queuedOutcome = Cell<Result<Int, SwitchboardError>>()
+        gate.run("a slow read", { () -> Int in
+            started.signal()
+            Thread.sleep(forTimeInterval: 0.3)
+            finished.value = true
+            return 1
+        }, completion: { _ in })
+        gate.run("a read behind it", { () -> Int in 2 }, completion: { queuedOutcome.value = $0 })
+        _ = started.wait(timeout: .now() + 5)
+        #expect(gate.close())
+        #expect(finished.value == true, "close returned while a read was still running")
+        #expect(queuedOutcome.value == .failure(.storeUnavailable("the server is stopping")))
+        #expect(outcome(gate, { 3 }) == .failure(.storeUnavailable("the server is stopping")))
+    }
 }

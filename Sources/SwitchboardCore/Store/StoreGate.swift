@@ -23,11 +23,13 @@ public final class StoreGate: Sendable {
     /// How many store calls may run at once.
     public let threads: Int
 
-    private struct Job {
+    struct Job {
         let run: @Sendable () -> Void
+        /// Answers the caller `store_unavailable` without running: the gate closed first.
+        let refuse: @Sendable () -> Void
     }
 
-    private struct State {
+    struct State {
         var queue: [Job] = []
         var head = 0
         /// The gate's threads alive, and those of them waiting for work.
@@ -36,9 +38,13 @@ public final class StoreGate: Sendable {
         /// Start times of the store calls running now on the gate, by token.
         var started: [UInt64: UInt64] = [:]
         var nextToken: UInt64 = 0
+        /// Jobs a gate thread has taken and not finished.
+        var running = 0
+        /// ``close()`` was called: nothing more runs.
+        var closed = false
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// When the commit in progress began (0: none): the group commit's calls,
     /// one at a time on its thread, tracked with two atomic stores.
     private let commitStarted = Atomic<UInt64>(0)
@@ -81,6 +87,8 @@ public final class StoreGate: Sendable {
                 result = .failure(.storeUnavailable("\(error)"))
             }
             ticket.finish(result)
+        }, refuse: {
+            ticket.expire(.storeUnavailable("the server is stopping"))
         })
         expire(ticket)
         enqueue(job)
@@ -137,12 +145,13 @@ public final class StoreGate: Sendable {
     /// How many callers were told `store_unavailable` because the store did not answer in time.
     public var timedOutCount: Int { expiries.expiredCount }
 
-    private enum Hand { case wake, spawn, queue }
+    private enum Hand { case wake, spawn, queue, refuse }
 
     /// Queues `job`: an idle gate thread is woken, or one more is started
     /// (up to ``threads``), or it waits its turn.
     private func enqueue(_ job: Job) {
         let hand = state.withLock { state -> Hand in
+            guard !state.closed else { return .refuse }
             state.queue.append(job)
             if state.idle > 0 {
                 state.idle -= 1
@@ -156,6 +165,7 @@ public final class StoreGate: Sendable {
         case .wake: work.signal()
         case .spawn: spawn()
         case .queue: break
+        case .refuse: job.refuse()
         }
     }
 
@@ -169,6 +179,7 @@ public final class StoreGate: Sendable {
             while true {
                 if let job = next() {
                     job.run()
+                    state.withLock { $0.running -= 1 }
                     continue
                 }
                 if work.wait(timeout: .now() + 10) == .timedOut {
@@ -196,6 +207,7 @@ public final class StoreGate: Sendable {
                 state.idle += 1
                 return nil
             }
+            state.running += 1
             defer {
                 state.head += 1
                 if state.head > 64, state.head * 2 > state.queue.count {
