@@ -55,7 +55,7 @@ extension PostgresMessageStore: ConversationStore {
             SELECT c.room, c.title, c.direct_key IS NOT NULL, c.created_by, m.muted, m.read_id,
                    (SELECT count(*) FROM switchboard_messages x WHERE x.room = c.room AND x.id > m.read_id
                       AND x.kind = 'message' AND lower(x.username) <> \(key))::bigint,
-                   (SELECT max(id) FROM switchboard_messages x WHERE x.room = c.room),
+                   (SELECT max(id) FROM switchboard_messages x WHERE x.room = c.room AND x.kind NOT IN ('edit', 'reaction', 'delete')),
                    (SELECT array_agg(o.username ORDER BY o.since_id, o.ordinal) FROM switchboard_members o WHERE o.room = c.room)
             FROM switchboard_members m JOIN switchboard_conversations c ON c.room = m.room
             WHERE m.user_key = \(key)
@@ -66,7 +66,7 @@ extension PostgresMessageStore: ConversationStore {
                 try row.decode((String, String, Bool, String, Bool, Int64, Int64, Int64?, [String]?).self)
             let last = try lastID.flatMap { id in
                 try connections.query("""
-                    SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages WHERE id = \(id)
+                    SELECT \(unescaped: Self.columns) FROM switchboard_messages WHERE id = \(id)
                     """).first.map(Self.message)
             }
             summaries.append(ConversationSummary(

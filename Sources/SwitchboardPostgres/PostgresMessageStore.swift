@@ -48,9 +48,11 @@ public final class PostgresMessageStore: MessageStore {
         let events = drafts.map { $0.event.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) } ?? "" }
         let effects = drafts.map { $0.event.map(Self.effects) ?? "" }
         let media = drafts.map { $0.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) } ?? "" }
+        let replyTos = drafts.map { $0.replyTo ?? 0 }, targets = drafts.map { $0.target ?? 0 }
+        let details = drafts.map { StoredActFields.detail(of: $0) ?? "" }
         let result = try connections.query("""
             SELECT switchboard_commit(\(nodeID), \(timestamp), \(rooms), \(users), \(texts), \(kinds), \(transports),
-                                      \(events), \(effects), \(media))
+                                      \(events), \(effects), \(media), \(replyTos), \(targets), \(details))
             """)
         guard let ids = try result.first?.decode([Int64].self), ids.count == drafts.count else {
             throw PostgresStoreError.unexpectedAnswer("switchboard_commit returned no id per draft")
@@ -69,12 +71,12 @@ public final class PostgresMessageStore: MessageStore {
             switch filter {
             case .all:
                 rows = try connections.query("""
-                    SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages
+                    SELECT \(unescaped: Self.columns) FROM switchboard_messages
                     WHERE id > \(cursor) AND id <= \(highWater) ORDER BY id LIMIT \(limit)
                     """, on: connection)
             case .rooms(let rooms):
                 rows = try connections.query("""
-                    SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages
+                    SELECT \(unescaped: Self.columns) FROM switchboard_messages
                     WHERE id > \(cursor) AND id <= \(highWater) AND room = ANY(\(rooms.sorted())) ORDER BY id LIMIT \(limit)
                     """, on: connection)
             }
@@ -86,21 +88,21 @@ public final class PostgresMessageStore: MessageStore {
 
     public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
         try connections.query("""
-            SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages
+            SELECT \(unescaped: Self.columns) FROM switchboard_messages
             WHERE room = \(room) AND id < \(id) ORDER BY id DESC LIMIT \(limit)
             """).map(Self.message).reversed()
     }
 
     public func latest(in room: String, limit: Int) throws -> [Message] {
         try connections.query("""
-            SELECT id, room, username, text, kind, ts, event, media FROM switchboard_messages
+            SELECT \(unescaped: Self.columns) FROM switchboard_messages
             WHERE room = \(room) ORDER BY id DESC LIMIT \(limit)
             """).map(Self.message).reversed()
     }
 
     public func delete(id: Int64) throws -> Message? {
         try connections.query("""
-            WITH gone AS (DELETE FROM switchboard_messages WHERE id = \(id) RETURNING id, room, username, text, kind, ts, event, media),
+            WITH gone AS (DELETE FROM switchboard_messages WHERE id = \(id) RETURNING \(unescaped: Self.columns)),
                  carried AS (DELETE FROM switchboard_message_media WHERE message_id = \(id))
             SELECT * FROM gone
             """).first.map(Self.message)
@@ -148,14 +150,28 @@ public final class PostgresMessageStore: MessageStore {
         connections.close()
     }
 
+    /// The columns ``message(_:)`` reads, in its order.
+    static let columns = "id, room, username, text, kind, ts, event, media, reply_to, target, detail, state"
+
     static func message(_ row: PostgresRow) throws -> Message {
-        let (id, room, user, text, kind, ts, event, media) =
-            try row.decode((Int64, String, String, String, String, Int64, String?, String?).self)
+        let (id, room, user, text, kind, ts, event, media, replyTo, target, detail, standing) =
+            try row.decode((Int64, String, String, String, String, Int64, String?, String?, Int64?, Int64?, String?, String?).self)
         guard let kind = MessageKind(rawValue: kind) else {
             throw PostgresStoreError.unexpectedAnswer("message \(id) has kind \(kind)")
         }
-        return Message(id: id, room: room, user: user, text: text, kind: kind, ts: ts,
-                       event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) },
-                       media: media.flatMap { try? JSONDecoder().decode([MediaAttachment].self, from: Data($0.utf8)) })
+        var message = Message(id: id, room: room, user: user, text: text, kind: kind, ts: ts,
+                              event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) },
+                              media: media.flatMap { try? JSONDecoder().decode([MediaAttachment].self, from: Data($0.utf8)) })
+        if replyTo != nil || target != nil || detail != nil || standing != nil {
+            StoredActFields.restore(&message, replyTo: replyTo, target: target, detail: detail, standing: standing)
+        }
+        return message
+    }
+
+    public func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message] {
+        try connections.query("""
+            SELECT \(unescaped: Self.columns) FROM switchboard_messages
+            WHERE reply_to = \(id) AND room = \(room) AND id > \(cursor) AND kind = 'message' ORDER BY id LIMIT \(limit)
+            """).map(Self.message)
     }
 }

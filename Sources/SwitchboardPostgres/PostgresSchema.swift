@@ -23,13 +23,13 @@ import PostgresNIO
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 4
+    static let version = 5
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     /// Every statement, in order; `statements[0]` makes the version table.
     /// (The media tables, ``mediaStatements``, come last: the commit
     /// function only names them when it runs.)
-    static var statements: [String] { coreStatements + mediaStatements }
+    static var statements: [String] { coreStatements + actStatements + mediaStatements }
 
     private static let coreStatements: [String] = [
         """
@@ -120,6 +120,19 @@ enum PostgresSchema {
         """
         DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[])
         """,
+        """
+        DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[], text[])
+        """,
+        """
+        ALTER TABLE switchboard_messages ADD COLUMN IF NOT EXISTS reply_to bigint,
+            ADD COLUMN IF NOT EXISTS target bigint, ADD COLUMN IF NOT EXISTS detail text, ADD COLUMN IF NOT EXISTS state text
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_messages_reply_to ON switchboard_messages (reply_to, id) WHERE reply_to IS NOT NULL
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_messages_target ON switchboard_messages (target) WHERE target IS NOT NULL
+        """,
         // One group commit. Joins and leaves are this node's presence claims:
         // the message is stored only for the user's first claim on a live
         // node (join) or when their last claim goes (leave). A conversation
@@ -127,11 +140,15 @@ enum PostgresSchema {
         // `p_effects` says, in the same transaction (and `p_media`, the
         // attachments' JSON, records which uploads it carries); a `created` one names
         // its room after its id, and a second direct conversation of a pair
-        // is not stored. Returns one id per draft, 0 for one not stored.
+        // is not stored. An act or a reply (`p_targets`, `p_reply_tos`: 0 for
+        // none) changes the message it names as MessageActs does in Swift
+        // (`switchboard_apply_act`); one that changes nothing is not stored.
+        // Returns one id per draft, 0 for one not stored.
         """
         CREATE OR REPLACE FUNCTION switchboard_commit(p_node text, p_ts bigint, p_rooms text[], p_users text[],
                                                       p_texts text[], p_kinds text[], p_transports text[],
-                                                      p_events text[], p_effects text[], p_media text[])
+                                                      p_events text[], p_effects text[], p_media text[],
+                                                      p_reply_tos bigint[], p_targets bigint[], p_details text[])
         RETURNS bigint[] LANGUAGE plpgsql AS $$
         DECLARE
             next_id bigint;
@@ -172,9 +189,16 @@ enum PostgresSchema {
                         CONTINUE;
                     END IF;
                 END IF;
+                IF greatest(p_targets[i], p_reply_tos[i]) > 0
+                   AND NOT switchboard_apply_act(greatest(p_targets[i], p_reply_tos[i]), v_room, p_users[i], p_texts[i], p_kinds[i],
+                                                 p_ts, nullif(p_details[i], '')) THEN
+                    ids := ids || 0::bigint;
+                    CONTINUE;
+                END IF;
                 next_id := next_id + 1;
-                INSERT INTO switchboard_messages (id, room, username, text, kind, ts, event, media)
-                    VALUES (next_id, v_room, p_users[i], p_texts[i], p_kinds[i], p_ts, nullif(p_events[i], ''), nullif(p_media[i], ''));
+                INSERT INTO switchboard_messages (id, room, username, text, kind, ts, event, media, reply_to, target, detail)
+                    VALUES (next_id, v_room, p_users[i], p_texts[i], p_kinds[i], p_ts, nullif(p_events[i], ''), nullif(p_media[i], ''),
+                            nullif(p_reply_tos[i], 0), nullif(p_targets[i], 0), nullif(p_details[i], ''));
                 IF p_media[i] <> '' THEN
                     INSERT INTO switchboard_message_media (media_id, message_id, room)
                         SELECT a->>'id', next_id, v_room FROM jsonb_array_elements(p_media[i]::jsonb) AS a ON CONFLICT DO NOTHING;

@@ -54,7 +54,7 @@ extension SQLiteMessageStore: ConversationStore {
                 SELECT c.room, c.title, c.direct_key, c.created_by, m.muted, m.read_id,
                        (SELECT COUNT(*) FROM message x WHERE x.room = c.room AND x.id > m.read_id
                           AND x.kind = 'message' AND lower(x.user) <> ?) AS unread,
-                       (SELECT MAX(id) FROM message x WHERE x.room = c.room) AS last_id
+                       (SELECT MAX(id) FROM message x WHERE x.room = c.room AND x.kind NOT IN ('edit', 'reaction', 'delete')) AS last_id
                 FROM conversation_member m JOIN conversation c ON c.room = m.room
                 WHERE m.user_key = ? ORDER BY last_id DESC
                 """, arguments: [key, key])
@@ -64,7 +64,7 @@ extension SQLiteMessageStore: ConversationStore {
                                                   arguments: [room])
                 let lastID: Int64? = row["last_id"]
                 let last = try lastID.flatMap { id in
-                    try Row.fetchOne(db, sql: "SELECT id, room, user, text, kind, ts, event FROM message WHERE id = ?", arguments: [id])
+                    try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM message WHERE id = ?", arguments: [id])
                 }.map(Self.message)
                 let directKey: String? = row["direct_key"]
                 let conversation = Conversation(room: room, title: row["title"], direct: directKey != nil,

@@ -108,6 +108,16 @@ public final class SQLiteMessageStore: MessageStore {
                 CREATE INDEX message_media_message ON message_media(message_id);
                 """)
         }
+        migrator.registerMigration("v5: replies and acts") { db in
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN reply_to INTEGER;
+                ALTER TABLE message ADD COLUMN target INTEGER;
+                ALTER TABLE message ADD COLUMN detail TEXT;
+                ALTER TABLE message ADD COLUMN state TEXT;
+                CREATE INDEX message_reply_to ON message(reply_to, id) WHERE reply_to IS NOT NULL;
+                CREATE INDEX message_target ON message(target) WHERE target IS NOT NULL;
+                """)
+        }
         return migrator
     }
 
@@ -122,11 +132,18 @@ public final class SQLiteMessageStore: MessageStore {
         try writer.write { db in
             // Compiled once per connection, not per message (a profile of
             // publishes on 64 connections had SQLite's parser at 5%).
-            let insert = try db.cachedStatement(sql: "INSERT INTO message (room, user, text, kind, ts, event, media) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO message (room, user, text, kind, ts, event, media, reply_to, target, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             return try drafts.map { draft -> Message? in
                 guard let event = draft.event else {
+                    if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
+                        return nil
+                    }
                     try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp, nil,
-                                                   draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) }])
+                                                   draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
+                                                   draft.replyTo, draft.target, StoredActFields.detail(of: draft)])
                     let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
                     if let media = draft.media { try Self.recordCarriers(media, of: message, in: db) }
                     return message
@@ -137,7 +154,7 @@ public final class SQLiteMessageStore: MessageStore {
                     return nil
                 }
                 try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp,
-                                               String(decoding: MessageJSON.encode(event), as: UTF8.self), nil])
+                                               String(decoding: MessageJSON.encode(event), as: UTF8.self), nil, nil, nil, nil])
                 let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
                 if message.room != draft.room {
                     try db.execute(sql: "UPDATE message SET room = ? WHERE id = ?", arguments: [message.room, message.id])
@@ -151,7 +168,7 @@ public final class SQLiteMessageStore: MessageStore {
     public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
         try writer.read { db in
             let highWater = try Self.lastAssignedID(db)
-            var sql = "SELECT id, room, user, text, kind, ts, event, media FROM message WHERE id > ?"
+            var sql = "SELECT \(Self.columns) FROM message WHERE id > ?"
             var arguments: StatementArguments = [cursor]
             if case .rooms(let rooms) = filter {
                 sql += " AND room IN (\(databaseQuestionMarks(count: rooms.count)))"
@@ -168,7 +185,7 @@ public final class SQLiteMessageStore: MessageStore {
     public func latest(in room: String, limit: Int) throws -> [Message] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, room, user, text, kind, ts, event, media FROM message
+                SELECT \(Self.columns) FROM message
                 WHERE room = ? ORDER BY id DESC LIMIT ?
                 """, arguments: [room, limit]).map(Self.message).reversed()
         }
@@ -177,7 +194,7 @@ public final class SQLiteMessageStore: MessageStore {
     public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, room, user, text, kind, ts, event, media FROM message
+                SELECT \(Self.columns) FROM message
                 WHERE room = ? AND id < ? ORDER BY id DESC LIMIT ?
                 """, arguments: [room, id, limit]).map(Self.message).reversed()
         }
@@ -185,7 +202,7 @@ public final class SQLiteMessageStore: MessageStore {
 
     public func delete(id: Int64) throws -> Message? {
         try writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, room, user, text, kind, ts, event, media FROM message WHERE id = ?",
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM message WHERE id = ?",
                                              arguments: [id]) else { return nil }
             try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM message_media WHERE message_id = ?", arguments: [id])
@@ -237,12 +254,21 @@ public final class SQLiteMessageStore: MessageStore {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'message'") ?? 0
     }
 
+    /// The columns ``message(_:)`` reads, in its order.
+    static let columns = "id, room, user, text, kind, ts, event, media, reply_to, target, detail, state"
+
     static func message(_ row: Row) -> Message {
-        let event: String? = row["event"]
-        let media: String? = row["media"]
-        return Message(id: row["id"], room: row["room"], user: row["user"], text: row["text"],
-                       kind: MessageKind(rawValue: row["kind"]) ?? .message, ts: row["ts"],
-                       event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) },
-                       media: media.flatMap { try? JSONDecoder().decode([MediaAttachment].self, from: Data($0.utf8)) })
+        let event: String? = row[6]
+        let media: String? = row[7]
+        var message = Message(id: row[0], room: row[1], user: row[2], text: row[3],
+                              kind: MessageKind(rawValue: row[4]) ?? .message, ts: row[5],
+                              event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) },
+                              media: media.flatMap { try? JSONDecoder().decode([MediaAttachment].self, from: Data($0.utf8)) })
+        let (replyTo, target): (Int64?, Int64?) = (row[8], row[9])
+        let (detail, standing): (String?, String?) = (row[10], row[11])
+        if replyTo != nil || target != nil || detail != nil || standing != nil {
+            StoredActFields.restore(&message, replyTo: replyTo, target: target, detail: detail, standing: standing)
+        }
+        return message
     }
 }

@@ -10,16 +10,30 @@ public enum LineFormat: MessageFrameFormat {
     }
 
     /// `NAME:TEXT`, `NAME has joined`, `NAME has left` or `system:TEXT`;
-    /// nothing for a deletion (the protocol has no way to take a line back).
+    /// for acts `NAME (reply to OTHER):TEXT`, `NAME edited:TEXT`, `NAME
+    /// unsent a message`, `NAME reacted EMOJI` (a reaction taken back has
+    /// no line, nor has the admin's removal: the protocol cannot take a
+    /// line back), and `NAME shared a location geo:LAT,LON`.
     /// Each attachment follows the text as `[KIND URL]` (`[photo
     /// http://HOST:PORT/api/media/ID]`), its URL after `mediaBase`.
     public static func line(for message: Message, mediaBase: String = "") -> [UInt8] {
         switch message.kind {
-        case .delete: return []
+        case .delete: return message.target == nil ? [] : line("\(message.user) unsent a message")
+        case .edit: return line("\(message.user) edited:\(flatten(message.text))")
+        case .reaction:
+            guard message.on != false, let emoji = message.emoji else { return [] }
+            return line("\(message.user) reacted \(flatten(emoji))")
         case .message:
             var text = flatten(message.text)
             for attachment in message.media ?? [] {
                 text += (text.isEmpty ? "" : " ") + "[\(attachment.kind.rawValue) \(mediaBase)\(attachment.url)]"
+            }
+            if let location = message.location {
+                if text.isEmpty { return line("\(message.user) shared a location \(location.geoURI)") }
+                text += " [location \(location.geoURI)]"
+            }
+            if message.replyTo != nil {
+                return line("\(message.user) (reply to \(message.replyToUser ?? "a message")):\(text)")
             }
             return line("\(message.user):\(text)")
         case .join: return line("\(message.user) has joined")

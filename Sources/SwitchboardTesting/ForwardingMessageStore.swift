@@ -42,6 +42,9 @@ extension ForwardingMessageStore {
     }
     public func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
     public func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
+    public func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message] {
+        try inner.replies(to: id, in: room, after: cursor, limit: limit)
+    }
     public func sizeInBytes() -> Int64 { 0 }
     /// Passes, as SQLite's probe passes on a full disk (it writes a temporary table).
     public func checkWritable() throws {}

@@ -16,18 +16,38 @@ public final class InMemoryMessageStore: MessageStore {
 
     public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
         state.withLock { state in
-            drafts.map { draft in
-                state.lastID += 1
-                let message = draft.stored(id: state.lastID, timestamp: timestamp)
-                state.messages.append(message)
-                return message
-            }
+            drafts.compactMap { draft in Self.store(draft, timestamp: timestamp, in: &state) }
         }
     }
 
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         let keeps = self.keeps.withLock { $0 } ?? { _ in true }
-        return try drafts.map { keeps($0) ? try append([$0], timestamp: timestamp)[0] : nil }
+        return drafts.map { draft in
+            keeps(draft) ? state.withLock { Self.store(draft, timestamp: timestamp, in: &$0) } : nil
+        }
+    }
+
+    /// Stores `draft`, an act applied to its message as SQLite's commit does (nil: it changed nothing).
+    private static func store(_ draft: MessageDraft, timestamp: Int64, in state: inout (messages: [Message], lastID: Int64)) -> Message? {
+        if let target = draft.target ?? draft.replyTo {
+            guard let index = state.messages.firstIndex(where: { $0.id == target }),
+                  let now = MessageActs.apply(draft.stored(id: 0, timestamp: timestamp), to: state.messages[index])
+            else { return nil }
+            state.messages[index] = now
+            if draft.kind == .delete {
+                for (position, edit) in state.messages.enumerated() where edit.kind == .edit && edit.target == target {
+                    state.messages[position] = MessageActs.scrubbed(edit)
+                }
+            }
+        }
+        state.lastID += 1
+        let message = draft.stored(id: state.lastID, timestamp: timestamp)
+        state.messages.append(message)
+        return message
+    }
+
+    public func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message] {
+        Array(state.withLock { $0.messages }.filter { $0.replyTo == id && $0.room == room && $0.id > cursor && $0.kind == .message }.prefix(limit))
     }
 
     public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {

@@ -27,6 +27,9 @@ final class CountingStore: MessageStore, @unchecked Sendable {
         try inner.messages(in: room, before: id, limit: limit)
     }
     func delete(id: Int64) throws -> Message? { try inner.delete(id: id) }
+    func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message] {
+        try inner.replies(to: id, in: room, after: cursor, limit: limit)
+    }
     func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
     func rooms() throws -> [RoomSummary] { try inner.rooms() }
     func checkWritable() throws {}

@@ -22,8 +22,13 @@ final class CatchUpCache: Sendable {
     func encoded(_ messages: [Message]) -> [EncodedMessage] {
         state.withLock { state in
             messages.map { message in
-                if let cached = state.byID[message.id] { return cached }
+                // A copy read before an act changed the message is never served for the message as it stands now.
+                if let cached = state.byID[message.id], cached.message == message { return cached }
                 let encoded = EncodedMessage(message)
+                if state.byID[message.id] != nil {
+                    state.byID[message.id] = encoded
+                    return encoded
+                }
                 if state.order.count < capacity {
                     state.order.append(message.id)
                 } else {
@@ -37,7 +42,7 @@ final class CatchUpCache: Sendable {
         }
     }
 
-    /// Forgets a message (it was deleted).
+    /// Forgets a message (it was deleted, or an act changed it).
     func remove(_ id: Int64) {
         state.withLock { _ = $0.byID.removeValue(forKey: id) }
     }

@@ -195,7 +195,9 @@ extension MessageBus {
                       changes: inout [ConversationChange]) {
         guard message.id > state.recent.lastID else { return }
         if message.message.event != nil { changes += conversations.apply(message.message) }
-        if message.message.kind == .delete, let deleted = Int64(message.message.text) {
+        if let target = MessageActs.targetID(of: message.message) {
+            applyAct(message.message, to: target, in: &state)
+        } else if message.message.kind == .delete, let deleted = Int64(message.message.text) {
             state.recent.markDeleted(deleted)
             catchUp.remove(deleted)
         }

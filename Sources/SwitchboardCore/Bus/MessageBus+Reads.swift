@@ -23,6 +23,11 @@ extension MessageBus {
         return EncodedMessage(found)
     }
 
+    /// The replies to message `id` of `room` after `cursor`, oldest first.
+    public func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [EncodedMessage] {
+        try store.replies(to: id, in: room, after: cursor, limit: limit).map(EncodedMessage.init)
+    }
+
     /// Every stored room with its message count and last id.
     public func rooms() throws -> [RoomSummary] {
         try store.rooms()

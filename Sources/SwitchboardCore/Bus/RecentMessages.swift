@@ -37,6 +37,38 @@ struct RecentMessages {
         if id > coveredAfter { deleted.insert(id) }
     }
 
+    /// The position of message `id` in the ring, if it is there.
+    private func index(of id: Int64) -> Int? {
+        guard id > coveredAfter, id <= lastID else { return nil }
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if element(mid).id < id { low = mid + 1 } else { high = mid }
+        }
+        return low < count && element(low).id == id ? low : nil
+    }
+
+    /// What the ring knows of message `id`: `.held` with it, `.absent` when
+    /// the ring covers `id` and has no such message (never stored, or
+    /// removed), `.older` when the store must be asked.
+    func lookUp(_ id: Int64) -> RingLookup {
+        guard id > coveredAfter else { return .older }
+        guard let index = index(of: id), !deleted.contains(id) else { return .absent }
+        return .held(element(index))
+    }
+
+    /// Puts `message` in place of the one with its id (an act changed it),
+    /// if the ring holds it.
+    mutating func replace(_ message: EncodedMessage) {
+        guard let index = index(of: message.id) else { return }
+        ring[(head + index) % ring.count] = message
+    }
+
+    /// Every edit of `target` in the ring, for an unsend to scrub.
+    func edits(of target: Int64) -> [EncodedMessage] {
+        (0..<count).map(element).filter { $0.message.kind == .edit && $0.message.target == target }
+    }
+
     private func element(_ index: Int) -> EncodedMessage {
         ring[(head + index) % ring.count]!
     }
@@ -66,4 +98,11 @@ struct RecentMessages {
         }
         return (found, max(cursor, lastID))
     }
+}
+
+/// What ``RecentMessages/lookUp(_:)`` found.
+enum RingLookup {
+    case held(EncodedMessage)
+    case absent
+    case older
 }

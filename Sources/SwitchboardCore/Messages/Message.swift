@@ -2,14 +2,18 @@
 ///
 /// `id` is assigned by the store: strictly increasing across the whole server,
 /// never reused, surviving restarts. It is the only cursor a client needs.
-public struct Message: Codable, Sendable, Equatable {
+///
+/// A message read back from the store (or the ring) stands as it is now:
+/// the acts on it (edits, an unsend, reactions, replies) are applied
+/// (``MessageActs``). An act is itself a message, with a ``target``.
+public struct Message: Sendable, Equatable {
     /// Server-wide, strictly increasing identifier.
     public var id: Int64
     /// The room it was said in.
     public var room: String
     /// Who said it (trimmed).
     public var user: String
-    /// What was said (trailing CR/LF trimmed).
+    /// What was said (trailing CR/LF trimmed); empty once unsent.
     public var text: String
     /// What kind of message it is.
     public var kind: MessageKind
@@ -19,6 +23,24 @@ public struct Message: Codable, Sendable, Equatable {
     public var event: ConversationEvent?
     /// The uploads it carries (photos, video, voice), in the order sent.
     public var media: [MediaAttachment]?
+    /// The message of the same room this one answers (`reply_to`).
+    public var replyTo: Int64?
+    /// Who wrote the message a reply answers, for raw TCP's line
+    /// (`luke (reply to leia):…`); kept with the reply, not in its JSON.
+    public var replyToUser: String?
+    /// For an act (`edit`, `delete`, `reaction`): the message it acts on.
+    public var target: Int64?
+    /// For a `reaction`: the emoji, and whether it was turned on or off.
+    public var emoji: String?
+    public var on: Bool?
+    /// A place it shares.
+    public var location: Location?
+    /// As it stands: when it was last edited (ms), whether it was unsent,
+    /// who reacted with what, and how many replies it has.
+    public var edited: Int64?
+    public var deleted: Bool?
+    public var reactions: Reactions?
+    public var replies: Int?
 
     public init(id: Int64, room: String, user: String, text: String, kind: MessageKind, ts: Int64,
                 event: ConversationEvent? = nil, media: [MediaAttachment]? = nil) {
@@ -31,4 +53,7 @@ public struct Message: Codable, Sendable, Equatable {
         self.event = event
         self.media = media
     }
+
+    /// Whether it was unsent.
+    public var isDeleted: Bool { deleted == true }
 }

@@ -17,6 +17,17 @@ public struct MessageDraft: Sendable, Equatable {
     /// The uploads it carries, checked by ``MediaService`` (each the
     /// speaker's own); the store records them with the message.
     public var media: [MediaAttachment]?
+    /// A reply's message (same room; checked by ``MessageActs``).
+    public var replyTo: Int64?
+    /// Who wrote that message (set when it is checked).
+    public var replyToUser: String?
+    /// An act's message (`edit`, `delete`, `reaction`).
+    public var target: Int64?
+    /// A reaction's emoji and whether it is turned on.
+    public var emoji: String?
+    public var on: Bool?
+    /// A place it shares.
+    public var location: Location?
 
     /// Validates raw input as a user's chat message.
     /// - Throws: ``SwitchboardError`` describing the first problem found.
@@ -42,6 +53,13 @@ extension MessageDraft {
     /// `created` event's room is named after the id.
     public func stored(id: Int64, timestamp: Int64) -> Message {
         let room = event?.type == .created ? ConversationRoom.name(createdBy: id) : self.room
-        return Message(id: id, room: room, user: user, text: text, kind: kind, ts: timestamp, event: event, media: media)
+        var message = Message(id: id, room: room, user: user, text: text, kind: kind, ts: timestamp, event: event, media: media)
+        message.replyTo = replyTo
+        message.replyToUser = replyToUser
+        message.target = target
+        message.emoji = emoji
+        message.on = on
+        message.location = location
+        return message
     }
 }

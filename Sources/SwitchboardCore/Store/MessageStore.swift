@@ -24,6 +24,10 @@ public protocol MessageStore: Sendable {
     /// `leave` as this node's presence claim, and stores the message only
     /// when it is the user's first presence (or last) on any node. Those it
     /// does not store are nil. A store of one node stores everything.
+    ///
+    /// An act or a reply (a draft with a `target` or `reply_to`) is applied
+    /// to the message it names in the same transaction (``MessageActs``);
+    /// one that changes nothing is not stored (nil).
     func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?]
     /// Messages with id > `cursor` in `filter`, oldest first, at most `limit`.
     func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch
@@ -32,6 +36,8 @@ public protocol MessageStore: Sendable {
     /// The last `limit` messages of a room with id < `id`, oldest first
     /// (paging back through the history).
     func messages(in room: String, before id: Int64, limit: Int) throws -> [Message]
+    /// The replies to message `id` of `room` with id > `cursor`, oldest first, at most `limit`.
+    func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message]
     /// Deletes the message with this id; returns it, or nil when there is none.
     /// Its id is never assigned again.
     func delete(id: Int64) throws -> Message?

@@ -1,0 +1,124 @@
+/// Every rule of replies, edits, unsends and reactions, for every way in:
+/// who may do what to which message, the edit window, and the one entry
+/// every transport publishes through (a reply's target checked, uploads
+/// attached). The message an act names is found in the bus's ring, or
+/// read on the store gate; never on the caller's thread.
+public final class MessageActService: Sendable {
+    let bus: MessageBus
+    let access: AccessControl
+    let limits: MessageLimits
+    let media: MediaService?
+    /// `--edit-window`: how long after sending its author may edit or
+    /// unsend a message (0: never).
+    public let editWindowSeconds: Int
+
+    public init(bus: MessageBus, access: AccessControl, limits: MessageLimits, media: MediaService?, editWindowSeconds: Int) {
+        self.bus = bus
+        self.access = access
+        self.limits = limits
+        self.media = media
+        self.editWindowSeconds = max(0, editWindowSeconds)
+    }
+
+    public typealias Completion<T> = @Sendable (Result<T, SwitchboardError>) -> Void
+
+    /// How every transport publishes `draft` (made by ``AccessControl``):
+    /// a reply's target must be a message of the same room that acts may
+    /// name; the uploads `ids` are attached as ``MediaService`` decides.
+    public func publish(_ draft: MessageDraft, media ids: [String], by identity: Identity,
+                        completion: @escaping Completion<EncodedMessage>) {
+        guard let replyTo = draft.replyTo else {
+            return MediaService.publish(draft, media: ids, by: identity, through: media, bus: bus, completion: completion)
+        }
+        target(replyTo, in: draft.room) { [self] found in
+            switch found {
+            case .failure(let error): completion(.failure(error))
+            case .success(let target):
+                var draft = draft
+                draft.replyToUser = target.user
+                MediaService.publish(draft, media: ids, by: identity, through: media, bus: bus, completion: completion)
+            }
+        }
+    }
+
+    /// Edits message `id` of `room` to `text`: its author, within the window.
+    public func edit(room: String, id: Int64, text: String, user: String?, by identity: Identity, client: String,
+                     completion: @escaping Completion<EncodedMessage>) {
+        do throws(SwitchboardError) {
+            let author = try actor(identity, room: room, user: user, client: client)
+            var draft = MessageDraft(room: room, user: author ?? MessageLimits.systemUser, text: try limits.validText(text), kind: .edit)
+            draft.target = id
+            target(id, in: room) { [self, draft] found in
+                do {
+                    try mayChange(try found.get(), by: author, identity: identity, unsending: false)
+                    bus.publishAct(draft) { result in
+                        completion(result.flatMap { $0.map { .success($0) } ?? .failure(.noSuchMessage(id, in: room)) })
+                    }
+                } catch {
+                    completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+                }
+            }
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// Unsends message `id` of `room`: its author within the window, the
+    /// admin at any time. Its text and attachments leave the store.
+    public func unsend(room: String, id: Int64, user: String?, by identity: Identity, client: String,
+                       completion: @escaping Completion<EncodedMessage>) {
+        do throws(SwitchboardError) {
+            let author = try actor(identity, room: room, user: user, client: client)
+            var draft = MessageDraft(room: room, user: author ?? MessageLimits.systemUser, text: "", kind: .delete)
+            draft.target = id
+            target(id, in: room) { [self, draft] found in
+                do {
+                    try mayChange(try found.get(), by: author, identity: identity, unsending: true)
+                    bus.publishAct(draft) { result in
+                        completion(result.flatMap { $0.map { .success($0) } ?? .failure(.noSuchMessage(id, in: room)) })
+                    }
+                } catch {
+                    completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+                }
+            }
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// Turns `user`'s reaction `emoji` to message `id` of `room` on or off;
+    /// nil when it already stood so (nothing stored).
+    public func react(room: String, id: Int64, emoji: String, on: Bool, user: String?, by identity: Identity, client: String,
+                      completion: @escaping Completion<EncodedMessage?>) {
+        do throws(SwitchboardError) {
+            guard let reacting = try actor(identity, room: room, user: user, client: client) else {
+                throw SwitchboardError(.invalid, code: "invalid_user", message: "Name the user who reacts ('user'), or sign in.")
+            }
+            var draft = MessageDraft(room: room, user: reacting, text: "", kind: .reaction)
+            (draft.target, draft.emoji, draft.on) = (id, try ReactionEmoji.valid(emoji), on)
+            target(id, in: room) { [self, draft] found in
+                if case .failure(let error) = found { return completion(.failure(error)) }
+                bus.publishAct(draft, completion: completion)
+            }
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// The replies to message `id` of `room` after `cursor`, oldest first.
+    public func replies(room: String, id: Int64, after cursor: Int64, limit: Int, by identity: Identity,
+                        completion: @escaping Completion<[EncodedMessage]>) {
+        do {
+            try access.checkRoom(identity, room)
+        } catch {
+            return completion(.failure(error))
+        }
+        let readable = access.readerAccess(identity)
+        target(id, in: room, unsentToo: true) { [bus] found in
+            if case .failure(let error) = found { return completion(.failure(error)) }
+            bus.gate.run("replies", { try bus.replies(to: id, in: room, after: cursor, limit: limit) }) { result in
+                completion(result.map { $0.filter(readable.sees) })
+            }
+        }
+    }
+}

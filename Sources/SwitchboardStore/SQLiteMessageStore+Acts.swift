@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+import SwitchboardCore
+
+/// Replies and acts in the commit's transaction: the message an act (or a
+/// reply) names changes in the same commit that stores the act.
+extension SQLiteMessageStore {
+    /// Applies `draft` (an act, or a reply) to message `target`, as
+    /// ``MessageActs`` says; false when it changes nothing (no such
+    /// message, or one acts may not name, or a reaction that stood so):
+    /// the act is then not stored. An unsend takes the message's text and
+    /// attachments, and the text of its edits, out of the database.
+    static func applyAct(_ draft: MessageDraft, to target: Int64, timestamp: Int64, in db: Database) throws -> Bool {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM message WHERE id = ?", arguments: [target]),
+              let now = MessageActs.apply(draft.stored(id: 0, timestamp: timestamp), to: message(row))
+        else { return false }
+        try db.execute(sql: "UPDATE message SET text = ?, media = ?, reply_to = ?, detail = ?, state = ? WHERE id = ?",
+                       arguments: [now.text, now.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
+                                   now.replyTo, StoredActFields.detail(of: now), StoredActFields.standing(of: now), target])
+        if draft.kind == .delete {
+            try db.execute(sql: "DELETE FROM message_media WHERE message_id = ?", arguments: [target])
+            try db.execute(sql: "UPDATE message SET text = '' WHERE target = ? AND kind = 'edit'", arguments: [target])
+        }
+        return true
+    }
+
+    public func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.columns) FROM message
+                WHERE reply_to = ? AND room = ? AND id > ? AND kind = 'message' ORDER BY id LIMIT ?
+                """, arguments: [id, room, cursor, limit]).map(Self.message)
+        }
+    }
+}
