@@ -18,15 +18,20 @@ public enum PushPublish {
         }
     }
 
-    /// ``publish(_:on:eventLoop:answered:)`` for a draft that carries the
-    /// uploads `media` (none: the same), checked by `service` as
-    /// `identity`'s own (a server with no uploads refuses them).
-    public static func publish(_ draft: MessageDraft, media: [String], by identity: Identity, through service: MediaService?,
-                               on bus: MessageBus, eventLoop: any EventLoop,
+    /// ``publish(_:on:eventLoop:answered:)`` through Core's one entry for
+    /// a client's publish: a reply's target checked, the uploads `media`
+    /// (none: the same) checked as `identity`'s own.
+    public static func publish(_ draft: MessageDraft, media: [String], by identity: Identity, through acts: MessageActService,
+                               eventLoop: any EventLoop,
                                answered: @escaping (Result<EncodedMessage, SwitchboardError>) -> Void) {
+        acts.publish(draft, media: media, by: identity, completion: onLoop(eventLoop, answered))
+    }
+
+    /// A completion that runs `answered` on `eventLoop`, from whatever
+    /// thread the store's answer comes on.
+    public static func onLoop<T: Sendable>(_ eventLoop: any EventLoop, _ answered: @escaping (Result<T, SwitchboardError>) -> Void)
+        -> @Sendable (Result<T, SwitchboardError>) -> Void {
         let answered = NIOLoopBound(answered, eventLoop: eventLoop)
-        MediaService.publish(draft, media: media, by: identity, through: service, bus: bus) { result in
-            eventLoop.execute { answered.value(result) }
-        }
+        return { result in eventLoop.execute { answered.value(result) } }
     }
 }

@@ -24,7 +24,7 @@ public final class TestServer {
                 maxWebSockets: Int = 10_000, store: (any MessageStore)? = nil,
                 auth: AuthConfiguration = TestServer.auth(), allowedOrigins: [String] = [],
                 maxConnections: Int = 10_000, publicFiles: StaticFiles? = nil, publicURL: String? = nil,
-                storeTimeoutSeconds: Double = 5) throws {
+                storeTimeoutSeconds: Double = 5, editWindowSeconds: Int = 900) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -41,7 +41,7 @@ public final class TestServer {
                                         idleTimeoutSeconds: tcpIdleTimeoutSeconds),
             webSocket: WebSocketConfiguration(keepaliveSeconds: keepaliveSeconds, maxConnections: maxWebSockets),
             recentMessages: recentMessages, auth: auth)
-        configuration.limits = MessageLimits(maxTextBytes: maxTextBytes)
+        configuration.limits = MessageLimits(maxTextBytes: maxTextBytes, editWindowSeconds: editWindowSeconds)
         configuration.http.publicURL = publicURL
         configuration.storeTimeoutSeconds = storeTimeoutSeconds
         self.configuration = configuration

@@ -10,9 +10,12 @@ enum WebSocketClientMessage: Equatable {
     case ping(JSONValue)
     /// `{"typing":true,"room":..}`: the sender is typing in `room`.
     case typing(room: String, user: String)
+    /// `{"edit":ID,"text"}`, `{"unsend":ID}` or `{"react":ID,"emoji","on"}`.
+    case act(WebSocketAct, ref: JSONValue?)
     case refused(SwitchboardError, ref: JSONValue?)
 
-    private static let names: Set<String> = ["text", "user", "room", "ref", "ping", "typing", "media"]
+    private static let names: Set<String> = ["text", "user", "room", "ref", "ping", "typing", "media", "reply_to", "location",
+                                             "edit", "unsend", "react", "emoji", "on"]
 
     /// Parses `{"text":..,"ref":..}`, `{"user":..,"text":..,"room":..}` or
     /// `{"ping":X}` for a socket of `user` following `filter`, opened as `identity`.
@@ -38,16 +41,22 @@ enum WebSocketClientMessage: Equatable {
                 }
                 return .typing(room: room, user: typist)
             }
+            if let act = try WebSocketAct(members, room: { () throws(SwitchboardError) in try Self.room(members, filter: filter, limits: limits) },
+                                          user: user) {
+                return .act(act, ref: ref)
+            }
             let media: [String]
             do {
                 media = try members["media"]?.stringsOrNull("media") ?? []
             } catch {
                 throw SwitchboardError(.malformed, code: "malformed_json", message: "'media' must be an array of upload ids.")
             }
+            var fields = PublishFields(user: nil, text: nil, media: media)
+            try fields.read(replyTo: members["reply_to"], location: members["location"])
             var rawText = ""
             if case .string(let given) = members["text"] {
                 rawText = given
-            } else if media.isEmpty || (members["text"] != nil && members["text"] != .null) {
+            } else if !fields.carriesMore || (members["text"] != nil && members["text"] != .null) {
                 throw SwitchboardError(.malformed, code: "malformed_json", message: "'text' must be a string.")
             }
             var sender = user
@@ -56,8 +65,10 @@ enum WebSocketClientMessage: Equatable {
                 throw SwitchboardError(.invalid, code: "user_required", message: "Give 'user', or open the socket with ?user=NAME.")
             }
             let room = try room(members, filter: filter, limits: limits)
-            return .publish(try access.draft(identity, room: room, user: sender, text: rawText, limits: limits,
-                                             carriesMedia: !media.isEmpty, client: client), media: media, ref: ref)
+            var draft = try access.draft(identity, room: room, user: sender, text: rawText, limits: limits,
+                                         carriesMedia: fields.carriesMore, client: client)
+            (draft.replyTo, draft.location) = (fields.replyTo, fields.location)
+            return .publish(draft, media: media, ref: ref)
         } catch {
             return .refused(error, ref: ref)
         }
@@ -82,9 +93,9 @@ enum WebSocketClientMessage: Equatable {
         Array("{\"\(notice.name)\":".utf8) + notice.json + [UInt8(ascii: "}")]
     }
 
-    /// `{"ack":REF,"id":ID}`.
-    static func ack(ref: JSONValue?, id: Int64) -> [UInt8] {
-        Array(#"{"ack":"#.utf8) + (ref ?? .null).json + Array(#","id":\#(id)}"#.utf8)
+    /// `{"ack":REF,"id":ID}`, or `{"ack":REF,"id":null}` for an act that changed nothing.
+    static func ack(ref: JSONValue?, id: Int64?) -> [UInt8] {
+        Array(#"{"ack":"#.utf8) + (ref ?? .null).json + Array(#","id":\#(id.map(String.init) ?? "null")}"#.utf8)
     }
 
     /// `{"pong":X}`.

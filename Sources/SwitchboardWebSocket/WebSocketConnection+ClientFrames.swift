@@ -55,13 +55,37 @@ extension WebSocketConnection {
             context.flush()
         case .publish(let draft, let media, let ref):
             pending.submitted()
-            PushPublish.publish(draft, media: media, by: request.identity, through: services.media, on: services.bus,
+            PushPublish.publish(draft, media: media, by: request.identity, through: services.acts,
                                 eventLoop: context.eventLoop) { [self] result in
                 switch result {
                 case .success(let stored): self.stored(WebSocketClientMessage.ack(ref: ref, id: stored.id))
                 case .failure(let error): self.stored(WebSocketClientMessage.error(error, ref: ref))
                 }
             }
+        case .act(let act, let ref):
+            pending.submitted()
+            perform(act, on: context.eventLoop) { [self] result in
+                switch result {
+                case .success(let stored): self.stored(WebSocketClientMessage.ack(ref: ref, id: stored?.id))
+                case .failure(let error): self.stored(WebSocketClientMessage.error(error, ref: ref))
+                }
+            }
+        }
+    }
+
+    /// Asks Core for `act`; `answered` runs on `eventLoop` with the act
+    /// stored, nil for a reaction that already stood so, or the refusal.
+    private func perform(_ act: WebSocketAct, on eventLoop: any EventLoop,
+                         answered: @escaping (Result<EncodedMessage?, SwitchboardError>) -> Void) {
+        let (acts, identity, client) = (services.acts, request.identity, request.client)
+        let done = PushPublish.onLoop(eventLoop, answered)
+        switch act.what {
+        case .edit(let text):
+            acts.edit(room: act.room, id: act.id, text: text, user: act.user, by: identity, client: client) { done($0.map { $0 }) }
+        case .unsend:
+            acts.unsend(room: act.room, id: act.id, user: act.user, by: identity, client: client) { done($0.map { $0 }) }
+        case .react(let emoji, let on):
+            acts.react(room: act.room, id: act.id, emoji: emoji, on: on, user: act.user, by: identity, client: client, completion: done)
         }
     }
 

@@ -28,7 +28,9 @@ public final class WebSocketServer: Sendable {
                 group: any EventLoopGroup, scheduler: DeadlineScheduler, logger: Logger) {
         self.group = group
         services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, access: access,
-                                     notices: notices, media: media, logger: logger)
+                                     notices: notices,
+                                     acts: MessageActService(bus: bus, access: access, limits: configuration.limits, media: media),
+                                     logger: logger)
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }
 

@@ -9,7 +9,7 @@ struct WebSocketServices: Sendable {
     let access: AccessControl
     /// Typing and read notices to open sockets.
     let notices: NoticeBoard
-    /// Uploads a publish may carry; nil: none.
-    let media: MediaService?
+    /// Every publish, reply and act goes through it (Core's rules; uploads too).
+    let acts: MessageActService
     let logger: Logger
 }

@@ -64,7 +64,7 @@ struct ClientMessageJSONTests {
     }
 
     @Test func aFieldOfTheWrongTypeIsNamed() {
-        #expect(throws: ClientMessageJSON.Refusal(reason: "'text' must be a string")) { try ClientMessageJSON.publish(of: Array(#"{"text":5}"#.utf8)) }
+        #expect(throws: SwitchboardError.malformedJSON("'text' must be a string")) { try ClientMessageJSON.publish(of: Array(#"{"text":5}"#.utf8)) }
     }
 
     /// Random bodies built from JSON's pieces, some broken on purpose.

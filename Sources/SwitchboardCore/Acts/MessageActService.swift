@@ -8,17 +8,19 @@ public final class MessageActService: Sendable {
     let access: AccessControl
     let limits: MessageLimits
     let media: MediaService?
-    /// `--edit-window`: how long after sending its author may edit or
-    /// unsend a message (0: never).
-    public let editWindowSeconds: Int
 
-    public init(bus: MessageBus, access: AccessControl, limits: MessageLimits, media: MediaService?, editWindowSeconds: Int) {
+    /// - Parameters:
+    ///   - limits: names and text, and `--edit-window` (``MessageLimits/editWindowSeconds``).
+    ///   - media: uploads' rules; nil where the store keeps none.
+    public init(bus: MessageBus, access: AccessControl, limits: MessageLimits, media: MediaService?) {
         self.bus = bus
         self.access = access
         self.limits = limits
         self.media = media
-        self.editWindowSeconds = max(0, editWindowSeconds)
     }
+
+    /// How long after sending its author may edit or unsend a message (0: never).
+    public var editWindowSeconds: Int { limits.editWindowSeconds }
 
     public typealias Completion<T> = @Sendable (Result<T, SwitchboardError>) -> Void
 

@@ -10,19 +10,31 @@ extension ClientMessageJSON {
     }
 
     /// An HTTP publish body's `user`, `text` (each a string, or null
-    /// meaning absent) and `media` (an array of upload ids, or null).
-    public static func publish(of bytes: [UInt8]) throws(Refusal) -> PublishFields {
+    /// meaning absent), `media` (an array of upload ids, or null),
+    /// `reply_to` (a message id) and `location` (an object): 400
+    /// `malformed_json` for a body that is not such an object, 422 for a
+    /// `reply_to` or `location` out of bounds.
+    public static func publish(of bytes: [UInt8]) throws(SwitchboardError) -> PublishFields {
         // On every publish: no set, no dictionary, a few comparisons a member.
-        var user: JSONValue?, text: JSONValue?, media: JSONValue?
+        var user: JSONValue?, text: JSONValue?, media: JSONValue?, replyTo: JSONValue?, location: JSONValue?
         var reader = ClientMessageJSON(bytes: bytes)
-        try reader.object(wanting: { $0 == "user" || $0 == "text" || $0 == "media" }) { key, value in
-            switch key {
-            case "user": user = value
-            case "text": text = value
-            default: media = value
+        var fields: PublishFields
+        do {
+            try reader.object(wanting: { $0 == "user" || $0 == "text" || $0 == "media" || $0 == "reply_to" || $0 == "location" }) { key, value in
+                switch key {
+                case "user": user = value
+                case "text": text = value
+                case "media": media = value
+                case "reply_to": replyTo = value
+                default: location = value
+                }
             }
+            fields = PublishFields(user: try user?.stringOrNull("user"), text: try text?.stringOrNull("text"),
+                                   media: try media?.stringsOrNull("media"))
+        } catch {
+            throw .malformedJSON(error.reason)
         }
-        return PublishFields(user: try user?.stringOrNull("user"), text: try text?.stringOrNull("text"),
-                             media: try media?.stringsOrNull("media"))
+        try fields.read(replyTo: replyTo, location: location)
+        return fields
     }
 }

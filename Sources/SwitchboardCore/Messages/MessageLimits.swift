@@ -8,11 +8,15 @@ public struct MessageLimits: Sendable, Equatable {
     public var maxUserLength: Int
     /// Most characters in a room name.
     public var maxRoomLength: Int
+    /// `--edit-window`: seconds after sending in which its author may edit
+    /// or unsend a message (0: never).
+    public var editWindowSeconds: Int
 
-    public init(maxTextBytes: Int = 4096, maxUserLength: Int = 32, maxRoomLength: Int = 64) {
+    public init(maxTextBytes: Int = 4096, maxUserLength: Int = 32, maxRoomLength: Int = 64, editWindowSeconds: Int = 900) {
         self.maxTextBytes = maxTextBytes
         self.maxUserLength = maxUserLength
         self.maxRoomLength = maxRoomLength
+        self.editWindowSeconds = max(0, editWindowSeconds)
     }
 
     /// The user name every server-written message uses; no client may take it.

@@ -10,14 +10,15 @@ enum Publish {
     static func message(room: String, identity: Identity, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
         let fields = try PublishRequest.fields(contentType: exchange.header("Content-Type"), body: exchange.body)
         let media = fields.media ?? []
-        guard let text = fields.text ?? (media.isEmpty ? nil : "") else {
+        guard let text = fields.text ?? (fields.carriesMore ? "" : nil) else {
             throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.")
         }
         // `room` was validated, and checked against the identity, when the route was decided.
-        let draft = try services.access.draft(identity, room: room, user: fields.user, text: text, limits: services.limits,
-                                              carriesMedia: !media.isEmpty, client: exchange.clientAddress ?? "unknown")
-        return PendingAnswer.suspend(exchange, until: { done in
-            MediaService.publish(draft, media: media, by: identity, through: services.media, bus: services.bus, completion: done)
+        var draft = try services.access.draft(identity, room: room, user: fields.user, text: text, limits: services.limits,
+                                              carriesMedia: fields.carriesMore, client: exchange.clientAddress ?? "unknown")
+        (draft.replyTo, draft.location) = (fields.replyTo, fields.location)
+        return PendingAnswer.suspend(exchange, until: { [draft] done in
+            services.acts.publish(draft, media: media, by: identity, completion: done)
         }, answer: { try created($0.get()) })
     }
 

@@ -1,6 +1,6 @@
 import SwitchboardCore
 
-/// The body of `POST /api/rooms/{room}/messages`: JSON `{"user":..,"text":..,"media":[..]}`
+/// The body of `POST /api/rooms/{room}/messages`: JSON `{"user":..,"text":..,"media":[..],"reply_to":..,"location":{..}}`
 /// or a form `user=..&text=..&media=..`, read into its fields (validated by
 /// ``AccessControl/draft(_:room:user:text:limits:client:)``, as every
 /// transport's publish is).
@@ -15,29 +15,37 @@ enum PublishRequest {
         switch mediaType {
         case "application/json":
             return try decodeJSON(body)
-        case "application/x-www-form-urlencoded":
+        case "application/x-www-form-urlencoded" where !startsAsJSON(body):
             return try decodeForm(body)
-        case nil, "":
-            return body.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") ? try decodeJSON(body) : try decodeForm(body)
+        // `curl -d '{...}'` says its body is a form: an object is read as the JSON it is.
+        case nil, "", "application/x-www-form-urlencoded":
+            return startsAsJSON(body) ? try decodeJSON(body) : try decodeForm(body)
         default:
             throw .unsupportedMediaType
         }
     }
 
+    private static func startsAsJSON(_ body: [UInt8]) -> Bool {
+        body.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{")
+    }
+
     private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> PublishFields {
         guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
-        do {
-            return try ClientMessageJSON.publish(of: body)
-        } catch {
-            throw .malformedJSON(error.reason)
-        }
+        return try ClientMessageJSON.publish(of: body)
     }
 
     private static func decodeForm(_ body: [UInt8]) throws(SwitchboardError) -> PublishFields {
         let fields = try FormURLEncoded.decode(body)
         let media = fields.filter { $0.name == "media" }.map(\.value)
-        return PublishFields(user: fields.first { $0.name == "user" }?.value, text: fields.first { $0.name == "text" }?.value,
-                             media: media.isEmpty ? nil : media)
+        var publish = PublishFields(user: fields.first { $0.name == "user" }?.value, text: fields.first { $0.name == "text" }?.value,
+                                    media: media.isEmpty ? nil : media)
+        // A form's `reply_to` is the id's digits; its location is `lat`, `lon` and `accuracy` fields.
+        let replyTo = fields.first { $0.name == "reply_to" }.map { JSONValue.number($0.value) }
+        let place = fields.filter { ["lat", "lon", "accuracy"].contains($0.name) }
+        let location = place.isEmpty ? nil : JSONValue.object(Dictionary(place.map { ($0.name, JSONValue.number($0.value)) },
+                                                                          uniquingKeysWith: { first, _ in first }))
+        try publish.read(replyTo: replyTo, location: location)
+        return publish
     }
 }
 

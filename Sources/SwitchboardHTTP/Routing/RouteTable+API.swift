@@ -32,6 +32,22 @@ extension RouteTable {
             try RoomEndpoints.message(room: request.room, id: request.parameter("id"), exchange: request.exchange,
                                       services: request.services)
         },
+        // What people do to messages (Core's MessageActService decides).
+        Route("PATCH", "/api/rooms/{room}/messages/{id}", .identified, "edit") { request in
+            try ActEndpoints.edit(request)
+        },
+        Route("DELETE", "/api/rooms/{room}/messages/{id}", .identified, "unsend") { request in
+            try ActEndpoints.unsend(request)
+        },
+        Route("GET", "/api/rooms/{room}/messages/{id}/replies", .identified, "replies") { request in
+            try ActEndpoints.replies(request)
+        },
+        Route("PUT", "/api/rooms/{room}/messages/{id}/reactions/{emoji}", .identified, "react") { request in
+            try ActEndpoints.react(request, on: true)
+        },
+        Route("DELETE", "/api/rooms/{room}/messages/{id}/reactions/{emoji}", .identified, "unreact") { request in
+            try ActEndpoints.react(request, on: false)
+        },
         Route("GET", "/api/rooms/{room}/presence", .identified, "presence") { request in
             .respond(RoomEndpoints.presence(room: request.room, services: request.services))
         },

@@ -31,6 +31,9 @@ final class HTTPServices: Sendable {
     let conversations: ConversationService
     /// Uploads (Core's rules); nil where the store keeps none.
     let media: MediaService?
+    /// Replies, edits, unsends and reactions (Core's rules), and the one
+    /// entry every publish goes through.
+    let acts: MessageActService
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
@@ -54,6 +57,7 @@ final class HTTPServices: Sendable {
         self.accounts = accounts
         conversations = ConversationService(bus: bus, access: access, store: conversationStore, notices: notices,
                                             limits: configuration.limits)
+        acts = MessageActService(bus: bus, access: access, limits: configuration.limits, media: media)
         self.origins = OriginPolicy(allowed: configuration.allowedOrigins, publicURL: configuration.publicURL,
                                     boundHost: configuration.host)
         self.logger = logger
