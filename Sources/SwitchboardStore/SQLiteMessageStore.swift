@@ -27,98 +27,12 @@ public final class SQLiteMessageStore: MessageStore {
             // Set on the writing connection once it is open: a pool turns WAL on
             // after `prepareDatabase` runs, and with it `synchronous = NORMAL`
             // (commits not synced: a power loss could take acknowledged messages).
-            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // `secure_delete`: what an unsend or a deletion frees is overwritten with zeros, so an unsent text is gone from the file.
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON") }
             try Self.migrator.migrate(writer)
         } catch {
             throw StoreOpenError(path: path, underlying: error)
         }
-    }
-
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: messages") { db in
-            try db.execute(sql: """
-                CREATE TABLE message (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    room TEXT NOT NULL,
-                    user TEXT NOT NULL,
-                    text TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    ts INTEGER NOT NULL
-                );
-                CREATE INDEX message_room_id ON message(room, id);
-                """)
-        }
-        migrator.registerMigration("v2: accounts, bans, revocations, signing key") { db in
-            try db.execute(sql: """
-                CREATE TABLE account (
-                    user TEXT NOT NULL PRIMARY KEY,
-                    user_key TEXT NOT NULL UNIQUE,
-                    password_hash TEXT NOT NULL,
-                    created INTEGER NOT NULL
-                );
-                CREATE TABLE ban (user_key TEXT NOT NULL PRIMARY KEY, until INTEGER NOT NULL);
-                CREATE TABLE revoked_token (key TEXT NOT NULL PRIMARY KEY, expires INTEGER NOT NULL);
-                CREATE TABLE server_key (name TEXT NOT NULL PRIMARY KEY, value BLOB NOT NULL);
-                """)
-        }
-        migrator.registerMigration("v3: conversations, members, events") { db in
-            try db.execute(sql: """
-                ALTER TABLE message ADD COLUMN event TEXT;
-                CREATE TABLE conversation (
-                    room TEXT NOT NULL PRIMARY KEY,
-                    title TEXT NOT NULL,
-                    direct_key TEXT UNIQUE,
-                    created_by TEXT NOT NULL,
-                    created INTEGER NOT NULL
-                );
-                CREATE TABLE conversation_member (
-                    room TEXT NOT NULL,
-                    user TEXT NOT NULL,
-                    user_key TEXT NOT NULL,
-                    since_id INTEGER NOT NULL,
-                    read_id INTEGER NOT NULL,
-                    ordinal INTEGER NOT NULL DEFAULT 0,
-                    muted INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (room, user_key)
-                );
-                CREATE INDEX conversation_member_user ON conversation_member(user_key);
-                """)
-        }
-        migrator.registerMigration("v4: media") { db in
-            try db.execute(sql: """
-                ALTER TABLE message ADD COLUMN media TEXT;
-                CREATE TABLE media (
-                    id TEXT NOT NULL PRIMARY KEY,
-                    owner TEXT NOT NULL,
-                    owner_key TEXT NOT NULL,
-                    attachment TEXT NOT NULL,
-                    size INTEGER NOT NULL,
-                    thumbnail_type TEXT,
-                    uploaded_at INTEGER NOT NULL,
-                    carried INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE INDEX media_owner ON media(owner_key);
-                CREATE TABLE message_media (
-                    media_id TEXT NOT NULL,
-                    message_id INTEGER NOT NULL,
-                    room TEXT NOT NULL,
-                    PRIMARY KEY (media_id, message_id)
-                );
-                CREATE INDEX message_media_message ON message_media(message_id);
-                """)
-        }
-        migrator.registerMigration("v5: replies and acts") { db in
-            try db.execute(sql: """
-                ALTER TABLE message ADD COLUMN reply_to INTEGER;
-                ALTER TABLE message ADD COLUMN target INTEGER;
-                ALTER TABLE message ADD COLUMN detail TEXT;
-                ALTER TABLE message ADD COLUMN state TEXT;
-                CREATE INDEX message_reply_to ON message(reply_to, id) WHERE reply_to IS NOT NULL;
-                CREATE INDEX message_target ON message(target) WHERE target IS NOT NULL;
-                """)
-        }
-        return migrator
     }
 
     public func append(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message] {
@@ -129,7 +43,7 @@ public final class SQLiteMessageStore: MessageStore {
     /// conversation event changes membership in the same transaction; a
     /// second direct conversation for a pair is not stored (nil).
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
-        try writer.write { db in
+        let stored = try writer.write { db in
             // Compiled once per connection, not per message (a profile of
             // publishes on 64 connections had SQLite's parser at 5%).
             let insert = try db.cachedStatement(sql: """
@@ -163,6 +77,12 @@ public final class SQLiteMessageStore: MessageStore {
                 return message
             }
         }
+        // An unsend's old text is still in the WAL's earlier frames: checkpointed
+        // into the (secure_delete) file and the WAL emptied, where no reader holds it.
+        if stored.contains(where: { $0?.kind == .delete && $0?.target != nil }) {
+            _ = try? writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        }
+        return stored
     }
 
     public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {
@@ -244,6 +164,9 @@ public final class SQLiteMessageStore: MessageStore {
 
     public func close() throws {
         if let pool = writer as? DatabasePool {
+            // The writer checkpoints and empties the WAL: GRDB closes it before the
+            // readers, and the last to close (a reader) cannot, so the WAL would stay.
+            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             try pool.close()
         } else if let queue = writer as? DatabaseQueue {
             try queue.close()

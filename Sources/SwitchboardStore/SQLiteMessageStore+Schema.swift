@@ -1,0 +1,91 @@
+import GRDB
+
+/// The database's schema, one migration per step, applied at open.
+extension SQLiteMessageStore {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE message (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    room TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    ts INTEGER NOT NULL
+                );
+                CREATE INDEX message_room_id ON message(room, id);
+                """)
+        }
+        migrator.registerMigration("v2: accounts, bans, revocations, signing key") { db in
+            try db.execute(sql: """
+                CREATE TABLE account (
+                    user TEXT NOT NULL PRIMARY KEY,
+                    user_key TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    created INTEGER NOT NULL
+                );
+                CREATE TABLE ban (user_key TEXT NOT NULL PRIMARY KEY, until INTEGER NOT NULL);
+                CREATE TABLE revoked_token (key TEXT NOT NULL PRIMARY KEY, expires INTEGER NOT NULL);
+                CREATE TABLE server_key (name TEXT NOT NULL PRIMARY KEY, value BLOB NOT NULL);
+                """)
+        }
+        migrator.registerMigration("v3: conversations, members, events") { db in
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN event TEXT;
+                CREATE TABLE conversation (
+                    room TEXT NOT NULL PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    direct_key TEXT UNIQUE,
+                    created_by TEXT NOT NULL,
+                    created INTEGER NOT NULL
+                );
+                CREATE TABLE conversation_member (
+                    room TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    user_key TEXT NOT NULL,
+                    since_id INTEGER NOT NULL,
+                    read_id INTEGER NOT NULL,
+                    ordinal INTEGER NOT NULL DEFAULT 0,
+                    muted INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (room, user_key)
+                );
+                CREATE INDEX conversation_member_user ON conversation_member(user_key);
+                """)
+        }
+        migrator.registerMigration("v4: media") { db in
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN media TEXT;
+                CREATE TABLE media (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    owner TEXT NOT NULL,
+                    owner_key TEXT NOT NULL,
+                    attachment TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    thumbnail_type TEXT,
+                    uploaded_at INTEGER NOT NULL,
+                    carried INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX media_owner ON media(owner_key);
+                CREATE TABLE message_media (
+                    media_id TEXT NOT NULL,
+                    message_id INTEGER NOT NULL,
+                    room TEXT NOT NULL,
+                    PRIMARY KEY (media_id, message_id)
+                );
+                CREATE INDEX message_media_message ON message_media(message_id);
+                """)
+        }
+        migrator.registerMigration("v5: replies and acts") { db in
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN reply_to INTEGER;
+                ALTER TABLE message ADD COLUMN target INTEGER;
+                ALTER TABLE message ADD COLUMN detail TEXT;
+                ALTER TABLE message ADD COLUMN state TEXT;
+                CREATE INDEX message_reply_to ON message(reply_to, id) WHERE reply_to IS NOT NULL;
+                CREATE INDEX message_target ON message(target) WHERE target IS NOT NULL;
+                """)
+        }
+        return migrator
+    }
+}
