@@ -16,6 +16,11 @@ extension MessageBus {
         try Self.wait { done in announce(draft, completion: done) }.get()
     }
 
+    /// Publishes an act and waits: nil when it changed nothing.
+    public func publishActAndWait(_ draft: MessageDraft) throws -> EncodedMessage? {
+        try Self.wait { done in publishAct(draft, completion: done) }.get()
+    }
+
     /// Deletes message `id` and waits: the tombstone, or nil when there was no such message.
     @discardableResult
     public func deleteAndWait(id: Int64) throws -> EncodedMessage? {

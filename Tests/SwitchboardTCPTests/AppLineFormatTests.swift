@@ -27,6 +27,22 @@ struct AppLineFormatTests {
         #expect(LineFormat.line(for: silent, mediaBase: "http://h") == Array("luke:[voice http://h/api/media/\(voice.id)]\n".utf8))
     }
 
+    @Test func actsAndRepliesAreTheLinesTheSpecGives() {
+        func line(_ change: (inout Message) -> Void, kind: MessageKind = .message, text: String = "hi") -> String {
+            var message = Message(id: 2, room: "lobby", user: "luke", text: text, kind: kind, ts: 0)
+            change(&message)
+            return String(decoding: LineFormat.line(for: message), as: UTF8.self)
+        }
+        #expect(line { ($0.replyTo, $0.replyToUser) = (1, "leia") } == "luke (reply to leia):hi\n")
+        #expect(line({ $0.target = 1 }, kind: .edit, text: "hello") == "luke edited:hello\n")
+        #expect(line({ $0.target = 1 }, kind: .delete, text: "") == "luke unsent a message\n")
+        #expect(line({ ($0.target, $0.emoji, $0.on) = (1, "👍", true) }, kind: .reaction, text: "") == "luke reacted 👍\n")
+        #expect(line({ ($0.target, $0.emoji, $0.on) = (1, "👍", false) }, kind: .reaction, text: "") == "", "taking back has no line")
+        #expect(line({ $0.location = Location(lat: 51.5, lon: -0.12) }, text: "") == "luke shared a location geo:51.5,-0.12\n")
+        #expect(line({ $0.location = Location(lat: 51.5, lon: -0.12) }, text: "here") == "luke:here [location geo:51.5,-0.12]\n")
+        #expect(line({ _ in }, kind: .delete, text: "1") == "", "the admin's removal has no line")
+    }
+
     @Test func aFullLengthTextFitsOneReadEndingInAnEllipsis() {
         let text = String(repeating: "a", count: 4090) + "€€"  // 4,096 bytes, ends in 3-byte characters
         let frame = message(text).frame(AppLineFormat.self)
