@@ -5,7 +5,7 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const encoder = new TextEncoder();
-  const KINDS = ["message", "join", "leave", "system", "delete"];
+  const KINDS = ["message", "join", "leave", "system", "delete", "edit", "reaction"];
 
   const state = {
     account: null,       // the signed-in user (the session cookie), or null for a guest
@@ -36,6 +36,13 @@
   // Photos, video and voice (attachments.js): uploads, the record button, and how media are drawn.
   const attachments = window.Attachments({
     canAttach: () => Boolean(state.account), showError, errorText, send,
+  });
+  // Replies, edits, unsends, reactions and locations (acts.js): each act applied to the message it names.
+  const acts = window.Acts({
+    state, showError, errorText, getJSON, publish, redraw,
+    me: () => state.user,
+    overSocket: (command) => currentTransport() === "websocket" && state.socket && state.socket.readyState === WebSocket.OPEN
+      ? overSocket(command) : null,
   });
 
   // ---- joining -------------------------------------------------------------
@@ -157,6 +164,7 @@
     state.room = room;
     state.since = 0;
     state.seen.clear();
+    acts.reset();
     $("messages").replaceChildren();
     $("people").replaceChildren();
     showError(null);
@@ -168,8 +176,9 @@
     const list = $("messages");
     const fromBottom = list.scrollHeight - list.scrollTop;
     for (const message of [...messages].reverse()) {
-      if (state.seen.has(message.id) || message.kind === "delete") continue;
+      if (state.seen.has(message.id) || message.kind === "delete" || acts.isAct(message)) continue;
       state.seen.add(message.id);
+      acts.take(message);
       render(message, true);
     }
     list.scrollTop = list.scrollHeight - fromBottom;
@@ -291,11 +300,12 @@
     };
   }
 
-  function publishOverSocket(text, media) {
+  /** Sends `command` over the open socket; resolves with its {"ack"}, rejects with its error. */
+  function overSocket(command) {
     const ref = state.nextRef++;
     return new Promise((resolve, reject) => {
       state.acks.set(ref, { resolve, reject });
-      state.socket.send(JSON.stringify(media.length ? { text, media, ref } : { text, ref }));
+      state.socket.send(JSON.stringify({ ...command, ref }));
       setTimeout(() => state.acks.delete(ref) && reject(new Error("no acknowledgement within 10 s")), 10000);
     });
   }
@@ -338,12 +348,13 @@
     if (state.seen.has(message.id)) return;
     state.seen.add(message.id);
     state.since = Math.max(state.since, message.id);
-    if (message.kind === "delete") {
-      // A tombstone: its text is the id of the message an admin deleted.
+    if (message.kind === "delete" && !message.target) {
+      // The admin's removal: its text is the id of the message removed.
       const gone = $("messages").querySelector(`li[data-id="${CSS.escape(message.text)}"]`);
       if (gone) gone.remove();
       return;
     }
+    if (acts.take(message)) return;  // an edit, unsend or reaction: its message redrawn, no line of its own
     render(message);
     messenger.onMessage(message, live);
     if (live) {
@@ -357,6 +368,23 @@
   function render(message, atTop) {
     const list = $("messages");
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+    const item = build(message);
+    if (atTop) return list.prepend(item);
+    list.append(item);
+    if (nearBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  /** Draws `message` again in its place (an act changed it). */
+  function redraw(message) {
+    const old = $("messages").querySelector(`li[data-id="${message.id}"]`);
+    if (!old) return;
+    const receipt = old.querySelector(".receipt");
+    const item = build(message);
+    if (receipt) item.append(receipt);
+    old.replaceWith(item);
+  }
+
+  function build(message) {
     const item = document.createElement("li");
     item.dataset.id = message.id;
     if (message.kind === "message") {
@@ -371,20 +399,19 @@
       when.textContent = new Date(message.ts).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
       meta.append(who, when);
       item.append(meta);
-      if (message.text || !message.media) {
+      if (message.deleted || message.text || !(message.media || message.location)) {
         const text = document.createElement("div");
         text.className = "text";
-        text.textContent = message.text;   // always text, never HTML
+        text.textContent = message.text || "";   // always text, never HTML
         item.append(text);
       }
-      attachments.render(message, item);
+      if (!message.deleted) attachments.render(message, item);
+      acts.decorate(message, item);
     } else {
       item.className = message.kind === "system" ? "notice system" : "notice";
       item.textContent = message.kind === "system" ? message.text : `${message.user} ${message.kind === "join" ? "joined" : "left"}`;
     }
-    if (atTop) return list.prepend(item);
-    list.append(item);
-    if (nearBottom) list.scrollTop = list.scrollHeight;
+    return item;
   }
 
   async function refreshPresence() {
@@ -426,23 +453,33 @@
     const media = attachments.ids();
     if (media === false) return showError("Wait for the upload to finish.");
     if (!text.trim() && media.length === 0) return;
+    const fields = { text, ...acts.replyFields() };
+    if (media.length) fields.media = media;
+    if (await publish(fields)) {
+      $("text").value = "";
+      attachments.clear();
+      acts.cancelReply();
+    }
+  }
+
+  /** Publishes `fields` ({text, media, reply_to, location}) over the socket, or over HTTP: true once stored. */
+  async function publish(fields) {
     try {
       if (currentTransport() === "websocket" && state.socket && state.socket.readyState === WebSocket.OPEN) {
-        await publishOverSocket(text, media);
+        await overSocket(fields);
       } else {
-        const body = media.length ? { user: state.user, text, media } : { user: state.user, text };
         const response = await fetch(`/api/rooms/${encodeURIComponent(state.room)}/messages`, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(body),
+          body: JSON.stringify({ user: state.user, ...fields }),
         });
         if (response.status !== 201) throw new Error(errorText(await response.text(), response.status));
       }
-      $("text").value = "";
-      attachments.clear();
       showError(null);
+      return true;
     } catch (error) {
       showError(error.message);
+      return false;
     }
   }
 

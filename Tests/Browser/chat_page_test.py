@@ -22,6 +22,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from acts_checks import acts_checks
+
 ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -560,6 +562,9 @@ def main():
 
         # --- photos, video and voice
         media_checks(server, options, check, screenshots)
+
+        # --- replies, reactions, edits, unsends, locations
+        acts_checks(server, options, check, screenshots, wait_for, LineClient)
 
         # --- under --auth required the page offers signing in, not a guest join
         required = Server(binary, extra=("--auth", "required"))
