@@ -37,4 +37,20 @@ public enum TestPostgres {
             throw TestClientError(description: "psql \(statement): \(detail)")
         }
     }
+
+    /// The number one query (`SELECT count(*) …`) answers on `url`.
+    public static func count(_ url: String, _ query: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-qAtc", query]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TestClientError(description: "psql \(query): \(text)")
+        }
+        return count
+    }
 }
