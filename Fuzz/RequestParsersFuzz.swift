@@ -50,8 +50,15 @@ public func requestParsersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         let parsed = WebSocketClientMessage.parse(text, user: "fuzz", filter: .room("lobby"), limits: limits,
                                                   access: access, identity: .guest, client: "fuzz")
         if case .publish(let draft, let media, _) = parsed {
-            precondition(!draft.text.isEmpty || !media.isEmpty, "an empty text only beside media")
+            precondition(!draft.text.isEmpty || !media.isEmpty || draft.location != nil, "an empty text only beside media or a location")
             precondition(draft.room == "lobby" && draft.text.utf8.count <= limits.maxTextBytes, "a publish stays in its room and limits")
+            precondition((draft.replyTo ?? 1) > 0, "a reply names a positive id")
+            if let place = draft.location {
+                precondition(abs(place.lat) <= 90 && abs(place.lon) <= 180 && (place.accuracy ?? 0) >= 0, "a location in range")
+            }
+        }
+        if case .act(let act, _) = parsed {
+            precondition(act.id > 0 && act.room == "lobby", "an act names a positive id in the socket's room")
         }
     }
     return 0

@@ -2,7 +2,7 @@
 # Fuzzes every parser that reads a client's bytes with libFuzzer, each for a
 # bounded time, SECONDS_TO_RUN (default 60) per target:
 #   line      the raw TCP line protocol (LineFramer + LineSession + formats)
-#   requests  the publish body (JSON and form), form decoding, the account
+#   requests  the publish body (JSON and form, replies and locations), form decoding, the account
 #             endpoints' fields, the poll parameters, Last-Event-ID and a
 #             WebSocket client's text frame
 #   uploads   what reads an upload and a download: the type sniffed from
@@ -84,8 +84,11 @@ for target in $targets; do
   requests)
     build requests RequestParsersFuzz SwitchboardHTTP/Parsing/PublishRequest SwitchboardHTTP/Parsing/FormURLEncoded \
       SwitchboardHTTP/Parsing/RequestFields SwitchboardHTTP/Parsing/PollParameters SwitchboardHTTP/Parsing/SwitchboardError+HTTP \
-      SwitchboardWebSocket/WebSocketClientMessage
+      SwitchboardWebSocket/WebSocketClientMessage SwitchboardWebSocket/WebSocketAct
     printf '\x00{"user":"luke","text":"hi \\u00e9"}' > "$corpus/seed-json"
+    printf '\x00{"text":"","reply_to":3,"location":{"lat":51.5,"lon":-0.12,"accuracy":20}}' > "$corpus/seed-reply"
+    printf '\x06{"react":7,"emoji":"\xf0\x9f\x91\x8d","on":false,"ref":1}' > "$corpus/seed-react"
+    printf '\x06{"edit":7,"text":"fixed","ref":2}' > "$corpus/seed-edit"
     printf '\x01user=luke&text=hi+%%C3%%A9' > "$corpus/seed-form"
     printf '\x03{"user":"leia","password":"secret","members":["a"]}' > "$corpus/seed-fields"
     printf '\x0412\xff100\xff25\xff' > "$corpus/seed-poll"
