@@ -100,11 +100,11 @@ def replay(port, room):
         if not chunk:
             raise RuntimeError("the stream ended early")
         received += len(chunk)
-        events += chunk.count(b"\nid: ") + chunk.startswith(b"id: ")
         window = tail + chunk
+        events += window.count(b"\nid: ") - tail.count(b"\nid: ")
         if marker in window:
             break
-        tail = window[-64:]
+        tail = window[-(len(marker) + 8):]
     seconds = time.monotonic() - started
     sock.close()
     return seconds, received, events

@@ -11,19 +11,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 
-def acts_checks(server, options, check, screenshots, wait_for, line_client):
-    def sign_up(browser, name, transport):
-        browser.get(f"{server.base}/?room=acts&transport={transport}")
-        wait_for(lambda: browser.find_element(By.ID, "join-password").is_displayed(), 5)
-        field = browser.find_element(By.ID, "join-name")
-        field.clear()
-        field.send_keys(name)
-        browser.find_element(By.ID, "join-password").send_keys("a long enough password")
-        browser.find_element(By.ID, "register").click()
-        wait_for(lambda: browser.find_element(By.ID, "join-signed-in").is_displayed(), 5)
-        browser.find_element(By.ID, "join-signed-in").click()
-        return wait_for(lambda: browser.find_element(By.ID, "status").text.startswith("live"), 10)
-
+def acts_checks(server, options, check, screenshots, wait_for, line_client, sign_up):
     def item(browser, text):
         """The id of the message (li) whose text is `text`."""
         return browser.execute_script("""for (const li of document.querySelectorAll('#messages li.message'))
@@ -44,7 +32,7 @@ def acts_checks(server, options, check, screenshots, wait_for, line_client):
     tcp.socket.sendall(b"join:acts\n")
     try:
         check("acts: two people in a room, over SSE and WebSocket",
-              bool(sign_up(ahsoka, "ahsoka", "sse")) and bool(sign_up(rex, "rex", "websocket")))
+              bool(sign_up(ahsoka, server, "ahsoka", "sse", "acts")) and bool(sign_up(rex, server, "rex", "websocket", "acts")))
         ahsoka.find_element(By.ID, "text").send_keys("the plan is simple\n")
         plan = wait_for(lambda: item(rex, "the plan is simple"), 5)
         act(rex, plan, "reply")

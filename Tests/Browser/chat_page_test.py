@@ -112,21 +112,24 @@ def tcp_closed(client):
         return True
 
 
+def sign_up(browser, server, name, transport, room=None):
+    """Registers `name` in the page and joins (the room, if given) over `transport`: true once live."""
+    browser.get(f"{server.base}/?transport={transport}" + (f"&room={room}" if room else ""))
+    wait_for(lambda: browser.find_element(By.ID, "join-password").is_displayed(), 5)
+    field = browser.find_element(By.ID, "join-name")
+    field.clear()
+    field.send_keys(name)
+    browser.find_element(By.ID, "join-password").send_keys("a long enough password")
+    browser.find_element(By.ID, "register").click()
+    wait_for(lambda: browser.find_element(By.ID, "join-signed-in").is_displayed(), 5)
+    browser.find_element(By.ID, "join-signed-in").click()
+    return wait_for(lambda: browser.find_element(By.ID, "sidebar").is_displayed()
+                    and browser.find_element(By.ID, "status").text.startswith("live"), 10)
+
+
 def messenger_checks(server, options, check, screenshots):
     """Two people, each in a browser profile of their own: a group, a chat, a read receipt,
     typing, then one removed, whose page stops showing the group's messages."""
-    def sign_up(browser, name, transport):
-        browser.get(f"{server.base}/?transport={transport}")
-        wait_for(lambda: browser.find_element(By.ID, "join-password").is_displayed(), 5)
-        field = browser.find_element(By.ID, "join-name")
-        field.clear()
-        field.send_keys(name)
-        browser.find_element(By.ID, "join-password").send_keys("a long enough password")
-        browser.find_element(By.ID, "register").click()
-        wait_for(lambda: browser.find_element(By.ID, "join-signed-in").is_displayed(), 5)
-        browser.find_element(By.ID, "join-signed-in").click()
-        return wait_for(lambda: browser.find_element(By.ID, "sidebar").is_displayed()
-                        and browser.find_element(By.ID, "status").text.startswith("live"), 10)
 
     def texts(browser):
         return [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#messages li")]
@@ -138,7 +141,7 @@ def messenger_checks(server, options, check, screenshots):
     kylo = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
         check("two people sign up in two profiles and see the conversations sidebar",
-              bool(sign_up(poe, "poe", "sse")) and bool(sign_up(kylo, "kylo", "websocket")))
+              bool(sign_up(poe, server, "poe", "sse")) and bool(sign_up(kylo, server, "kylo", "websocket")))
         poe.find_element(By.ID, "new-conversation").click()
         poe.find_element(By.ID, "new-members").send_keys("kylo")
         poe.find_element(By.ID, "new-title").send_keys("Resistance")
@@ -564,7 +567,7 @@ def main():
         media_checks(server, options, check, screenshots)
 
         # --- replies, reactions, edits, unsends, locations
-        acts_checks(server, options, check, screenshots, wait_for, LineClient)
+        acts_checks(server, options, check, screenshots, wait_for, LineClient, sign_up)
 
         # --- under --auth required the page offers signing in, not a guest join
         required = Server(binary, extra=("--auth", "required"))

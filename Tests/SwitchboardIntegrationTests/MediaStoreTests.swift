@@ -40,4 +40,23 @@ struct MediaStoreTests {
         #expect(Set(try store.sweepableMedia(uploadedBefore: 3_000)) == [old.id, carried.id, forwarded.id])
         #expect(try store.deleteMedia(old.id) && !(try store.deleteMedia(old.id)))
     }
+
+    /// An unsend takes the message's attachments with it: the carriers go
+    /// in the act's commit, so the sweep frees the upload.
+    @Test func anUnsendLetsTheSweepTakeItsUploads() throws {
+        let store = try SQLiteMessageStore(path: ":memory:")
+        let photo = Self.record("leia", size: 30, at: 1_000)
+        try store.insertMedia(photo)
+        var draft = MessageDraft(room: "lobby", user: "leia", text: "look", kind: .message)
+        draft.media = [photo.attachment]
+        let said = try store.append([draft], timestamp: 2_000)[0]
+        #expect(try store.sweepableMedia(uploadedBefore: 0).isEmpty)
+        var unsend = MessageDraft(room: "lobby", user: "leia", text: "", kind: .delete)
+        unsend.target = said.id
+        #expect(try store.commit([unsend], timestamp: 3_000)[0] != nil)
+        #expect(try store.sweepableMedia(uploadedBefore: 0) == [photo.id])
+        let now = try #require(try store.messages(after: 0, in: .all, limit: 10).messages.first)
+        #expect(now.isDeleted && now.media == nil && now.text.isEmpty)
+        #expect(try store.commit([unsend], timestamp: 4_000)[0] == nil, "unsent once: a second unsend stores nothing")
+    }
 }

@@ -46,36 +46,28 @@ public final class MessageActService: Sendable {
     /// Edits message `id` of `room` to `text`: its author, within the window.
     public func edit(room: String, id: Int64, text: String, user: String?, by identity: Identity, client: String,
                      completion: @escaping Completion<EncodedMessage>) {
-        do throws(SwitchboardError) {
-            let author = try actor(identity, room: room, user: user, client: client)
-            var draft = MessageDraft(room: room, user: author ?? MessageLimits.systemUser, text: try limits.validText(text), kind: .edit)
-            draft.target = id
-            target(id, in: room) { [self, draft] found in
-                do {
-                    try mayChange(try found.get(), by: author, identity: identity, unsending: false)
-                    bus.publishAct(draft) { result in
-                        completion(result.flatMap { $0.map { .success($0) } ?? .failure(.noSuchMessage(id, in: room)) })
-                    }
-                } catch {
-                    completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
-                }
-            }
-        } catch {
-            completion(.failure(error))
-        }
+        change(.edit, room: room, id: id, text: text, user: user, by: identity, client: client, completion: completion)
     }
 
     /// Unsends message `id` of `room`: its author within the window, the
     /// admin at any time. Its text and attachments leave the store.
     public func unsend(room: String, id: Int64, user: String?, by identity: Identity, client: String,
                        completion: @escaping Completion<EncodedMessage>) {
+        change(.delete, room: room, id: id, text: nil, user: user, by: identity, client: client, completion: completion)
+    }
+
+    /// An edit (`text`) or an unsend of message `id`, as its author (or, for
+    /// an unsend, the admin) may: 404 when it was unsent meanwhile.
+    private func change(_ kind: MessageKind, room: String, id: Int64, text: String?, user: String?, by identity: Identity,
+                        client: String, completion: @escaping Completion<EncodedMessage>) {
         do throws(SwitchboardError) {
             let author = try actor(identity, room: room, user: user, client: client)
-            var draft = MessageDraft(room: room, user: author ?? MessageLimits.systemUser, text: "", kind: .delete)
+            var draft = MessageDraft(room: room, user: author ?? MessageLimits.systemUser,
+                                     text: try text.map { text throws(SwitchboardError) in try limits.validText(text) } ?? "", kind: kind)
             draft.target = id
             target(id, in: room) { [self, draft] found in
                 do {
-                    try mayChange(try found.get(), by: author, identity: identity, unsending: true)
+                    try mayChange(try found.get(), by: author, identity: identity, unsending: kind == .delete)
                     bus.publishAct(draft) { result in
                         completion(result.flatMap { $0.map { .success($0) } ?? .failure(.noSuchMessage(id, in: room)) })
                     }
