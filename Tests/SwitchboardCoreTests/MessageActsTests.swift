@@ -105,4 +105,38 @@ struct MessageActsTests {
             #expect(after.first { $0.id == stored.id }?.message.text == "", "the edit's text is gone too (capacity \(capacity))")
         }
     }
+
+    /// What the stores keep beside a message reads back as it was written,
+    /// and as PostgreSQL's `jsonb` writes it (spaces, its own key order).
+    @Test func storedFieldsReadBackAsWritten() throws {
+        var message = Message(id: 3, room: "lobby", user: "leia", text: "hi", kind: .message, ts: 1)
+        (message.replyToUser, message.edited, message.replies) = ("luke \"the\" kid\n", 99, 4)
+        message.location = Location(lat: -33.8688, lon: 151.2093, accuracy: 5.5)
+        message.reactions = Reactions([.init(emoji: "👍", users: ["a", "b"]), .init(emoji: "🎉", users: ["c"])])
+        var read = Message(id: 3, room: "lobby", user: "leia", text: "hi", kind: .message, ts: 1)
+        StoredActFields.restore(&read, replyTo: nil, target: nil, detail: StoredActFields.detail(of: message),
+                                standing: StoredActFields.standing(of: message))
+        #expect(read == message)
+        var fromPostgres = Message(id: 3, room: "lobby", user: "leia", text: "", kind: .message, ts: 1)
+        StoredActFields.restore(&fromPostgres, replyTo: nil, target: nil, detail: nil,
+                                standing: #"{"edited": 12, "replies": 2, "reactions": {"\ud83d\udc4d": ["luke", "han"], "x": []}, "deleted": true}"#)
+        #expect(fromPostgres.edited == 12 && fromPostgres.replies == 2 && fromPostgres.deleted == true)
+        #expect(fromPostgres.reactions?.byEmoji == ["👍": ["luke", "han"]], "an emptied emoji is no reaction")
+        for broken in ["", "{", #"{"edited":}"#, #"{"a":"\ud83d"#, "[1,2", #"{"a":1}x"#] {
+            #expect(StoredJSONReader.read(broken) == nil, "\(broken)")
+        }
+    }
+
+    /// The bug this caught (two nodes on PostgreSQL): a reply on node B to a
+    /// message node A had just stored was refused 404, because B's ring,
+    /// not yet told of it, said "no such message" for an id past its last.
+    @Test func aMessageNewerThanTheRingIsAskedOfTheStore() throws {
+        let store = InMemoryMessageStore()
+        let bus = try MessageBus(store: store, clock: { 1 })
+        let own = try bus.publishAndWait(MessageDraft(room: "lobby", user: "a", text: "mine", kind: .message))
+        // Another node's commit, which this bus has not read in yet.
+        let elsewhere = try store.append([MessageDraft(room: "lobby", user: "b", text: "theirs", kind: .message)], timestamp: 2)[0]
+        #expect(bus.recentMessage(id: own.id)??.message.text == "mine")
+        #expect(bus.recentMessage(id: elsewhere.id) == nil, "unknown to the ring: the store is asked")
+    }
 }

@@ -1,62 +1,91 @@
-import Foundation
-
 /// How the stores keep what replies and acts add to a message, beside its
 /// columns: `reply_to` and `target` are columns of their own (indexed);
-/// the rest is two small JSON texts, null for a plain message.
-/// - ``detail``: an act's or message's own fields, `{"replyToUser","emoji","on","location"}`.
-/// - ``standing``: what acts made of it, `{"edited","deleted","reactions","replies"}`
+/// the rest is two small JSON texts, null for a plain message, written and
+/// read here by hand (Foundation's coders were most of a reply's cost).
+/// - ``detail(of:)-(Message)``: a message's own fields, `{"reply_to_user","emoji","on","location"}`.
+/// - ``standing(of:)``: what acts made of it, `{"edited","deleted","reactions","replies"}`
 ///   (PostgreSQL's commit changes this one in SQL, as `jsonb`).
 public enum StoredActFields {
-    private struct Detail: Codable {
-        var replyToUser: String?
-        var emoji: String?
-        var on: Bool?
-        var location: Location?
-    }
-
-    private struct Standing: Codable {
-        var edited: Int64?
-        var deleted: Bool?
-        var reactions: [String: [String]]?
-        var replies: Int?
-    }
-
     /// `message`'s detail JSON, or nil when it has none.
     public static func detail(of message: Message) -> String? {
-        guard message.emoji != nil || message.on != nil || message.location != nil || message.replyToUser != nil else { return nil }
-        return text(Detail(replyToUser: message.replyToUser, emoji: message.emoji, on: message.on, location: message.location))
+        detail(replyToUser: message.replyToUser, emoji: message.emoji, on: message.on, location: message.location)
     }
 
     /// A draft's detail JSON, or nil when it has none.
     public static func detail(of draft: MessageDraft) -> String? {
-        guard draft.emoji != nil || draft.on != nil || draft.location != nil || draft.replyToUser != nil else { return nil }
-        return text(Detail(replyToUser: draft.replyToUser, emoji: draft.emoji, on: draft.on, location: draft.location))
+        detail(replyToUser: draft.replyToUser, emoji: draft.emoji, on: draft.on, location: draft.location)
+    }
+
+    private static func detail(replyToUser: String?, emoji: String?, on: Bool?, location: Location?) -> String? {
+        guard replyToUser != nil || emoji != nil || on != nil || location != nil else { return nil }
+        var out = Fields()
+        if let replyToUser { out.string("reply_to_user", replyToUser) }
+        if let emoji { out.string("emoji", emoji) }
+        if let on { out.raw("on", on ? "true" : "false") }
+        if let location {
+            var place = "{\"lat\":\(Location.degrees(location.lat)),\"lon\":\(Location.degrees(location.lon))"
+            if let accuracy = location.accuracy { place += ",\"accuracy\":\(Location.degrees(accuracy))" }
+            out.raw("location", place + "}")
+        }
+        return out.text
     }
 
     /// `message`'s standing JSON, or nil when no act changed it.
     public static func standing(of message: Message) -> String? {
         guard message.edited != nil || message.deleted != nil || message.reactions != nil || message.replies != nil else { return nil }
-        return text(Standing(edited: message.edited, deleted: message.deleted, reactions: message.reactions?.byEmoji,
-                             replies: message.replies))
+        var out = Fields()
+        if let edited = message.edited { out.raw("edited", String(edited)) }
+        if let deleted = message.deleted { out.raw("deleted", deleted ? "true" : "false") }
+        if let reactions = message.reactions { out.raw("reactions", String(decoding: reactions.json, as: UTF8.self)) }
+        if let replies = message.replies { out.raw("replies", String(replies)) }
+        return out.text
     }
 
     /// `message` with the columns' values read back.
     public static func restore(_ message: inout Message, replyTo: Int64?, target: Int64?, detail: String?, standing: String?) {
         message.replyTo = replyTo
         message.target = target
-        if let detail, let read = try? JSONDecoder().decode(Detail.self, from: Data(detail.utf8)) {
-            (message.emoji, message.on, message.location) = (read.emoji, read.on, read.location)
-            message.replyToUser = read.replyToUser
+        if let detail, let read = StoredJSONReader.read(detail) {
+            message.replyToUser = read["reply_to_user"]?.string
+            message.emoji = read["emoji"]?.string
+            message.on = read["on"]?.bool
+            if let place = read["location"], let lat = place["lat"]?.number, let lon = place["lon"]?.number {
+                message.location = Location(lat: lat, lon: lon, accuracy: place["accuracy"]?.number)
+            }
         }
-        if let standing, let read = try? JSONDecoder().decode(Standing.self, from: Data(standing.utf8)) {
-            message.edited = read.edited
-            message.deleted = read.deleted
-            message.reactions = read.reactions.map(Reactions.init(byEmoji:)).flatMap { $0.isEmpty ? nil : $0 }
-            message.replies = read.replies
+        if let standing, let read = StoredJSONReader.read(standing) {
+            message.edited = read["edited"]?.int64
+            message.deleted = read["deleted"]?.bool
+            message.replies = read["replies"]?.int64.map(Int.init)
+            if case .object(let byEmoji)? = read["reactions"] {
+                let entries = byEmoji.map { emoji, users in
+                    Reactions.Entry(emoji: emoji, users: { if case .array(let list) = users { list.compactMap(\.string) } else { [] } }())
+                }
+                let reactions = Reactions(entries)
+                message.reactions = reactions.isEmpty ? nil : reactions
+            }
         }
     }
 
-    private static func text(_ value: some Encodable) -> String {
-        String(decoding: MessageJSON.encode(value), as: UTF8.self)
+    /// A JSON object written member by member.
+    private struct Fields {
+        private var out: [UInt8] = [UInt8(ascii: "{")]
+
+        mutating func string(_ name: String, _ value: String) {
+            key(name)
+            MessageJSON.appendString(value, to: &out)
+        }
+
+        mutating func raw(_ name: String, _ json: String) {
+            key(name)
+            out.append(contentsOf: json.utf8)
+        }
+
+        private mutating func key(_ name: String) {
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "\"\(name)\":".utf8)
+        }
+
+        var text: String { String(decoding: out + [UInt8(ascii: "}")], as: UTF8.self) }
     }
 }

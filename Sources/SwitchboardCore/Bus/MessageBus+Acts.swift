@@ -13,12 +13,13 @@ extension MessageBus {
 
     /// Message `id` as it stands, when the ring can tell without the store:
     /// `.some(nil)` when the ring covers `id` and has no such message; nil
-    /// when it is older than the ring.
+    /// when the store must be asked (older than the ring, or newer than
+    /// what this node has read in: another node's).
     public func recentMessage(id: Int64) -> EncodedMessage?? {
         switch state.withLock({ $0.recent.lookUp(id) }) {
         case .held(let message): return .some(message)
         case .absent: return .some(nil)
-        case .older: return nil
+        case .unknown: return nil
         }
     }
 

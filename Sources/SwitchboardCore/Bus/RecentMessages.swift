@@ -50,9 +50,10 @@ struct RecentMessages {
 
     /// What the ring knows of message `id`: `.held` with it, `.absent` when
     /// the ring covers `id` and has no such message (never stored, or
-    /// removed), `.older` when the store must be asked.
+    /// removed), `.unknown` when the store must be asked (older than the
+    /// ring, or newer than its last: another node's, not read in yet).
     func lookUp(_ id: Int64) -> RingLookup {
-        guard id > coveredAfter else { return .older }
+        guard id > coveredAfter, id <= lastID else { return .unknown }
         guard let index = index(of: id), !deleted.contains(id) else { return .absent }
         return .held(element(index))
     }
@@ -104,5 +105,5 @@ struct RecentMessages {
 enum RingLookup {
     case held(EncodedMessage)
     case absent
-    case older
+    case unknown
 }
