@@ -7,8 +7,24 @@ extension PostgresSchema {
     /// nothing: no such message in the room, an act or server message, one
     /// unsent, or a reaction that already stood so. The row is locked
     /// (`FOR UPDATE`) behind the counter's lock, so two nodes' reactions
-    /// are decided one after the other.
+    /// are decided one after the other. Before it: the columns acts use (a
+    /// reply's `reply_to`, an act's `target`, the `detail` and `state`
+    /// JSON), and the commit function of schema 4 dropped (schema 5's
+    /// takes the replies', targets' and details' arrays too).
     static let actStatements: [String] = [
+        """
+        DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[], text[])
+        """,
+        """
+        ALTER TABLE switchboard_messages ADD COLUMN IF NOT EXISTS reply_to bigint,
+            ADD COLUMN IF NOT EXISTS target bigint, ADD COLUMN IF NOT EXISTS detail text, ADD COLUMN IF NOT EXISTS state text
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_messages_reply_to ON switchboard_messages (reply_to, id) WHERE reply_to IS NOT NULL
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_messages_target ON switchboard_messages (target) WHERE target IS NOT NULL
+        """,
         """
         CREATE OR REPLACE FUNCTION switchboard_apply_act(p_target bigint, p_room text, p_user text, p_text text, p_kind text,
                                                          p_ts bigint, p_detail text)

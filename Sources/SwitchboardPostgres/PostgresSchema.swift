@@ -120,19 +120,6 @@ enum PostgresSchema {
         """
         DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[])
         """,
-        """
-        DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[], text[])
-        """,
-        """
-        ALTER TABLE switchboard_messages ADD COLUMN IF NOT EXISTS reply_to bigint,
-            ADD COLUMN IF NOT EXISTS target bigint, ADD COLUMN IF NOT EXISTS detail text, ADD COLUMN IF NOT EXISTS state text
-        """,
-        """
-        CREATE INDEX IF NOT EXISTS switchboard_messages_reply_to ON switchboard_messages (reply_to, id) WHERE reply_to IS NOT NULL
-        """,
-        """
-        CREATE INDEX IF NOT EXISTS switchboard_messages_target ON switchboard_messages (target) WHERE target IS NOT NULL
-        """,
         // One group commit. Joins and leaves are this node's presence claims:
         // the message is stored only for the user's first claim on a live
         // node (join) or when their last claim goes (leave). A conversation
@@ -140,9 +127,8 @@ enum PostgresSchema {
         // `p_effects` says, in the same transaction (and `p_media`, the
         // attachments' JSON, records which uploads it carries); a `created` one names
         // its room after its id, and a second direct conversation of a pair
-        // is not stored. An act or a reply (`p_targets`, `p_reply_tos`: 0 for
-        // none) changes the message it names as MessageActs does in Swift
-        // (`switchboard_apply_act`); one that changes nothing is not stored.
+        // is not stored. An act or a reply (`p_targets`, `p_reply_tos`; 0: none) changes its
+        // message (`switchboard_apply_act`); one that changes nothing is not stored.
         // Returns one id per draft, 0 for one not stored.
         """
         CREATE OR REPLACE FUNCTION switchboard_commit(p_node text, p_ts bigint, p_rooms text[], p_users text[],
