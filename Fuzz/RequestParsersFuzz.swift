@@ -53,6 +53,7 @@ public func requestParsersFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
             precondition(!draft.text.isEmpty || !media.isEmpty || draft.location != nil, "an empty text only beside media or a location")
             precondition(draft.room == "lobby" && draft.text.utf8.count <= limits.maxTextBytes, "a publish stays in its room and limits")
             precondition((draft.replyTo ?? 1) > 0, "a reply names a positive id")
+            if let clientID = draft.clientID { precondition((try? ClientID.valid(clientID)) == clientID, "a client id as the SPEC gives it") }
             if let place = draft.location {
                 precondition(abs(place.lat) <= 90 && abs(place.lon) <= 180 && (place.accuracy ?? 0) >= 0, "a location in range")
             }

@@ -6,7 +6,8 @@
    over SSE (`since=0`) from a server just restarted (so from the store, as a
    reader that was away reads): seconds and bytes, median of RUNS.
 2. Instructions (valgrind's callgrind, figures that do not move with the
-   machine's noise): a publish with `reply_to` against a plain publish, each
+   machine's noise): a publish with `reply_to`, and one with a `client_id`
+   (SPEC "Sending exactly once"), against a plain publish, each
    the difference of a run of MANY and one of FEW publishes, divided by the
    extra publishes (start-up, connection and shutdown cancel out).
 
@@ -138,8 +139,9 @@ def replay_figures(binary):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def instructions(binary, reply):
-    """The server's instructions for FEW and MANY publishes (each replying to the first, or not)."""
+def instructions(binary, kind):
+    """The server's instructions for FEW and MANY publishes: plain, each replying to the first
+    (`reply`), or each with a client id of its own (`client_id`)."""
     folder = tempfile.mkdtemp(prefix="switchboard-acts-callgrind-")
     try:
         stripped = os.path.join(folder, "server")
@@ -157,8 +159,10 @@ def instructions(binary, reply):
             target = post(connection, "POST", "/api/rooms/lobby/messages", {"user": "leia", "text": "the first"})["id"]
             for index in range(count):
                 body = {"user": "luke", "text": f"publish {index} " + "x" * 40}
-                if reply:
+                if kind == "reply":
                     body["reply_to"] = target
+                elif kind == "client_id":
+                    body["client_id"] = f"c-{count}-{index}"
                 post(connection, "POST", "/api/rooms/lobby/messages", body)
             connection.close()
             server.terminate()
@@ -174,9 +178,10 @@ def main():
     binary = sys.argv[1]
     replay_figures(binary)
     if "--skip-instructions" not in sys.argv:
-        plain, reply = instructions(binary, False), instructions(binary, True)
+        plain, reply, client_id = (instructions(binary, kind) for kind in ("plain", "reply", "client_id"))
         print(f"instructions per publish (callgrind, {MANY} - {FEW} publishes):")
         print(f"  plain: {plain:,.0f}   with reply_to: {reply:,.0f}   ratio {reply / plain:.3f}")
+        print(f"  plain: {plain:,.0f}   with client_id: {client_id:,.0f}   ratio {client_id / plain:.3f}")
 
 
 if __name__ == "__main__":

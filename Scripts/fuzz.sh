@@ -89,6 +89,7 @@ for target in $targets; do
     printf '\x00{"text":"","reply_to":3,"location":{"lat":51.5,"lon":-0.12,"accuracy":20}}' > "$corpus/seed-reply"
     printf '\x06{"react":7,"emoji":"\xf0\x9f\x91\x8d","on":false,"ref":1}' > "$corpus/seed-react"
     printf '\x06{"edit":7,"text":"fixed","ref":2}' > "$corpus/seed-edit"
+    printf '\x00{"text":"once","client_id":"a-Z_9"}' > "$corpus/seed-client-id"
     printf '\x01user=luke&text=hi+%%C3%%A9' > "$corpus/seed-form"
     printf '\x03{"user":"leia","password":"secret","members":["a"]}' > "$corpus/seed-fields"
     printf '\x0412\xff100\xff25\xff' > "$corpus/seed-poll"

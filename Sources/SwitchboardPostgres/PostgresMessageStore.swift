@@ -49,16 +49,18 @@ public final class PostgresMessageStore: MessageStore {
         let effects = drafts.map { $0.event.map(Self.effects) ?? "" }
         let media = drafts.map { $0.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) } ?? "" }
         let replyTos = drafts.map { $0.replyTo ?? 0 }, targets = drafts.map { $0.target ?? 0 }
-        let details = drafts.map { StoredActFields.detail(of: $0) ?? "" }
+        let details = drafts.map { StoredActFields.detail(of: $0) ?? "" }, clientIDs = drafts.map { $0.clientID ?? "" }
         let result = try connections.query("""
             SELECT switchboard_commit(\(nodeID), \(timestamp), \(rooms), \(users), \(texts), \(kinds), \(transports),
-                                      \(events), \(effects), \(media), \(replyTos), \(targets), \(details))
+                                      \(events), \(effects), \(media), \(replyTos), \(targets), \(details), \(clientIDs))
             """)
         guard let ids = try result.first?.decode([Int64].self), ids.count == drafts.count else {
             throw PostgresStoreError.unexpectedAnswer("switchboard_commit returned no id per draft")
         }
+        // A client id sent before: the message stored then (its id negated).
+        let earlier = ids.contains { $0 < 0 } ? try sentBefore(ids.filter { $0 < 0 }.map { -$0 }) : [:]
         return zip(drafts, ids).map { draft, id in
-            id == 0 ? nil : draft.stored(id: id, timestamp: timestamp)
+            id < 0 ? earlier[-id] : (id == 0 ? nil : draft.stored(id: id, timestamp: timestamp))
         }
     }
 
@@ -151,11 +153,11 @@ public final class PostgresMessageStore: MessageStore {
     }
 
     /// The columns ``message(_:)`` reads, in its order.
-    static let columns = "id, room, username, text, kind, ts, event, media, reply_to, target, detail, state"
+    static let columns = "id, room, username, text, kind, ts, event, media, reply_to, target, detail, state, client_id"
 
     static func message(_ row: PostgresRow) throws -> Message {
-        let (id, room, user, text, kind, ts, event, media, replyTo, target, detail, standing) =
-            try row.decode((Int64, String, String, String, String, Int64, String?, String?, Int64?, Int64?, String?, String?).self)
+        let (id, room, user, text, kind, ts, event, media, replyTo, target, detail, standing, clientID) =
+            try row.decode((Int64, String, String, String, String, Int64, String?, String?, Int64?, Int64?, String?, String?, String?).self)
         guard let kind = MessageKind(rawValue: kind) else {
             throw PostgresStoreError.unexpectedAnswer("message \(id) has kind \(kind)")
         }
@@ -165,7 +167,19 @@ public final class PostgresMessageStore: MessageStore {
         if replyTo != nil || target != nil || detail != nil || standing != nil {
             StoredActFields.restore(&message, replyTo: replyTo, target: target, detail: detail, standing: standing)
         }
+        message.clientID = clientID
         return message
+    }
+
+    /// The messages with these ids, marked `replayed`, by id.
+    private func sentBefore(_ ids: [Int64]) throws -> [Int64: Message] {
+        var found: [Int64: Message] = [:]
+        for var message in try connections.query("SELECT \(unescaped: Self.columns) FROM switchboard_messages WHERE id = ANY(\(ids))")
+            .map(Self.message) {
+            message.replayed = true
+            found[message.id] = message
+        }
+        return found
     }
 
     public func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message] {

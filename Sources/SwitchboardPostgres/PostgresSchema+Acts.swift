@@ -13,6 +13,17 @@ extension PostgresSchema {
     /// takes the replies', targets' and details' arrays too).
     static let actStatements: [String] = [
         """
+        DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[], text[],
+                                                   bigint[], bigint[], text[])
+        """,
+        """
+        ALTER TABLE switchboard_messages ADD COLUMN IF NOT EXISTS client_id text
+        """,
+        """
+        CREATE UNIQUE INDEX IF NOT EXISTS switchboard_messages_client_id ON switchboard_messages (username, client_id)
+            WHERE client_id IS NOT NULL
+        """,
+        """
         DROP FUNCTION IF EXISTS switchboard_commit(text, bigint, text[], text[], text[], text[], text[], text[], text[], text[])
         """,
         """

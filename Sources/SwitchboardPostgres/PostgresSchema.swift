@@ -23,13 +23,13 @@ import PostgresNIO
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 5
+    static let version = 6
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     /// Every statement, in order; `statements[0]` makes the version table.
     /// (The media tables, ``mediaStatements``, come last: the commit
     /// function only names them when it runs.)
-    static var statements: [String] { coreStatements + actStatements + mediaStatements }
+    static var statements: [String] { coreStatements + sweepStatements + actStatements + mediaStatements }
 
     private static let coreStatements: [String] = [
         """
@@ -129,12 +129,14 @@ enum PostgresSchema {
         // its room after its id, and a second direct conversation of a pair
         // is not stored. An act or a reply (`p_targets`, `p_reply_tos`; 0: none) changes its
         // message (`switchboard_apply_act`); one that changes nothing is not stored.
+        // A user's client id already stored stores nothing: minus its message's id.
         // Returns one id per draft, 0 for one not stored.
         """
         CREATE OR REPLACE FUNCTION switchboard_commit(p_node text, p_ts bigint, p_rooms text[], p_users text[],
                                                       p_texts text[], p_kinds text[], p_transports text[],
                                                       p_events text[], p_effects text[], p_media text[],
-                                                      p_reply_tos bigint[], p_targets bigint[], p_details text[])
+                                                      p_reply_tos bigint[], p_targets bigint[], p_details text[],
+                                                      p_client_ids text[])
         RETURNS bigint[] LANGUAGE plpgsql AS $$
         DECLARE
             next_id bigint;
@@ -142,6 +144,7 @@ enum PostgresSchema {
             changed int;
             elsewhere boolean;
             v_room text;
+            v_earlier bigint;
             fx jsonb;
         BEGIN
             SELECT last_id INTO next_id FROM switchboard_counter FOR UPDATE;
@@ -175,6 +178,13 @@ enum PostgresSchema {
                         CONTINUE;
                     END IF;
                 END IF;
+                IF p_client_ids[i] <> '' THEN
+                    SELECT id INTO v_earlier FROM switchboard_messages WHERE username = p_users[i] AND client_id = p_client_ids[i];
+                    IF FOUND THEN
+                        ids := ids || -v_earlier;
+                        CONTINUE;
+                    END IF;
+                END IF;
                 IF greatest(p_targets[i], p_reply_tos[i]) > 0
                    AND NOT switchboard_apply_act(greatest(p_targets[i], p_reply_tos[i]), v_room, p_users[i], p_texts[i], p_kinds[i],
                                                  p_ts, nullif(p_details[i], '')) THEN
@@ -182,9 +192,9 @@ enum PostgresSchema {
                     CONTINUE;
                 END IF;
                 next_id := next_id + 1;
-                INSERT INTO switchboard_messages (id, room, username, text, kind, ts, event, media, reply_to, target, detail)
+                INSERT INTO switchboard_messages (id, room, username, text, kind, ts, event, media, reply_to, target, detail, client_id)
                     VALUES (next_id, v_room, p_users[i], p_texts[i], p_kinds[i], p_ts, nullif(p_events[i], ''), nullif(p_media[i], ''),
-                            nullif(p_reply_tos[i], 0), nullif(p_targets[i], 0), nullif(p_details[i], ''));
+                            nullif(p_reply_tos[i], 0), nullif(p_targets[i], 0), nullif(p_details[i], ''), nullif(p_client_ids[i], ''));
                 IF p_media[i] <> '' THEN
                     INSERT INTO switchboard_message_media (media_id, message_id, room)
                         SELECT a->>'id', next_id, v_room FROM jsonb_array_elements(p_media[i]::jsonb) AS a ON CONFLICT DO NOTHING;
@@ -206,44 +216,6 @@ enum PostgresSchema {
             UPDATE switchboard_counter SET last_id = next_id;
             PERFORM pg_notify('switchboard', p_node || ' ' || next_id);
             RETURN ids;
-        END $$
-        """,
-        // Ends the claims of every node whose lease ran out, with a leave for
-        // each user who is then on no live node. Returns how many leaves.
-        """
-        CREATE OR REPLACE FUNCTION switchboard_sweep(p_ts bigint) RETURNS int LANGUAGE plpgsql AS $$
-        DECLARE
-            next_id bigint;
-            rooms text[];
-            users text[];
-            leaves int := 0;
-        BEGIN
-            IF NOT EXISTS (SELECT 1 FROM switchboard_nodes WHERE lease_until <= now())
-               AND NOT EXISTS (SELECT 1 FROM switchboard_presence p
-                               WHERE NOT EXISTS (SELECT 1 FROM switchboard_nodes n WHERE n.id = p.node)) THEN
-                RETURN 0;
-            END IF;
-            SELECT last_id INTO next_id FROM switchboard_counter FOR UPDATE;
-            WITH gone AS (
-                DELETE FROM switchboard_presence p
-                WHERE NOT EXISTS (SELECT 1 FROM switchboard_nodes n WHERE n.id = p.node AND n.lease_until > now())
-                RETURNING p.room, p.username)
-            SELECT array_agg(room ORDER BY room, username), array_agg(username ORDER BY room, username)
-                INTO rooms, users FROM (SELECT DISTINCT room, username FROM gone) AS distinct_gone;
-            DELETE FROM switchboard_nodes WHERE lease_until <= now();
-            FOR i IN 1 .. coalesce(array_length(rooms, 1), 0) LOOP
-                CONTINUE WHEN EXISTS (SELECT 1 FROM switchboard_presence p JOIN switchboard_nodes n ON n.id = p.node
-                                      WHERE p.room = rooms[i] AND p.username = users[i] AND n.lease_until > now());
-                next_id := next_id + 1;
-                leaves := leaves + 1;
-                INSERT INTO switchboard_messages (id, room, username, text, kind, ts)
-                    VALUES (next_id, rooms[i], users[i], users[i] || ' has left', 'leave', p_ts);
-            END LOOP;
-            IF leaves > 0 THEN
-                UPDATE switchboard_counter SET last_id = next_id;
-                PERFORM pg_notify('switchboard', ' ' || next_id);
-            END IF;
-            RETURN leaves;
         END $$
         """,
     ]

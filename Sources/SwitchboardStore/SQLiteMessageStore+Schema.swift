@@ -86,6 +86,13 @@ extension SQLiteMessageStore {
                 CREATE INDEX message_target ON message(target) WHERE target IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v6: client ids") { db in
+            // One message per user and client id, whatever the node or the moment: the commit looks it up first.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN client_id TEXT;
+                CREATE UNIQUE INDEX message_client_id ON message(user, client_id) WHERE client_id IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

@@ -41,23 +41,26 @@ public final class SQLiteMessageStore: MessageStore {
 
     /// One transaction, so one sync to disk, for the whole group. A
     /// conversation event changes membership in the same transaction; a
-    /// second direct conversation for a pair is not stored (nil).
+    /// second direct conversation for a pair is not stored (nil). A draft
+    /// whose user already sent its client id stores nothing: the message
+    /// stored then is returned, `replayed`.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         let stored = try writer.write { db in
             // Compiled once per connection, not per message (a profile of
             // publishes on 64 connections had SQLite's parser at 5%).
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO message (room, user, text, kind, ts, event, media, reply_to, target, detail)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO message (room, user, text, kind, ts, event, media, reply_to, target, detail, client_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             return try drafts.map { draft -> Message? in
                 guard let event = draft.event else {
+                    if let clientID = draft.clientID, let earlier = try Self.sent(clientID, by: draft.user, in: db) { return earlier }
                     if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
                         return nil
                     }
                     try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp, nil,
                                                    draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
-                                                   draft.replyTo, draft.target, StoredActFields.detail(of: draft)])
+                                                   draft.replyTo, draft.target, StoredActFields.detail(of: draft), draft.clientID])
                     let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
                     if let media = draft.media { try Self.recordCarriers(media, of: message, in: db) }
                     return message
@@ -68,7 +71,7 @@ public final class SQLiteMessageStore: MessageStore {
                     return nil
                 }
                 try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp,
-                                               String(decoding: MessageJSON.encode(event), as: UTF8.self), nil, nil, nil, nil])
+                                               String(decoding: MessageJSON.encode(event), as: UTF8.self), nil, nil, nil, nil, nil])
                 let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
                 if message.room != draft.room {
                     try db.execute(sql: "UPDATE message SET room = ? WHERE id = ?", arguments: [message.room, message.id])
@@ -178,7 +181,7 @@ public final class SQLiteMessageStore: MessageStore {
     }
 
     /// The columns ``message(_:)`` reads, in its order.
-    static let columns = "id, room, user, text, kind, ts, event, media, reply_to, target, detail, state"
+    static let columns = "id, room, user, text, kind, ts, event, media, reply_to, target, detail, state, client_id"
 
     static func message(_ row: Row) -> Message {
         let event: String? = row[6]
@@ -189,6 +192,7 @@ public final class SQLiteMessageStore: MessageStore {
                               media: media.flatMap { try? JSONDecoder().decode([MediaAttachment].self, from: Data($0.utf8)) })
         let (replyTo, target): (Int64?, Int64?) = (row[8], row[9])
         let (detail, standing): (String?, String?) = (row[10], row[11])
+        message.clientID = row[12]
         if replyTo != nil || target != nil || detail != nil || standing != nil {
             StoredActFields.restore(&message, replyTo: replyTo, target: target, detail: detail, standing: standing)
         }

@@ -29,6 +29,10 @@ public final class InMemoryMessageStore: MessageStore {
 
     /// Stores `draft`, an act applied to its message as SQLite's commit does (nil: it changed nothing).
     private static func store(_ draft: MessageDraft, timestamp: Int64, in state: inout (messages: [Message], lastID: Int64)) -> Message? {
+        if let clientID = draft.clientID, var earlier = state.messages.first(where: { $0.user == draft.user && $0.clientID == clientID }) {
+            earlier.replayed = true
+            return earlier
+        }
         if let target = draft.target ?? draft.replyTo {
             guard let index = state.messages.firstIndex(where: { $0.id == target }),
                   let now = MessageActs.apply(draft.stored(id: 0, timestamp: timestamp), to: state.messages[index])

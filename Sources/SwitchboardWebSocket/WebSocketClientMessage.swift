@@ -15,7 +15,7 @@ enum WebSocketClientMessage: Equatable {
     case refused(SwitchboardError, ref: JSONValue?)
 
     private static let names: Set<String> = ["text", "user", "room", "ref", "ping", "typing", "media", "reply_to", "location",
-                                             "edit", "unsend", "react", "emoji", "on"]
+                                             "edit", "unsend", "react", "emoji", "on", "client_id"]
 
     /// Parses `{"text":..,"ref":..}`, `{"user":..,"text":..,"room":..}` or
     /// `{"ping":X}` for a socket of `user` following `filter`, opened as `identity`.
@@ -52,7 +52,7 @@ enum WebSocketClientMessage: Equatable {
                 throw SwitchboardError(.malformed, code: "malformed_json", message: "'media' must be an array of upload ids.")
             }
             var fields = PublishFields(user: nil, text: nil, media: media)
-            try fields.read(replyTo: members["reply_to"], location: members["location"])
+            try fields.read(replyTo: members["reply_to"], location: members["location"], clientID: members["client_id"])
             var rawText = ""
             if case .string(let given) = members["text"] {
                 rawText = given
@@ -67,7 +67,7 @@ enum WebSocketClientMessage: Equatable {
             let room = try room(members, filter: filter, limits: limits)
             var draft = try access.draft(identity, room: room, user: sender, text: rawText, limits: limits,
                                          carriesMedia: fields.carriesMore, client: client)
-            (draft.replyTo, draft.location) = (fields.replyTo, fields.location)
+            (draft.replyTo, draft.location, draft.clientID) = (fields.replyTo, fields.location, fields.clientID)
             return .publish(draft, media: media, ref: ref)
         } catch {
             return .refused(error, ref: ref)

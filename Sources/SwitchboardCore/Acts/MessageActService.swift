@@ -27,8 +27,23 @@ public final class MessageActService: Sendable {
     /// How every transport publishes `draft` (made by ``AccessControl``):
     /// a reply's target must be a message of the same room that acts may
     /// name; the uploads `ids` are attached as ``MediaService`` decides.
+    /// A client id its user sent before stores nothing: `completion` gets
+    /// the message stored then (`replayed`), or 409 `client_id_reused`
+    /// when that one's text or room differs.
     public func publish(_ draft: MessageDraft, media ids: [String], by identity: Identity,
                         completion: @escaping Completion<EncodedMessage>) {
+        guard draft.clientID != nil else { return publishChecked(draft, media: ids, by: identity, completion: completion) }
+        publishChecked(draft, media: ids, by: identity) { result in
+            if case .success(let stored) = result, stored.message.replayed,
+               stored.message.room != draft.room || stored.message.text != draft.text {
+                return completion(.failure(.clientIDReused))
+            }
+            completion(result)
+        }
+    }
+
+    private func publishChecked(_ draft: MessageDraft, media ids: [String], by identity: Identity,
+                                completion: @escaping Completion<EncodedMessage>) {
         guard let replyTo = draft.replyTo else {
             return MediaService.publish(draft, media: ids, by: identity, through: media, bus: bus, completion: completion)
         }

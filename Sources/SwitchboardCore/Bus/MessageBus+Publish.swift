@@ -177,7 +177,8 @@ extension MessageBus {
         }
         let storeNanoseconds = DeadlineScheduler.now() - started
         let messages = stored.map { $0.map(EncodedMessage.init) }
-        let own = messages.compactMap { $0 }
+        // A client id sent before stored nothing: its message is answered, not appended again.
+        let own = messages.compactMap { $0 }.filter { !$0.message.replayed }
         var woken: [any Subscriber] = []
         var changes: [ConversationChange] = []
         if let first = own.first, let earlier = try? committedElsewhere(before: first.id) {
@@ -216,7 +217,9 @@ extension MessageBus {
     /// Counts the publishes and wakes their subscribers, outside every lock.
     private func deliver(_ published: Published) -> [EncodedMessage?] {
         let storeSeconds = Double(published.storeNanoseconds) / 1e9
-        for _ in published.messages.compactMap({ $0 }) { stats.published(storeSeconds: storeSeconds) }
+        for message in published.messages.compactMap({ $0 }) where !message.message.replayed {
+            stats.published(storeSeconds: storeSeconds)
+        }
         for subscriber in published.woken { subscriber.wake() }
         conversations.notify(published.changes)
         return published.messages

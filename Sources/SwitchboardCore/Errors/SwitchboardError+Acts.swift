@@ -23,6 +23,9 @@ extension SwitchboardError {
     /// 422: a reaction's emoji out of bounds.
     public static let invalidEmoji = SwitchboardError(.invalid, code: "invalid_emoji",
                                                       message: "An emoji is 1 to 16 bytes of UTF-8, with no spaces or control characters.")
+    /// 409: a client id already used by this user for another text or room.
+    public static let clientIDReused = SwitchboardError(.conflict, code: "client_id_reused",
+                                                        message: "This client id was already used for another message (its text or room differs).")
     /// 422: a location out of range or not numbers.
     public static func invalidLocation(_ detail: String) -> SwitchboardError {
         SwitchboardError(.invalid, code: "invalid_location", message: detail)

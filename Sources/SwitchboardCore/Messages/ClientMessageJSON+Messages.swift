@@ -16,17 +16,20 @@ extension ClientMessageJSON {
     /// `reply_to` or `location` out of bounds.
     public static func publish(of bytes: [UInt8]) throws(SwitchboardError) -> PublishFields {
         // On every publish: no set, no dictionary, a few comparisons a member.
-        var user: JSONValue?, text: JSONValue?, media: JSONValue?, replyTo: JSONValue?, location: JSONValue?
+        var user: JSONValue?, text: JSONValue?, media: JSONValue?, replyTo: JSONValue?, location: JSONValue?, clientID: JSONValue?
         var reader = ClientMessageJSON(bytes: bytes)
         var fields: PublishFields
         do {
-            try reader.object(wanting: { $0 == "user" || $0 == "text" || $0 == "media" || $0 == "reply_to" || $0 == "location" }) { key, value in
+            try reader.object(wanting: {
+                $0 == "user" || $0 == "text" || $0 == "media" || $0 == "reply_to" || $0 == "location" || $0 == "client_id"
+            }) { key, value in
                 switch key {
                 case "user": user = value
                 case "text": text = value
                 case "media": media = value
                 case "reply_to": replyTo = value
-                default: location = value
+                case "location": location = value
+                default: clientID = value
                 }
             }
             fields = PublishFields(user: try user?.stringOrNull("user"), text: try text?.stringOrNull("text"),
@@ -34,7 +37,7 @@ extension ClientMessageJSON {
         } catch {
             throw .malformedJSON(error.reason)
         }
-        try fields.read(replyTo: replyTo, location: location)
+        try fields.read(replyTo: replyTo, location: location, clientID: clientID)
         return fields
     }
 }

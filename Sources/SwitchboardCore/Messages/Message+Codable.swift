@@ -8,6 +8,7 @@ extension Message: Codable {
         case id, room, user, text, kind, ts, event, media
         case replyTo = "reply_to"
         case target, emoji, on, location, edited, deleted, reactions, replies
+        case clientID = "client_id"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -18,6 +19,7 @@ extension Message: Codable {
                   kind: try values.decode(MessageKind.self, forKey: .kind), ts: try values.decode(Int64.self, forKey: .ts),
                   event: try values.decodeIfPresent(ConversationEvent.self, forKey: .event),
                   media: try values.decodeIfPresent([MediaAttachment].self, forKey: .media))
+        clientID = try values.decodeIfPresent(String.self, forKey: .clientID)
         replyTo = try values.decodeIfPresent(Int64.self, forKey: .replyTo)
         target = try values.decodeIfPresent(Int64.self, forKey: .target)
         emoji = try values.decodeIfPresent(String.self, forKey: .emoji)
@@ -39,6 +41,7 @@ extension Message: Codable {
         try values.encode(ts, forKey: .ts)
         try values.encodeIfPresent(event, forKey: .event)
         try values.encodeIfPresent(media, forKey: .media)
+        try values.encodeIfPresent(clientID, forKey: .clientID)
         try values.encodeIfPresent(replyTo, forKey: .replyTo)
         try values.encodeIfPresent(target, forKey: .target)
         try values.encodeIfPresent(emoji, forKey: .emoji)

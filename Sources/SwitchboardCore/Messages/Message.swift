@@ -35,6 +35,11 @@ public struct Message: Sendable, Equatable {
     public var on: Bool?
     /// A place it shares.
     public var location: Location?
+    /// The sender's own id for it (`client_id`), so it is stored once.
+    public var clientID: String?
+    /// Not stored now: a publish with a client id the store already had
+    /// answered with the message stored then (never on the wire).
+    public var replayed = false
     /// As it stands: when it was last edited (ms), whether it was unsent,
     /// who reacted with what, and how many replies it has.
     public var edited: Int64?

@@ -28,6 +28,8 @@ public struct MessageDraft: Sendable, Equatable {
     public var on: Bool?
     /// A place it shares.
     public var location: Location?
+    /// The sender's own id for it (``ClientID``): stored once per user.
+    public var clientID: String?
 
     /// Validates raw input as a user's chat message.
     /// - Throws: ``SwitchboardError`` describing the first problem found.
@@ -60,6 +62,7 @@ extension MessageDraft {
         message.emoji = emoji
         message.on = on
         message.location = location
+        message.clientID = clientID
         return message
     }
 }

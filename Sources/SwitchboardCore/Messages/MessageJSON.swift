@@ -38,6 +38,10 @@ public enum MessageJSON {
             out.append(contentsOf: #","media":"#.utf8)
             out.append(contentsOf: encode(media))
         }
+        if let clientID = message.clientID {
+            out.append(contentsOf: #","client_id":"#.utf8)
+            appendString(clientID, to: &out)
+        }
         if message.replyTo != nil || message.target != nil || message.location != nil || message.edited != nil
             || message.deleted != nil || message.reactions != nil || message.replies != nil {
             appendActs(of: message, to: &out)

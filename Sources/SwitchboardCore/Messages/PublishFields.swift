@@ -12,6 +12,8 @@ public struct PublishFields: Sendable, Equatable {
     public var replyTo: Int64?
     /// `location`: a place it shares (validated), or nil.
     public var location: Location?
+    /// `client_id`: the sender's own id for it (validated, ``ClientID``), or nil.
+    public var clientID: String?
 
     public init(user: String?, text: String?, media: [String]? = nil, replyTo: Int64? = nil, location: Location? = nil) {
         self.user = user
@@ -26,10 +28,17 @@ public struct PublishFields: Sendable, Equatable {
 }
 
 extension PublishFields {
-    /// Reads a client's `reply_to` (a positive message id, or null) and
-    /// `location` (an object, or null), as every transport that takes
-    /// JSON does: 422 `invalid_reply_to` or `invalid_location` otherwise.
-    public mutating func read(replyTo: JSONValue?, location: JSONValue?) throws(SwitchboardError) {
+    /// Reads a client's `reply_to` (a positive message id, or null),
+    /// `location` (an object, or null) and `client_id` (``ClientID``), as
+    /// every transport that takes JSON does: 422 `invalid_reply_to`,
+    /// `invalid_location` or `invalid_client_id` otherwise.
+    public mutating func read(replyTo: JSONValue?, location: JSONValue?, clientID: JSONValue? = nil) throws(SwitchboardError) {
+        if let clientID, clientID != .null {
+            guard case .string(let given) = clientID else {
+                throw SwitchboardError(.invalid, code: "invalid_client_id", message: "'client_id' must be a string.")
+            }
+            self.clientID = try ClientID.valid(given)
+        }
         if let replyTo, replyTo != .null {
             guard case .number(let digits) = replyTo, let id = Int64(digits), id > 0 else {
                 throw SwitchboardError(.invalid, code: "invalid_reply_to", message: "'reply_to' must be a message id (a positive whole number).")

@@ -17,6 +17,10 @@ enum Publish {
         var draft = try services.access.draft(identity, room: room, user: fields.user, text: text, limits: services.limits,
                                               carriesMedia: fields.carriesMore, client: exchange.clientAddress ?? "unknown")
         (draft.replyTo, draft.location) = (fields.replyTo, fields.location)
+        // `Idempotency-Key` (the IETF draft's header) names the same thing as `client_id`.
+        draft.clientID = try exchange.header("Idempotency-Key").map { key throws(SwitchboardError) in
+            try ClientID.valid(key, field: "Idempotency-Key")
+        } ?? fields.clientID
         return PendingAnswer.suspend(exchange, until: { [draft] done in
             services.acts.publish(draft, media: media, by: identity, completion: done)
         }, answer: { try created($0.get()) })
@@ -32,7 +36,9 @@ enum Publish {
         return PendingAnswer.publish(draft, exchange: exchange, bus: services.bus)
     }
 
+    /// 201 with the stored message; 200 with the one stored before, for a client id sent again.
     static func created(_ stored: EncodedMessage) -> HTTPResponse {
-        .json(201, stored.json, headers: [("Location", "/api/rooms/\(stored.message.room)/messages/\(stored.id)")])
+        .json(stored.message.replayed ? 200 : 201, stored.json,
+              headers: [("Location", "/api/rooms/\(stored.message.room)/messages/\(stored.id)")])
     }
 }

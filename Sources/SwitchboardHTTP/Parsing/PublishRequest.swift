@@ -44,7 +44,8 @@ enum PublishRequest {
         let place = fields.filter { ["lat", "lon", "accuracy"].contains($0.name) }
         let location = place.isEmpty ? nil : JSONValue.object(Dictionary(place.map { ($0.name, JSONValue.number($0.value)) },
                                                                           uniquingKeysWith: { first, _ in first }))
-        try publish.read(replyTo: replyTo, location: location)
+        let clientID = fields.first { $0.name == "client_id" }.map { JSONValue.string($0.value) }
+        try publish.read(replyTo: replyTo, location: location, clientID: clientID)
         return publish
     }
 }
