@@ -78,5 +78,63 @@ check "kill -9: every acknowledged publish is stored ($(wc -l <"$work/acked") ac
   bash -c "[ -s '$work/acked' ] && [ -z \"\$(comm -23 '$work/acked' '$work/stored')\" ]"
 kill -TERM "$pid"; wait "$pid" || true
 
+# Exactly once under kill -9 (SPEC "Sending exactly once"): 8 publishers
+# send with client ids while the server is killed; after a restart each
+# sends every id it tried again. An id answered before the kill is answered
+# 200 with the same message; one the kill cut off is stored now (201) or,
+# if it was stored but never answered, answered 200; either way the room
+# holds exactly one message per id tried.
+start
+for worker in $(seq 1 8); do
+  ( for n in $(seq 1 300); do
+      echo "w$worker-$n" >>"$work/tried.$worker"
+      rc=0
+      answer=$(curl -s --max-time 5 -H "Idempotency-Key: w$worker-$n" -d user=w$worker -d text=m$n \
+                 "$base/api/rooms/once/messages") || rc=$?
+      [ "$rc" -eq 7 ] && break  # refused: the server is gone; this one never reached it
+      id=$(grep -o '"id":[0-9]*' <<<"$answer" | cut -d: -f2 || true)
+      [ -n "$id" ] && echo "w$worker-$n $id" >>"$work/answered.$worker"
+    done ) &
+done
+sleep 1.5
+kill -KILL "$pid"; wait "$pid" 2>/dev/null || true
+wait
+start
+once=$(python3 - "$base" "$work" <<'PY'
+import glob, json, sys, urllib.request
+base, work = sys.argv[1], sys.argv[2]
+answered = dict(line.split() for path in glob.glob(f"{work}/answered.*") for line in open(path))
+tried = [(path.rsplit(".", 1)[1], line.strip()) for path in glob.glob(f"{work}/tried.*") for line in open(path)]
+same = late = fresh = wrong = 0
+for worker, client_id in tried:
+    text = "m" + client_id.split("-")[1]
+    request = urllib.request.Request(f"{base}/api/rooms/once/messages", data=f"user=w{worker}&text={text}".encode(),
+                                     headers={"Idempotency-Key": client_id})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        status, message = response.status, json.load(response)
+    if client_id in answered:
+        same += status == 200 and str(message["id"]) == answered[client_id]
+        wrong += not (status == 200 and str(message["id"]) == answered[client_id])
+    elif status == 200:
+        late += 1   # stored before the kill, never answered: the retry gets it
+    else:
+        fresh += 1
+stored, after = [], 0
+while True:
+    with urllib.request.urlopen(f"{base}/api/rooms/once/messages?since={after}&limit=1000", timeout=5) as response:
+        page = json.load(response)
+    stored += [m.get("client_id") for m in page["messages"]]
+    if not page["messages"]:
+        break
+    after = page["next"]
+print(f"{len(tried)} {len(answered)} {same} {late} {fresh} {wrong} {len(stored)} {len(set(stored))}")
+PY
+)
+read -r tried answered same late fresh wrong stored distinct <<<"$once"
+echo "exactly once under kill -9: $tried tried, $answered answered before the kill ($same answered the same after), $late stored but unanswered, $fresh stored by the retry"
+check "kill -9: every retry of an answered client id gets the same message" test "$wrong" -eq 0 -a "$same" -eq "$answered"
+check "kill -9: one message per client id tried ($stored stored for $tried)" test "$stored" -eq "$tried" -a "$distinct" -eq "$tried"
+kill -TERM "$pid"; wait "$pid" || true
+
 echo "smoke: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
