@@ -34,12 +34,17 @@ public final class MessageActService: Sendable {
                         completion: @escaping Completion<EncodedMessage>) {
         guard draft.clientID != nil else { return publishChecked(draft, media: ids, by: identity, completion: completion) }
         publishChecked(draft, media: ids, by: identity) { result in
-            if case .success(let stored) = result, stored.message.replayed,
-               stored.message.room != draft.room || stored.message.text != draft.text {
+            if case .success(let stored) = result, stored.message.replayed, !Self.isSame(stored.message, as: draft) {
                 return completion(.failure(.clientIDReused))
             }
             completion(result)
         }
+    }
+
+    /// Whether `stored` is what `draft` sends again: the same room, and the
+    /// same text unless an edit or an unsend changed it since.
+    static func isSame(_ stored: Message, as draft: MessageDraft) -> Bool {
+        stored.room == draft.room && (stored.edited != nil || stored.isDeleted || stored.text == draft.text)
     }
 
     private func publishChecked(_ draft: MessageDraft, media ids: [String], by identity: Identity,
