@@ -51,16 +51,26 @@ public final class SQLiteMessageStore: MessageStore {
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO message (room, user, text, kind, ts, event, media, reply_to, target, detail, client_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user, client_id) WHERE client_id IS NOT NULL DO NOTHING
                 """)
             return try drafts.map { draft -> Message? in
                 guard let event = draft.event else {
-                    if let clientID = draft.clientID, let earlier = try Self.sent(clientID, by: draft.user, in: db) { return earlier }
+                    // A reply or act is looked up first (its target must not change twice); a plain
+                    // message lets the unique index say whether its client id was sent before.
+                    if let clientID = draft.clientID, draft.target ?? draft.replyTo != nil,
+                       let earlier = try Self.sent(clientID, by: draft.user, in: db) { return earlier }
                     if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
                         return nil
                     }
                     try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp, nil,
                                                    draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
                                                    draft.replyTo, draft.target, StoredActFields.detail(of: draft), draft.clientID])
+                    if let clientID = draft.clientID, db.changesCount == 0 {
+                        guard let earlier = try Self.sent(clientID, by: draft.user, in: db) else {
+                            throw DatabaseError(message: "client id \(clientID) conflicts, yet no message has it")
+                        }
+                        return earlier
+                    }
                     let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
                     if let media = draft.media { try Self.recordCarriers(media, of: message, in: db) }
                     return message
