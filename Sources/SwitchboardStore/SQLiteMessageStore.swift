@@ -57,7 +57,7 @@ public final class SQLiteMessageStore: MessageStore {
                 guard let event = draft.event else {
                     // A reply or act is looked up first (its target must not change twice); a plain
                     // message lets the unique index say whether its client id was sent before.
-                    if let clientID = draft.clientID, draft.target ?? draft.replyTo != nil,
+                    if let clientID = draft.clientID, draft.target != nil || draft.replyTo != nil,
                        let earlier = try Self.sent(clientID, by: draft.user, in: db) { return earlier }
                     if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
                         return nil

@@ -41,27 +41,28 @@ public enum StoredActFields {
         return out.text
     }
 
-    /// `message` with the columns' values read back.
+    /// `message` with the columns' values read back (by the one JSON reader
+    /// clients' messages are read with, three levels deep).
     public static func restore(_ message: inout Message, replyTo: Int64?, target: Int64?, detail: String?, standing: String?) {
         message.replyTo = replyTo
         message.target = target
-        if let detail, let read = StoredJSONReader.read(detail) {
-            message.replyToUser = read["reply_to_user"]?.string
-            message.emoji = read["emoji"]?.string
-            message.on = read["on"]?.bool
-            if let place = read["location"], let lat = place["lat"]?.number, let lon = place["lon"]?.number {
-                message.location = Location(lat: lat, lon: lon, accuracy: place["accuracy"]?.number)
+        if let detail, case .object(let read)? = ClientMessageJSON.value(of: Array(detail.utf8), levels: 2) {
+            message.replyToUser = read["reply_to_user"]?.stringValue
+            message.emoji = read["emoji"]?.stringValue
+            message.on = read["on"]?.boolValue
+            if case .object(let place)? = read["location"], let lat = place["lat"]?.doubleValue, let lon = place["lon"]?.doubleValue {
+                message.location = Location(lat: lat, lon: lon, accuracy: place["accuracy"]?.doubleValue)
             }
         }
-        if let standing, let read = StoredJSONReader.read(standing) {
-            message.edited = read["edited"]?.int64
-            message.deleted = read["deleted"]?.bool
-            message.replies = read["replies"]?.int64.map(Int.init)
+        if let standing, case .object(let read)? = ClientMessageJSON.value(of: Array(standing.utf8), levels: 3) {
+            message.edited = read["edited"]?.doubleValue.map { Int64($0) }
+            message.deleted = read["deleted"]?.boolValue
+            message.replies = read["replies"]?.doubleValue.map { Int($0) }
             if case .object(let byEmoji)? = read["reactions"] {
-                let entries = byEmoji.map { emoji, users in
-                    Reactions.Entry(emoji: emoji, users: { if case .array(let list) = users { list.compactMap(\.string) } else { [] } }())
-                }
-                let reactions = Reactions(entries)
+                let reactions = Reactions(byEmoji.map { emoji, users in
+                    guard case .array(let list) = users else { return Reactions.Entry(emoji: emoji, users: []) }
+                    return Reactions.Entry(emoji: emoji, users: list.compactMap(\.stringValue))
+                })
                 message.reactions = reactions.isEmpty ? nil : reactions
             }
         }

@@ -178,7 +178,7 @@ extension MessageBus {
         let storeNanoseconds = DeadlineScheduler.now() - started
         let messages = stored.map { $0.map(EncodedMessage.init) }
         // A client id sent before stored nothing: its message is answered, not appended again.
-        let own = messages.compactMap { $0 }.filter { !$0.message.replayed }
+        let own = messages.compactMap { $0.flatMap { $0.message.replayed ? nil : $0 } }
         var woken: [any Subscriber] = []
         var changes: [ConversationChange] = []
         if let first = own.first, let earlier = try? committedElsewhere(before: first.id) {

@@ -13,9 +13,24 @@ public struct ClientMessageJSON {
     private var index = 0
     /// Nesting deeper than this is refused rather than risk the stack.
     private static let maxDepth = 64
+    /// How many levels of arrays and objects are read into values (below
+    /// them, `.composite`): one for a client's message, more for the
+    /// store's own JSON (``value(of:levels:)``).
+    private let levels: Int
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], levels: Int = 1) {
         self.bytes = bytes
+        self.levels = levels
+    }
+
+    /// One whole JSON value read `levels` deep, or nil when `bytes` is not
+    /// one (the stores' JSON beside a message: ``StoredActFields``).
+    public static func value(of bytes: [UInt8], levels: Int) -> JSONValue? {
+        var reader = ClientMessageJSON(bytes: bytes, levels: levels)
+        reader.skipWhitespace()
+        guard let value = try? reader.scalar() else { return nil }
+        reader.skipWhitespace()
+        return reader.index == bytes.count ? value : nil
     }
 
     /// Reads one whole object, handing each wanted member's value to `found`.
@@ -30,16 +45,17 @@ public struct ClientMessageJSON {
         guard index == bytes.count else { throw Refusal(reason: "unexpected bytes after the object") }
     }
 
-    /// A member's value as a ``JSONValue``: scalars, and at the top
-    /// (`nested` false) one level of array or object of them; deeper is skipped.
-    private mutating func scalar(nested: Bool = false) throws(Refusal) -> JSONValue {
+    /// A member's value as a ``JSONValue``: scalars, and arrays and objects
+    /// down to ``levels`` (a client's: one level); deeper is skipped.
+    private mutating func scalar(depth: Int = 0) throws(Refusal) -> JSONValue {
+        let nested = depth >= levels
         switch peek() {
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t") where matches("true"): index += 4; return .bool(true)
         case UInt8(ascii: "f") where matches("false"): index += 5; return .bool(false)
         case UInt8(ascii: "n") where matches("null"): index += 4; return .null
         case UInt8(ascii: "{") where nested, UInt8(ascii: "[") where nested:
-            try skipValue(depth: 2)
+            try skipValue(depth: depth + 1)
             return .composite
         case UInt8(ascii: "["):
             var values: [JSONValue] = []
@@ -48,7 +64,7 @@ public struct ClientMessageJSON {
             if peek() == UInt8(ascii: "]") { index += 1; return .array(values) }
             while true {
                 skipWhitespace()
-                values.append(try scalar(nested: true))
+                values.append(try scalar(depth: depth + 1))
                 skipWhitespace()
                 if peek() == UInt8(ascii: ",") { index += 1; continue }
                 try expect(UInt8(ascii: "]"), "expected ',' or ']'")
@@ -59,7 +75,7 @@ public struct ClientMessageJSON {
             var twice: String?
             try self.members { reader, key throws(Refusal) in
                 if members[key] != nil { twice = key }
-                members[key] = try reader.scalar(nested: true)
+                members[key] = try reader.scalar(depth: depth + 1)
             }
             if let twice { throw Refusal(reason: "'\(twice)' is given twice") }
             return .object(members)

@@ -47,6 +47,18 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// The string, or nil when it is not one.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The boolean, or nil when it is not one.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
     /// A number's value (as a `Double`), or nil when it is not a number.
     public var doubleValue: Double? {
         if case .number(let text) = self { return Double(text) }
