@@ -83,7 +83,7 @@ struct ActsTests {
         var server: TestServer? = try TestServer(databasePath: path)
         let people = try people(server!)
         let (luke, leia) = (people["luke"]!, people["leia"]!)
-        let secret = try id(leia.publish("lobby", "the plans are in R2-ZZ9"))
+        let secret = try id(leia.call("POST", "/api/rooms/lobby/messages", #"{"text":"the plans are in R2-ZZ9","client_id":"plans-1"}"#))
         #expect(try leia.call("PATCH", "/api/rooms/lobby/messages/\(secret)", #"{"text":"the plans are in R2-ZZ8"}"#).status == 200)
         #expect(try luke.call("DELETE", "/api/rooms/lobby/messages/\(secret)").errorCode == "not_your_message")
         #expect(try leia.call("DELETE", "/api/rooms/lobby/messages/\(secret)").status == 204)
@@ -91,6 +91,11 @@ struct ActsTests {
         #expect(try luke.call("PUT", "/api/rooms/lobby/messages/\(secret)/reactions/x").errorCode == "no_such_message")
         let shown = try #require(try read(luke)[secret])
         #expect(shown["deleted"] as? Bool == true && shown["text"] == nil && shown["kind"] as? String == "message")
+        #expect(Set(shown.keys) == ["id", "room", "user", "kind", "ts", "deleted"], "the SPEC's shape: \(shown.keys)")
+        // Its client id is kept: a late retry is the same (unsent) message, not a new one.
+        let retry = try leia.call("POST", "/api/rooms/lobby/messages", #"{"text":"the plans are in R2-ZZ9","client_id":"plans-1"}"#)
+        let retryDeleted = try retry.json()["deleted"] as? Bool
+        #expect(retry.status == 200 && retryDeleted == true)
         let unsend = try #require(try read(luke).values.first { $0["kind"] as? String == "delete" })
         #expect(unsend["target"] as? Int == Int(secret))
         #expect(try read(luke).values.allSatisfy { !(($0["text"] as? String) ?? "").contains("R2-ZZ") }, "the edit's text went too")
@@ -106,6 +111,11 @@ struct ActsTests {
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
             #expect(bytes.range(of: Data("R2-ZZ".utf8)) == nil, "\(file) (\(bytes.count) bytes) still holds the unsent text")
         }
+        // Read back from the store after a restart: the same shape as from memory.
+        server = try TestServer(databasePath: path)
+        let reader = ConversationClient(client: server!.client, token: try Support.signIn(server!.client, "luke"))
+        let fromStore = try #require(try read(reader)[secret])
+        #expect(Set(fromStore.keys) == ["id", "room", "user", "kind", "ts", "deleted"], "from the store: \(fromStore.keys)")
     }
 
     @Test func theEditWindowAndTheAdmin() throws {

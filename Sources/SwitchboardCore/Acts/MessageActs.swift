@@ -33,6 +33,7 @@ public enum MessageActs {
         case .delete:
             now = Message(id: target.id, room: target.room, user: target.user, text: "", kind: .message, ts: target.ts)
             now.deleted = true
+            now.clientID = target.clientID  // kept (a retry must still find it), never shown
         case .reaction:
             guard let emoji = act.emoji else { return nil }
             var reactions = target.reactions ?? Reactions()

@@ -41,7 +41,7 @@ extension Message: Codable {
         try values.encode(ts, forKey: .ts)
         try values.encodeIfPresent(event, forKey: .event)
         try values.encodeIfPresent(media, forKey: .media)
-        try values.encodeIfPresent(clientID, forKey: .clientID)
+        if !isDeleted { try values.encodeIfPresent(clientID, forKey: .clientID) }
         try values.encodeIfPresent(replyTo, forKey: .replyTo)
         try values.encodeIfPresent(target, forKey: .target)
         try values.encodeIfPresent(emoji, forKey: .emoji)

@@ -38,7 +38,7 @@ public enum MessageJSON {
             out.append(contentsOf: #","media":"#.utf8)
             out.append(contentsOf: encode(media))
         }
-        if let clientID = message.clientID {
+        if let clientID = message.clientID, message.deleted != true {
             out.append(contentsOf: #","client_id":"#.utf8)
             appendString(clientID, to: &out)
         }
