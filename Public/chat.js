@@ -13,6 +13,7 @@
     room: null,
     since: 0,            // the last id seen: every transport resumes after it
     seen: new Set(),     // ids already shown, so an overlap is never shown twice
+    clientIDs: new Set(),// client ids of the messages shown: the outbox's line becomes the stored message
     generation: 0,       // bumped on every transport switch; old loops stop
     stop: () => {},
     stats: null,
@@ -33,6 +34,20 @@
     },
   });
   let messengerStarted = false;
+  // What the user typed and the server does not have yet (outbox.js): kept across reloads, sent in order.
+  const outbox = window.Outbox({
+    user: () => state.user,
+    send: sendEntry,
+    sent: (entry) => {
+      const item = outgoing(entry.client_id);
+      if (item) setDelivery(item, "sent");
+    },
+    failed: (entry, message) => {
+      const item = outgoing(entry.client_id);
+      if (item) setDelivery(item, `not sent: ${message}`, "failed");
+      showError(`Not sent: ${message}`);
+    },
+  });
   // Photos, video and voice (attachments.js): uploads, the record button, and how media are drawn.
   const attachments = window.Attachments({
     canAttach: () => Boolean(state.account), showError, errorText, send,
@@ -149,6 +164,10 @@
     } catch (error) {
       showError(`Could not load the history: ${error.message}`);
     }
+    for (const entry of outbox.waiting(state.room)) {
+      if (!state.clientIDs.has(entry.client_id) && !outgoing(entry.client_id)) showOutgoing(entry);
+    }
+    outbox.flush();
     messenger.roomOpened(state.room, oldest);
     refreshPresence();
     useTransport(currentTransport());
@@ -164,6 +183,7 @@
     state.room = room;
     state.since = 0;
     state.seen.clear();
+    state.clientIDs.clear();
     acts.reset();
     $("messages").replaceChildren();
     $("people").replaceChildren();
@@ -191,7 +211,10 @@
   }
 
   document.querySelectorAll("input[name=transport]").forEach((radio) =>
-    radio.addEventListener("change", () => state.room && useTransport(currentTransport())));
+    radio.addEventListener("change", () => {
+      state.fellBack = null;  // the user's own choice: tried afresh
+      if (state.room) useTransport(currentTransport());
+    }));
   $("interval").addEventListener("change", () => state.room && currentTransport() === "short-poll" && useTransport("short-poll"));
 
   function useTransport(kind) {
@@ -203,7 +226,7 @@
     resetStats();
     state.stats.transport = kind;
     const generation = state.generation;
-    if (kind === "sse") state.stop = startSSE();
+    if (kind === "sse") state.stop = startSSE(generation);
     else if (kind === "websocket") state.stop = startWebSocket(generation);
     else state.stop = startPolling(generation, kind === "long-poll");
     renderCost();
@@ -214,36 +237,80 @@
     return state.account ? "" : `user=${encodeURIComponent(state.user)}`;
   }
 
-  // EventSource reconnects by itself and sends Last-Event-ID; the server
-  // prefers it to the URL's `since`, so a reconnect resumes with no gap.
-  function startSSE() {
-    const url = `/api/rooms/${encodeURIComponent(state.room)}/events?since=${state.since}&${presenceQuery()}`;
-    const source = new EventSource(url);
-    source.onopen = () => {
-      state.stats.requests += 1;
-      setStatus("live", "live");
-      renderCost();
-    };
-    source.onerror = () => setStatus("reconnecting…", "down");
-    for (const kind of KINDS) {
-      source.addEventListener(kind, (event) => {
-        state.stats.bytes += encoder.encode(`id: ${event.lastEventId}\nevent: ${event.type}\ndata: ${event.data}\n\n`).length;
-        deliver(JSON.parse(event.data), true);
-      });
-    }
-    // Notices: never stored, no id (so no Last-Event-ID moves); what polling cannot carry.
-    for (const kind of ["typing", "read"]) {
-      source.addEventListener(kind, (event) => messenger.onNotice(kind, JSON.parse(event.data)));
-    }
-    return () => source.close();
+  /** A transport connected: say so, and send what the outbox holds. */
+  function connected(text) {
+    state.stats.requests += 1;
+    setStatus(state.fellBack ? `${text} · ${state.fellBack}` : text, "live");
+    renderCost();
+    outbox.flush();
   }
 
-  // A WebSocket does not reconnect by itself: on close, try again with
-  // backoff (0.5 s doubling to 10 s), resuming after the last id seen, as an
-  // iOS SocketRocket client does by hand. Publishes go over the socket and
-  // wait for their {"ack":ref}; a {"ping":..} every 20 s shows a dead link.
+  // Falling back, as Socket.IO and SockJS do: a transport that has never connected while the
+  // server answers plain HTTP (/healthz) is refused on the way (a proxy that drops upgrades or
+  // buffers streams), so the page moves to the next one. A server that does not answer at all
+  // is down, not refusing: the page keeps trying the chosen transport, with backoff.
+  const FALLBACK = { websocket: "sse", sse: "long-poll" };
+  const NAMES = { websocket: "WebSocket", sse: "SSE", "long-poll": "long-poll" };
+
+  /** True (and the next transport started) when `kind` cannot connect but the server is up. */
+  async function fallBack(kind, generation) {
+    const next = FALLBACK[kind];
+    if (!next) return false;
+    try {
+      const response = await fetch("/healthz", { cache: "no-store" });
+      if (!response.ok) return false;
+    } catch (_) {
+      return false;
+    }
+    if (generation !== state.generation) return true;
+    state.fellBack = `${NAMES[kind]} could not connect`;
+    document.querySelector(`input[name=transport][value="${next}"]`).checked = true;
+    useTransport(next);
+    return true;
+  }
+
+  // SSE, reconnected here rather than by EventSource itself, so that it backs off with jitter
+  // like the others and can fall back; each new stream resumes after the last id shown.
+  function startSSE(generation) {
+    let source = null, attempt = 0, opened = false, timer = null;
+    const connect = () => {
+      if (generation !== state.generation) return;
+      source = new EventSource(`/api/rooms/${encodeURIComponent(state.room)}/events?since=${state.since}&${presenceQuery()}`);
+      source.onopen = () => {
+        opened = true;
+        attempt = 0;
+        connected("live");
+      };
+      source.onerror = async () => {
+        source.close();
+        if (generation !== state.generation) return;
+        setStatus("reconnecting…", "down");
+        if (!opened && attempt >= 1 && await fallBack("sse", generation)) return;
+        timer = setTimeout(connect, window.backoff(attempt++));
+      };
+      for (const kind of KINDS) {
+        source.addEventListener(kind, (event) => {
+          state.stats.bytes += encoder.encode(`id: ${event.lastEventId}\nevent: ${event.type}\ndata: ${event.data}\n\n`).length;
+          deliver(JSON.parse(event.data), true);
+        });
+      }
+      // Notices: never stored, no id (so no Last-Event-ID moves); what polling cannot carry.
+      for (const kind of ["typing", "read"]) {
+        source.addEventListener(kind, (event) => messenger.onNotice(kind, JSON.parse(event.data)));
+      }
+    };
+    connect();
+    return () => {
+      clearTimeout(timer);
+      if (source) source.close();
+    };
+  }
+
+  // A WebSocket does not reconnect by itself: on close, try again with backoff and jitter,
+  // resuming after the last id seen, as an iOS SocketRocket client does by hand. Publishes go
+  // over the socket and wait for their {"ack":ref}; a {"ping":..} every 20 s shows a dead link.
   function startWebSocket(generation) {
-    let delay = 500, socket = null, heartbeat = null, lastPong = Date.now();
+    let attempt = 0, opened = false, socket = null, heartbeat = null, timer = null, lastPong = Date.now();
     const room = encodeURIComponent(state.room);
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const failAcks = (reason) => {
@@ -254,12 +321,11 @@
       if (generation !== state.generation) return;
       socket = new WebSocket(`${scheme}//${location.host}/api/rooms/${room}/ws?since=${state.since}&${presenceQuery()}`);
       socket.onopen = () => {
-        delay = 500;
+        opened = true;
+        attempt = 0;
         lastPong = Date.now();
         state.socket = socket;
-        state.stats.requests += 1;
-        setStatus("live (WebSocket)", "live");
-        renderCost();
+        connected("live (WebSocket)");
         heartbeat = setInterval(() => {
           if (Date.now() - lastPong > 45000) return socket.close();
           socket.send(JSON.stringify({ ping: Date.now() }));
@@ -276,24 +342,25 @@
         const waiting = state.acks.get(data.ref ?? data.ack);
         if ("ack" in data || ("error" in data && waiting)) {
           state.acks.delete(data.ref ?? data.ack);
-          if (waiting) "ack" in data ? waiting.resolve(data) : waiting.reject(new Error(data.error.message));
+          if (waiting) "ack" in data ? waiting.resolve(data) : waiting.reject(refusal(data.error));
           return;
         }
         if ("error" in data) return showError(data.error.message);
         deliver(data, true);
       };
-      socket.onclose = () => {
+      socket.onclose = async () => {
         clearInterval(heartbeat);
         if (state.socket === socket) state.socket = null;
         failAcks("the connection closed before the message was acknowledged");
         if (generation !== state.generation) return;
         setStatus("reconnecting…", "down");
-        setTimeout(connect, delay);
-        delay = Math.min(delay * 2, 10000);
+        if (!opened && attempt >= 1 && await fallBack("websocket", generation)) return;
+        timer = setTimeout(connect, window.backoff(attempt++));
       };
     };
     connect();
     return () => {
+      clearTimeout(timer);
       clearInterval(heartbeat);
       if (socket) socket.close(1000);
       state.socket = null;
@@ -314,6 +381,7 @@
     const controller = new AbortController();
     const room = encodeURIComponent(state.room);
     (async () => {
+      let attempt = 0;
       while (generation === state.generation) {
         const wait = long ? "&wait=25" : "";
         try {
@@ -322,20 +390,23 @@
                                        { signal: controller.signal, cache: "no-store" });
           const body = await response.text();
           if (generation !== state.generation) return;
-          state.stats.requests += 1;
-          state.stats.bytes += encoder.encode(body).length;
           if (!response.ok) throw new Error(errorText(body, response.status));
           const page = JSON.parse(body);
+          if (attempt > 0 || state.stats.requests === 0) outbox.flush();
+          attempt = 0;
+          state.stats.requests += 1;
+          state.stats.bytes += encoder.encode(body).length;
           if (page.messages.length === 0) state.stats.empty += 1;
           page.messages.forEach((message) => deliver(message, true));
           state.since = Math.max(state.since, page.next);
-          setStatus(long ? "live (long-poll)" : `polling every ${$("interval").selectedOptions[0].text.replace("every ", "")}`, "live");
+          const text = long ? "live (long-poll)" : `polling every ${$("interval").selectedOptions[0].text.replace("every ", "")}`;
+          setStatus(state.fellBack ? `${text} · ${state.fellBack}` : text, "live");
           renderCost();
           if (!long) await sleep(Math.max(0, Number($("interval").value) - (performance.now() - started)));
         } catch (error) {
           if (controller.signal.aborted || generation !== state.generation) return;
           setStatus("reconnecting…", "down");
-          await sleep(2000);
+          await sleep(window.backoff(attempt++));
         }
       }
     })();
@@ -348,6 +419,7 @@
     if (state.seen.has(message.id)) return;
     state.seen.add(message.id);
     state.since = Math.max(state.since, message.id);
+    if (message.client_id) state.clientIDs.add(message.client_id);
     if (message.kind === "delete" && !message.target) {
       // The admin's removal: its text is the id of the message removed.
       const gone = $("messages").querySelector(`li[data-id="${CSS.escape(message.text)}"]`);
@@ -365,13 +437,39 @@
     if (live && (message.kind === "join" || message.kind === "leave")) refreshPresence();
   }
 
+  /** Shows `message`: in place of its outbox line when it is one of ours, else above the lines
+   *  still being sent (they are the newest), or at the top when paging back. */
   function render(message, atTop) {
     const list = $("messages");
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
     const item = build(message);
     if (atTop) return list.prepend(item);
-    list.append(item);
+    const mine = message.client_id && outgoing(message.client_id);
+    if (mine) mine.replaceWith(item);
+    else list.insertBefore(item, list.querySelector("li.outgoing"));
     if (nearBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  /** The line of an outbox entry, shown until the stored message takes its place. */
+  function outgoing(clientID) {
+    return $("messages").querySelector(`li.outgoing[data-client-id="${CSS.escape(clientID)}"]`);
+  }
+
+  function showOutgoing(entry) {
+    const list = $("messages");
+    const item = build({ kind: "message", user: state.user, ts: entry.ts, pending: true, ...entry.fields });
+    item.classList.add("outgoing");
+    item.dataset.clientId = entry.client_id;
+    list.append(item);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  /** "sending…", "sent", "read" or why not, beside the time of one of ours. */
+  function setDelivery(item, text, kind) {
+    const delivery = item.querySelector(".delivery");
+    if (!delivery) return;
+    delivery.textContent = text;
+    delivery.className = `delivery ${kind || text.replace(/\W/g, "")}`;
   }
 
   /** Draws `message` again in its place (an act changed it). */
@@ -398,7 +496,22 @@
       when.dateTime = new Date(message.ts).toISOString();
       when.textContent = new Date(message.ts).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
       meta.append(who, when);
+      if (message.user === state.user && !message.deleted) {
+        const delivery = document.createElement("span");
+        delivery.className = message.pending ? "delivery sending" : "delivery sent";
+        delivery.textContent = message.pending ? "sending…" : "sent";
+        meta.append(delivery);
+      }
       item.append(meta);
+      if (message.pending) {
+        // Not stored yet: its text, and what else it carries, in words; no acts on it until it is.
+        const text = document.createElement("div");
+        text.className = "text";
+        const extras = [message.media?.length ? `📎 ${message.media.length}` : "", message.location ? "📍" : ""];
+        text.textContent = [message.text || "", ...extras].filter(Boolean).join(" ");
+        item.append(text);
+        return item;
+      }
       if (message.deleted || message.text || !(message.media || message.location)) {
         const text = document.createElement("div");
         text.className = "text";
@@ -462,25 +575,44 @@
     }
   }
 
-  /** Publishes `fields` ({text, media, reply_to, location}) over the socket, or over HTTP: true once stored. */
+  /** Puts `fields` ({text, media, reply_to, location}) in the outbox for this room, shown as
+   *  sending: true, since from here the outbox answers for it. */
   async function publish(fields) {
-    try {
-      if (currentTransport() === "websocket" && state.socket && state.socket.readyState === WebSocket.OPEN) {
-        await overSocket(fields);
-      } else {
-        const response = await fetch(`/api/rooms/${encodeURIComponent(state.room)}/messages`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ user: state.user, ...fields }),
-        });
-        if (response.status !== 201) throw new Error(errorText(await response.text(), response.status));
-      }
-      showError(null);
-      return true;
-    } catch (error) {
-      showError(error.message);
-      return false;
+    showError(null);
+    showOutgoing(outbox.add(state.room, fields));
+    return true;
+  }
+
+  // Codes a later attempt can get past; any other refusal is final for that message.
+  const PASSING = new Set(["store_unavailable", "rate_limited", "shutting_down", "hook_unavailable"]);
+
+  /** An Error for a server's {"code","message"}, permanent unless waiting may mend it. */
+  function refusal(error, status) {
+    const failure = new Error(error?.message || `HTTP ${status}`);
+    failure.permanent = status ? status < 500 && status !== 429 && status !== 408 : !PASSING.has(error?.code);
+    return failure;
+  }
+
+  /** One outbox entry to the server, with its client id: over this room's socket when it is
+   *  open, else over HTTP. Resolves with the stored id (a retry's answer is the first one's). */
+  async function sendEntry(entry) {
+    const fields = { ...entry.fields, client_id: entry.client_id };
+    if (entry.room === state.room && state.socket && state.socket.readyState === WebSocket.OPEN) {
+      return (await overSocket(fields)).id;
     }
+    const response = await fetch(`/api/rooms/${encodeURIComponent(entry.room)}/messages`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ user: entry.user, ...fields }),
+      signal: AbortSignal.timeout(15000),
+    });
+    const body = await response.text();
+    if (response.status !== 201 && response.status !== 200) {
+      let error = null;
+      try { error = JSON.parse(body).error; } catch (_) {}
+      throw refusal(error, response.status);
+    }
+    return JSON.parse(body).id;
   }
 
   // ---- the cost line -------------------------------------------------------

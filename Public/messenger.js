@@ -241,6 +241,15 @@ window.Messenger = function Messenger(app) {
       if (!readers.has(last)) readers.set(last, []);
       readers.get(last).push(user);
     }
+    // Each of ours: "read" once another member's marker has passed it, else "sent".
+    const markers = Object.entries(m.read).filter(([user]) => user !== m.me).map(([, id]) => id);
+    for (const item of shown) {
+      const delivery = item.querySelector(".delivery.sent, .delivery.read");
+      if (!delivery) continue;
+      const read = markers.some((id) => id >= Number(item.dataset.id));
+      delivery.textContent = read ? "read" : "sent";
+      delivery.className = `delivery ${read ? "read" : "sent"}`;
+    }
     readers.forEach((users, item) => {
       const receipt = document.createElement("div");
       receipt.className = "receipt";

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 def acts_checks(server, options, check, screenshots, wait_for, line_client, sign_up):
     def item(browser, text):
         """The id of the message (li) whose text is `text`."""
-        return browser.execute_script("""for (const li of document.querySelectorAll('#messages li.message'))
+        return browser.execute_script("""for (const li of document.querySelectorAll('#messages li.message:not(.outgoing)'))
                                            if (li.querySelector('.text')?.textContent === arguments[0]) return li.dataset.id;
                                          return null;""", text)
 

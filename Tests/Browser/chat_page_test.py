@@ -23,6 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from acts_checks import acts_checks
+from outbox_checks import outbox_checks
 
 ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -48,11 +49,15 @@ class Server:
     def __init__(self, binary, database=None, extra=()):
         self.http, self.tcp = free_port(), free_port()
         self.folder = tempfile.mkdtemp(prefix="switchboard-browser-")
-        self.process = subprocess.Popen(
-            [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
-             "--db", database or os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
-             "--admin-token", ADMIN_TOKEN, "--log-level", "warning", *extra])
+        self.command = [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
+                        "--db", database or os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
+                        "--admin-token", ADMIN_TOKEN, "--log-level", "warning", *extra]
         self.base = f"{'https' if '--tls-cert' in extra else 'http'}://127.0.0.1:{self.http}"
+        self.start()
+
+    def start(self):
+        """Starts (again) on the same ports and database."""
+        self.process = subprocess.Popen(self.command)
         if not wait_for(self.healthy, 10, 0.1):
             raise RuntimeError("server did not start")
 
@@ -132,7 +137,7 @@ def messenger_checks(server, options, check, screenshots):
     typing, then one removed, whose page stops showing the group's messages."""
 
     def texts(browser):
-        return [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#messages li")]
+        return [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#messages li:not(.outgoing)")]
 
     def sidebar(browser):
         return browser.find_element(By.ID, "conversations").text
@@ -159,6 +164,10 @@ def messenger_checks(server, options, check, screenshots):
         check("opening it shows the message", wait_for(lambda: any("meet at the base" in t for t in texts(kylo)), 5))
         check("the sender sees 'Read by kylo' under it (a receipt over SSE)",
               wait_for(lambda: any("Read by kylo" in t for t in texts(poe)), 5), " | ".join(texts(poe)[-2:]))
+        delivery = lambda: poe.execute_script(
+            "return [...document.querySelectorAll('#messages li.mine')].map((li) => li.querySelector('.text').textContent"
+            " + ': ' + li.querySelector('.delivery').textContent)")
+        check("... and their own message marked read", wait_for(lambda: "meet at the base: read" in delivery(), 5), str(delivery()))
         kylo.find_element(By.ID, "text").send_keys("on my w")
         check("'kylo is typing…' shows on the other page",
               wait_for(lambda: poe.find_element(By.ID, "typing").text == "kylo is typing…", 5),
@@ -333,7 +342,7 @@ def main():
         live = wait_for(lambda: browser.find_element(By.ID, "status").text == "live", 10)
         check("chat page opens and its SSE stream is live", live)
         check("after joining, the join form is gone", not browser.find_element(By.ID, "join").is_displayed())
-        texts = lambda: [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#messages .message .text")]
+        texts = lambda: [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#messages .message:not(.outgoing) .text")]
         check("history is shown on open", wait_for(lambda: any("history was there" in t for t in texts()), 5))
 
         started = time.monotonic()
@@ -568,6 +577,7 @@ def main():
 
         # --- replies, reactions, edits, unsends, locations
         acts_checks(server, options, check, screenshots, wait_for, LineClient, sign_up)
+        outbox_checks(server, options, check, screenshots, wait_for, sign_up)
 
         # --- under --auth required the page offers signing in, not a guest join
         required = Server(binary, extra=("--auth", "required"))
@@ -599,7 +609,7 @@ def main():
                 over_tls.find_element(By.ID, "text").send_keys(f"typed over {transport} and TLS\n")
                 check(f"a message typed over https ({transport}) is shown",
                       wait_for(lambda: any(f"typed over {transport} and TLS" in e.text for e in
-                                           over_tls.find_elements(By.CSS_SELECTOR, "#messages .message .text")), 5))
+                                           over_tls.find_elements(By.CSS_SELECTOR, "#messages .message:not(.outgoing) .text")), 5))
         finally:
             over_tls.quit()
             secure.stop()
