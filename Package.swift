@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // C, kept at the edge: the one module map over libmicrohttpd.
@@ -78,7 +79,7 @@ let package = Package(
         .target(
             name: "SwitchboardHTTP",
             dependencies: [
-                "SwitchboardCore", "SwitchboardAuth", "MicroHTTPD",
+                "SwitchboardCore", "SwitchboardAuth", "MicroHTTPD", "SwitchboardWebPush",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -92,6 +93,20 @@ let package = Package(
             dependencies: [
                 "SwitchboardCore",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Web Push (RFC 8030, 8291, 8292): payloads encrypted for a browser with
+        // swift-crypto, VAPID tokens signed with jwt-kit, endpoints checked against SSRF.
+        .target(
+            name: "SwitchboardWebPush",
+            dependencies: [
+                "SwitchboardCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -128,8 +143,9 @@ let package = Package(
             name: "Switchboard",
             dependencies: [
                 "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardHTTP", "SwitchboardTCP",
-                "SwitchboardWebSocket", "SwitchboardMedia", "MicroHTTPD",
+                "SwitchboardWebSocket", "SwitchboardMedia", "SwitchboardWebPush", "MicroHTTPD",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
@@ -163,6 +179,7 @@ let package = Package(
             name: "SwitchboardCLI",
             dependencies: [
                 "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardLoad", "MicroHTTPD",
+                "SwitchboardWebPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -179,6 +196,11 @@ let package = Package(
         .testTarget(
             name: "SwitchboardAuthTests",
             dependencies: ["SwitchboardAuth", "SwitchboardCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
+            name: "SwitchboardWebPushTests",
+            dependencies: ["SwitchboardWebPush", "SwitchboardCore", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket", "SwitchboardCore"]),
         .testTarget(

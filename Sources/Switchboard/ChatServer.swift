@@ -38,6 +38,8 @@ public final class ChatServer: @unchecked Sendable {
     public let accounts: AccountService
     /// Uploads; nil when the store keeps none.
     public let media: MediaService?
+    /// Web Push; nil when the store keeps no subscriptions.
+    let webPush: WebPushParts?
     /// The media folder to remove at shutdown, when it was a throwaway one.
     private let throwawayMedia: MediaDirectory?
     private let scheduler: DeadlineScheduler
@@ -131,6 +133,8 @@ public final class ChatServer: @unchecked Sendable {
         let media: MediaService?
         var throwaway: MediaDirectory?
         do {
+            webPush = try WebPushParts.make(configuration.webPush, store: store, bus: bus, presence: presence, cluster: cluster,
+                                            group: eventLoops, subject: configuration.http.publicURL ?? "mailto:admin@localhost", logger: logger)
             media = try (store as? any MediaStore).map { mediaStore in
                 // On a shared database the files are kept in it (every node serves every file); the folder is this node's cache.
                 let folder = try MediaDirectory(path: configuration.resolvedMediaDirectory)
@@ -172,7 +176,7 @@ public final class ChatServer: @unchecked Sendable {
             http = try HTTPServer(configuration: httpConfiguration, bus: bus,
                                   presence: presence, connections: connections, metrics: metrics,
                                   upgrades: webSockets, cluster: cluster, scheduler: scheduler, access: access,
-                                  accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, logger: logger)
+                                  accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, push: webPush?.service, logger: logger)
         } catch {
             tcp?.closeAll()
             abandon()
@@ -194,6 +198,7 @@ public final class ChatServer: @unchecked Sendable {
         var publicURL = configuration.http.publicURL ?? "http\(configuration.http.tls == nil ? "" : "s")://\(host):\(http.port)"
         while publicURL.hasSuffix("/") { publicURL.removeLast() }
         tcp?.setMediaBaseURL(publicURL)
+        webPush?.start()
         cluster?.advertise(address: "http://\(host):\(http.port)" + (tcp.map { " tcp \($0.port)" } ?? ""))
     }
 
@@ -224,6 +229,7 @@ public final class ChatServer: @unchecked Sendable {
         http.stop()
         webSockets.closeAll()
         tcp?.closeAll()
+        webPush?.stop()  // before the event loops its client runs on
         try? eventLoops.syncShutdownGracefully()
         scheduler.stop()
         // Every connection is closed: give up the lease, so this node's users

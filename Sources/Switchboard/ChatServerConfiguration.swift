@@ -4,6 +4,7 @@ import SwitchboardTCP
 import SwitchboardWebSocket
 import Foundation
 import SwitchboardPostgres
+import SwitchboardWebPush
 
 /// Everything a ``ChatServer`` is started with.
 public struct ChatServerConfiguration: Sendable {
@@ -43,6 +44,8 @@ public struct ChatServerConfiguration: Sendable {
     public var mediaDirectory: String?
     /// `--max-upload-mib`, `--upload-quota-mib` and the rest of what uploads are held to.
     public var media = MediaLimits()
+    /// Web Push: the VAPID key, subject and hosts admitted.
+    public var webPush = WebPushConfiguration()
 
     public init(databasePath: String = "switchboard.sqlite",
                 http: HTTPServerConfiguration = HTTPServerConfiguration(),

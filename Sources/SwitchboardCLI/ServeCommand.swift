@@ -88,6 +88,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup(title: "Photos, video and voice") var media: MediaOptions
 
+    @OptionGroup(title: "Web Push") var push: PushOptions
+
     func validate() throws {
         _ = try Self.hostAndPort(http)
         if tcp != "off" { _ = try Self.hostAndPort(tcp) }
@@ -129,6 +131,7 @@ struct ServeCommand: ParsableCommand {
         guard storeTimeout > 0, storeTimeout <= 600 else { throw ValidationError("--store-timeout: seconds from 0.1 to 600.") }
         configuration.storeTimeoutSeconds = storeTimeout
         media.apply(to: &configuration)
+        try push.apply(to: &configuration)
         configuration.http.tls = try tls.credentials()
         configuration.http.publicURL = access.publicURL
         // SwiftNIO's TLS (the line port, --wss): one context for both, as SIGHUP makes it.

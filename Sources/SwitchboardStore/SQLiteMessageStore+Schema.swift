@@ -93,6 +93,33 @@ extension SQLiteMessageStore {
                 CREATE UNIQUE INDEX message_client_id ON message(user, client_id) WHERE client_id IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v7: push subscriptions and their queue") { db in
+            try db.execute(sql: """
+                CREATE TABLE push_subscription (
+                    endpoint TEXT NOT NULL PRIMARY KEY,
+                    user TEXT NOT NULL,
+                    user_key TEXT NOT NULL,
+                    p256dh TEXT NOT NULL,
+                    auth TEXT NOT NULL,
+                    created INTEGER NOT NULL
+                );
+                CREATE INDEX push_subscription_user ON push_subscription(user_key);
+                CREATE TABLE push_job (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    endpoint TEXT NOT NULL,
+                    room TEXT NOT NULL,
+                    message_id INTEGER NOT NULL,
+                    payload BLOB NOT NULL,
+                    topic TEXT NOT NULL,
+                    ttl INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    due INTEGER NOT NULL,
+                    created INTEGER NOT NULL
+                );
+                CREATE INDEX push_job_due ON push_job(due, id);
+                CREATE INDEX push_job_endpoint ON push_job(endpoint);
+                """)
+        }
         return migrator
     }
 }

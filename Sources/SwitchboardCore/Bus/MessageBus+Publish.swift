@@ -222,6 +222,18 @@ extension MessageBus {
         }
         for subscriber in published.woken { subscriber.wake() }
         conversations.notify(published.changes)
+        let observers = commitObservers.withLock { $0 }
+        if !observers.isEmpty {
+            let stored = published.messages.compactMap { $0.flatMap { $0.message.replayed ? nil : $0.message } }
+            if !stored.isEmpty { for observer in observers { observer(stored) } }
+        }
         return published.messages
+    }
+
+    /// Calls `observer` on the commit thread with the messages each group
+    /// stored on this node (not a replay, not another node's): it must only
+    /// decide in memory and hand anything slower to the gate.
+    public func observeCommits(_ observer: @escaping @Sendable ([Message]) -> Void) {
+        commitObservers.withLock { $0.append(observer) }
     }
 }

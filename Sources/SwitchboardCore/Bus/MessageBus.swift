@@ -51,6 +51,8 @@ public final class MessageBus: Sendable {
     /// Conversations and their members, changed by the events of messages
     /// as they enter the ring.
     public let conversations: ConversationDirectory
+    /// Told of each group's newly stored messages on this node (``observeCommits(_:)``).
+    let commitObservers = Mutex<[@Sendable ([Message]) -> Void]>([])
 
     /// - Parameters:
     ///   - store: where messages are kept; its last assigned id seeds the ring.

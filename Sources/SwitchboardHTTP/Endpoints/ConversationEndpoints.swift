@@ -11,7 +11,7 @@ enum ConversationEndpoints {
     static func create(_ request: RouteRequest) throws -> HTTPHandlerResult {
         let exchange = request.exchange
         let body = try ConversationRequest.decode(exchange.body, contentType: exchange.header("Content-Type"))
-        return waiting(request, for: { done in
+        return request.waiting(for: { done in
             try request.services.conversations.create(by: request.identity, title: body.title, members: body.members,
                                                       client: exchange.clientAddress ?? "unknown", completion: done)
         }, answer: { creation in
@@ -28,7 +28,7 @@ enum ConversationEndpoints {
     static func rename(_ request: RouteRequest) throws -> HTTPHandlerResult {
         let fields = try RequestFields.decode(["title"], contentType: request.exchange.header("Content-Type"), body: request.exchange.body)
         let title = try RequestFields.string(fields, "title")
-        return waiting(request, for: { done in
+        return request.waiting(for: { done in
             try request.services.conversations.rename(request.room, by: request.identity, title: title, completion: done)
         }, answer: { .json(200, ConversationJSON($0).bytes) })
     }
@@ -37,14 +37,14 @@ enum ConversationEndpoints {
     static func add(_ request: RouteRequest) throws -> HTTPHandlerResult {
         let fields = try RequestFields.decode(["user"], contentType: request.exchange.header("Content-Type"), body: request.exchange.body)
         let member = try RequestFields.string(fields, "user")
-        return waiting(request, for: { done in
+        return request.waiting(for: { done in
             try request.services.conversations.add(member, to: request.room, by: request.identity, completion: done)
         }, answer: { .json(200, ConversationJSON($0).bytes) })
     }
 
     /// `DELETE /api/conversations/{room}/members/{user}` (`me`: leave) → 204.
     static func remove(_ request: RouteRequest) throws -> HTTPHandlerResult {
-        waiting(request, for: { done in
+        request.waiting(for: { done in
             try request.services.conversations.remove(request.parameter("user"), from: request.room, by: request.identity,
                                                       completion: done)
         }, answer: { HTTPResponse(status: 204, headers: [], body: .bytes([])) })
@@ -57,7 +57,7 @@ enum ConversationEndpoints {
             throw SwitchboardError(.invalid, code: "missing_field", message: "Field 'muted' (true or false) is required.")
         }
         let room = request.room
-        return waiting(request, for: { done in
+        return request.waiting(for: { done in
             try request.services.conversations.setMuted(room, muted: muted, by: request.identity, completion: done)
         }, answer: { muted in
             struct Muted: Encodable { var room: String; var muted: Bool }
@@ -76,7 +76,7 @@ enum ConversationEndpoints {
         default: throw SwitchboardError(.invalid, code: "missing_field", message: "Field 'id' (a message id) is required.")
         }
         let room = request.room
-        return waiting(request, for: { done in
+        return request.waiting(for: { done in
             try request.services.conversations.markRead(room, id: id, by: request.identity, completion: done)
         }, answer: { marker in
             struct Read: Encodable { var room: String; var read: Int64 }
@@ -93,7 +93,7 @@ enum ConversationEndpoints {
 
     /// `GET /api/conversations` → `{"conversations":[..],"unread":N}`.
     static func list(_ request: RouteRequest) throws -> HTTPHandlerResult {
-        waiting(request, for: { done in
+        request.waiting(for: { done in
             try request.services.conversations.list(for: request.identity, completion: done)
         }, answer: { summaries in
             struct List: Encodable { var conversations: [ConversationJSON]; var unread: Int }
@@ -104,20 +104,8 @@ enum ConversationEndpoints {
 
     /// `GET /api/conversations/{room}` → the conversation with `read`.
     static func one(_ request: RouteRequest) throws -> HTTPHandlerResult {
-        waiting(request, for: { done in
+        request.waiting(for: { done in
             try request.services.conversations.one(request.room, for: request.identity, completion: done)
         }, answer: { found in .json(200, ConversationJSON(found.0, read: found.1).bytes) })
-    }
-
-    /// Suspends the exchange while the service does `start` (refusals thrown
-    /// at once are answered at once); `answer` makes the response on the worker.
-    private static func waiting<Value: Sendable>(
-        _ request: RouteRequest,
-        for start: (@escaping @Sendable (Result<Value, SwitchboardError>) -> Void) throws -> Void,
-        answer: @escaping @Sendable (Value) throws -> HTTPResponse
-    ) -> HTTPHandlerResult {
-        PendingAnswer<Result<Value, SwitchboardError>>.suspend(request.exchange, until: { done in
-            do { try start(done) } catch { done(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)"))) }
-        }, answer: { try answer($0.get()) })
     }
 }

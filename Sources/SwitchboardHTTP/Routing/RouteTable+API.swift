@@ -77,6 +77,10 @@ extension RouteTable {
         Route("DELETE", "/api/sessions/current", .identified, "signOut") { request in
             try AccountEndpoints.signOut(request.exchange, identity: request.identity, services: request.services)
         },
+        // Web Push: the key to subscribe with, and subscriptions (WebPushService decides).
+        Route("GET", "/api/push/key", .anyone, "pushKey") { request in try PushEndpoints.key(request) },
+        Route("POST", "/api/push/subscriptions", .signedIn, "pushSubscribe") { request in try PushEndpoints.subscribe(request) },
+        Route("DELETE", "/api/push/subscriptions", .signedIn, "pushUnsubscribe") { request in try PushEndpoints.unsubscribe(request) },
         Route("GET", "/api/me", .signedIn, "me") { request in
             try AccountEndpoints.me(request.exchange, identity: request.identity, services: request.services)
         },

@@ -3,6 +3,7 @@ import Logging
 import MicroHTTPD
 import SwitchboardAuth
 import SwitchboardCore
+import SwitchboardWebPush
 
 /// The HTTP API without a listener: the router, its route table and the
 /// services its endpoints use. ``HTTPServer`` serves it with libmicrohttpd;
@@ -27,11 +28,11 @@ public final class HTTPApplication: Sendable {
                 metrics: PrometheusExporter? = nil, upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
                 scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
                 conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil,
-                logger: Logger) {
+                push: WebPushService? = nil, logger: Logger) {
         services = HTTPServices(configuration: configuration, bus: bus, presence: presence,
                                 connections: connections, metrics: metrics, upgrades: upgrades,
                                 cluster: cluster, scheduler: scheduler, access: access, accounts: accounts,
-                                conversationStore: conversationStore, notices: notices, media: media, logger: logger)
+                                conversationStore: conversationStore, notices: notices, media: media, push: push, logger: logger)
         admin = AdminEndpoints(services: services)
         router = HTTPRouter(services: services, admin: admin)
     }

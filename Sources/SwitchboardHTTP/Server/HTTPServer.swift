@@ -3,6 +3,7 @@ import Logging
 import MicroHTTPD
 import SwitchboardAuth
 import SwitchboardCore
+import SwitchboardWebPush
 
 /// The HTTP side of Switchboard, served by libmicrohttpd: publish, short
 /// poll, long poll, SSE, rooms, health, metrics, the admin API and the web
@@ -26,10 +27,10 @@ public final class HTTPServer: Sendable {
                 upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
                 scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
                 conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil,
-                logger: Logger) throws {
+                push: WebPushService? = nil, logger: Logger) throws {
         application = HTTPApplication(configuration: configuration, bus: bus, presence: presence, connections: connections,
                                       metrics: metrics, upgrades: upgrades, cluster: cluster, scheduler: scheduler, access: access,
-                                      accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, logger: logger)
+                                      accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, push: push, logger: logger)
         let router = application.router
         var daemonConfiguration = HTTPDaemonConfiguration(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threads,

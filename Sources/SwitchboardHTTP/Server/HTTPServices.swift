@@ -3,6 +3,7 @@ import Logging
 import MicroHTTPD
 import SwitchboardAuth
 import SwitchboardCore
+import SwitchboardWebPush
 
 /// What the HTTP endpoints work with, handed to each at start-up. A class:
 /// every request passes it around, and a struct of ten references was
@@ -34,6 +35,8 @@ final class HTTPServices: Sendable {
     /// Replies, edits, unsends and reactions (Core's rules), and the one
     /// entry every publish goes through.
     let acts: MessageActService
+    /// Push subscriptions (WebPushService's rules); nil where push is off.
+    let push: WebPushService?
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
@@ -41,8 +44,10 @@ final class HTTPServices: Sendable {
     init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence,
          connections: ConnectionDirectory, metrics: PrometheusExporter?, upgrades: (any HTTPUpgradeEndpoint)?,
          cluster: (any Cluster)?, scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
-         conversationStore: (any ConversationStore)?, notices: NoticeBoard, media: MediaService? = nil, logger: Logger) {
+         conversationStore: (any ConversationStore)?, notices: NoticeBoard, media: MediaService? = nil,
+         push: WebPushService? = nil, logger: Logger) {
         self.media = media
+        self.push = push
         self.conversationStore = conversationStore
         self.notices = notices
         self.configuration = configuration

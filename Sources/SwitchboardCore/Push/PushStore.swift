@@ -1,0 +1,29 @@
+/// Where push subscriptions and the queue of notifications owed are kept:
+/// the same database as the messages, so a restart forgets none and, on
+/// PostgreSQL, every node sees one queue. Called through the store gate,
+/// never on a thread that serves connections.
+public protocol PushStore: Sendable {
+    /// The VAPID private key every node signs with: the one kept, or
+    /// `candidate` (kept from now on) when there is none yet.
+    func vapidKey(candidate: [UInt8]) throws -> [UInt8]
+    /// Keeps `subscription` (an endpoint already kept is given to this user
+    /// with these keys); false when the user keeps `limit` others already.
+    func subscribe(_ subscription: PushSubscription, limit: Int) throws -> Bool
+    /// Forgets `user`'s subscription at `endpoint` and what is queued for it; false: there was none.
+    func unsubscribe(user: String, endpoint: String) throws -> Bool
+    /// Forgets the subscription at `endpoint`, whoever's (the push service said it is gone).
+    func dropSubscription(endpoint: String) throws
+    /// Queues the notification of message `messageID` in `room` for every
+    /// subscription of `users` who have not muted `room`; returns how many were queued.
+    func enqueuePush(room: String, messageID: Int64, users: [String], payload: [UInt8], topic: String, ttl: Int,
+                     now: Int64) throws -> Int
+    /// Up to `limit` notifications due by `now`, oldest first, each claimed
+    /// until `claimUntil` (so no other node sends it meanwhile).
+    func claimDuePushes(now: Int64, claimUntil: Int64, limit: Int) throws -> [PushJob]
+    /// The notification was accepted (or can never be): it leaves the queue.
+    func finishPush(id: Int64) throws
+    /// The notification is tried again at `due`, after `attempts` attempts.
+    func retryPush(id: Int64, attempts: Int, due: Int64) throws
+    /// How many notifications are queued, and when the next is due (for the figures and the sender's sleep).
+    func pushQueue() throws -> (pending: Int, nextDue: Int64?)
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A subscription's endpoint URL, checked before it is kept and again
+/// before each delivery: `https://` to a host whose every address is public,
+/// or any `http(s)://` to a host the operator admitted (`--push-allow-host`,
+/// such as a test push service on loopback). No user info in the URL, and
+/// redirects are never followed (the sender's client refuses them).
+public struct PushEndpoint: Sendable, Equatable {
+    /// The URL as the browser gave it.
+    public let url: URL
+    /// Its host, lowercased (an IPv6 literal without its brackets).
+    public let host: String
+    /// `scheme://host[:port]`: the VAPID token's audience.
+    public let origin: String
+
+    /// Why an endpoint is refused.
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        case notAURL
+        case notHTTPS
+        case notPublic(String)
+
+        public var description: String {
+            switch self {
+            case .notAURL: "the endpoint is not an absolute http(s) URL of at most 2,048 characters with a host and no user info"
+            case .notHTTPS: "the endpoint must be https://"
+            case .notPublic(let host): "the endpoint's host \(host) is not a public address"
+            }
+        }
+    }
+
+    /// Checks `text` against the rules that need no name resolution.
+    public init(_ text: String, allowedHosts: Set<String>) throws(Refusal) {
+        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let rawHost = url.host, !rawHost.isEmpty,
+              url.user == nil, url.password == nil
+        else { throw .notAURL }
+        let host = rawHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let admitted = allowedHosts.contains(host)
+        if !admitted {
+            guard scheme == "https" else { throw .notHTTPS }
+            if host == "localhost" || host.hasSuffix(".localhost") || host.hasSuffix(".local") || host.hasSuffix(".internal") {
+                throw .notPublic(host)
+            }
+            if let literal = Self.literal(host), !literal { throw .notPublic(host) }
+        }
+        self.url = url
+        self.host = host
+        let port = url.port.map { ":\($0)" } ?? ""
+        origin = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(port)"
+        self.admitted = admitted
+    }
+
+    /// Whether the operator admitted this host (then its addresses are not checked).
+    public let admitted: Bool
+
+    /// For an IP literal: whether it is public; nil for a name.
+    static func literal(_ host: String) -> Bool? {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            return PublicAddress.isPublic(ipv4: withUnsafeBytes(of: &v4) { Array($0) })
+        }
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            return PublicAddress.isPublic(ipv6: withUnsafeBytes(of: &v6) { Array($0) })
+        }
+        return nil
+    }
+}

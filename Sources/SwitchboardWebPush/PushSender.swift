@@ -1,0 +1,147 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import SwitchboardCore
+
+/// Delivers the queued notifications (RFC 8030): claims what is due from
+/// the store, encrypts each for its subscription with a fresh key, signs
+/// with VAPID, and POSTs it with async-http-client (connections kept alive
+/// per push service; redirects never followed). One task; a batch's
+/// deliveries run at once. Publishing never waits for it: the notifier
+/// queues in the store and wakes it.
+public final class PushSender: Sendable {
+    let store: any PushStore
+    let gate: StoreGate
+    let signer: VAPIDSigner
+    let client: HTTPClient
+    let allowedHosts: Set<String>
+    let logger: Logger
+    let clock: @Sendable () -> Int64
+    let wakeup = WakeSignal()
+    let task = Mutex<Task<Void, Never>?>(nil)
+    /// Accepted, gone, given up: since start.
+    let counts = Mutex((delivered: 0, gone: 0, failed: 0))
+
+    /// How many notifications are claimed at once, and for how long another node leaves them alone.
+    static let batch = 64
+    static let claimMilliseconds: Int64 = 120_000
+
+    public init(store: any PushStore, gate: StoreGate, signer: VAPIDSigner, group: any EventLoopGroup,
+                allowedHosts: Set<String>, logger: Logger,
+                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+        self.store = store
+        self.gate = gate
+        self.signer = signer
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: .seconds(5), read: .seconds(15)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(60))
+        client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Starts delivering (what a restart left in the queue first).
+    public func start() {
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task { [self] in await run() }
+        }
+    }
+
+    /// Something was queued: look now rather than at the next due time.
+    public func wake() { wakeup.signal() }
+
+    /// Stops after the deliveries under way, and closes the client's connections.
+    public func shutdown() async {
+        let running = task.withLock { task in defer { task = nil }; return task }
+        running?.cancel()
+        await running?.value
+        try? await client.shutdown()
+    }
+
+    /// Accepted, gone and given-up notifications since start.
+    public var figures: (delivered: Int, gone: Int, failed: Int) { counts.withLock { $0 } }
+
+    private func run() async {
+        while !Task.isCancelled {
+            let now = clock()
+            let jobs = (try? await stored("the push queue") { [store] in
+                try store.claimDuePushes(now: now, claimUntil: now + Self.claimMilliseconds, limit: Self.batch)
+            }) ?? []
+            if !jobs.isEmpty {
+                await withTaskGroup(of: Void.self) { group in
+                    for job in jobs { group.addTask { await self.deliver(job) } }
+                }
+                continue
+            }
+            let next = (try? await stored("the push queue's next") { [store] in try store.pushQueue().nextDue }) ?? nil
+            await wakeup.sleep(milliseconds: min(30_000, max(50, (next ?? .max / 2) - clock())))
+        }
+    }
+
+    /// One attempt at one notification, and what the queue makes of it.
+    func deliver(_ job: PushJob) async {
+        let outcome = await attempt(job)
+        let store = store
+        switch outcome {
+        case .delivered:
+            counts.withLock { $0.delivered += 1 }
+            _ = try? await stored("a push sent") { try store.finishPush(id: job.id) }
+        case .gone:
+            counts.withLock { $0.gone += 1 }
+            logger.info("push subscription gone; forgotten", metadata: ["user": "\(job.subscription.user)"])
+            _ = try? await stored("a push subscription gone") { try store.dropSubscription(endpoint: job.subscription.endpoint) }
+        case .retry(let wait):
+            _ = try? await stored("a push retried") { [clock] in
+                try store.retryPush(id: job.id, attempts: job.attempts + 1, due: clock() + wait)
+            }
+        case .giveUp(let why):
+            counts.withLock { $0.failed += 1 }
+            logger.notice("push given up", metadata: ["user": "\(job.subscription.user)", "why": "\(why)"])
+            _ = try? await stored("a push given up") { try store.finishPush(id: job.id) }
+        }
+    }
+
+    private func attempt(_ job: PushJob) async -> PushOutcome {
+        let subscription = job.subscription
+        guard let endpoint = try? PushEndpoint(subscription.endpoint, allowedHosts: allowedHosts) else { return .gone }
+        // A name is checked each time: what it resolves to may have changed since the subscription.
+        if !endpoint.admitted, PushEndpoint.literal(endpoint.host) == nil, !(await HostAddresses.allPublic(endpoint.host)) {
+            return .giveUp("the endpoint's host \(endpoint.host) does not resolve to public addresses only")
+        }
+        guard let key = Base64URL.decode(subscription.p256dh), let secret = Base64URL.decode(subscription.auth),
+              let body = try? WebPushEncryption.encrypt(job.payload, receiverKey: key, authSecret: secret)
+        else { return .gone }
+        var request = HTTPClientRequest(url: subscription.endpoint)
+        request.method = .POST
+        request.headers.add(name: "TTL", value: "\(job.ttl)")
+        request.headers.add(name: "Topic", value: job.topic)
+        request.headers.add(name: "Urgency", value: "normal")
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        request.headers.add(name: "Content-Encoding", value: "aes128gcm")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        var status: Int?, retryAfter: String?
+        do {
+            request.headers.add(name: "Authorization", value: try await signer.authorization(for: endpoint.origin))
+            let response = try await client.execute(request, timeout: .seconds(20))
+            status = Int(response.status.code)
+            retryAfter = response.headers.first(name: "Retry-After")
+            _ = try? await response.body.collect(upTo: 16_384)
+        } catch {
+            logger.debug("push attempt failed", metadata: ["error": "\(error)"])
+        }
+        return PushOutcome.of(status: status, retryAfter: retryAfter, attempts: job.attempts + 1, created: job.created,
+                              now: clock(), jitter: Double.random(in: 0...1))
+    }
+
+    /// `work` through the store gate, awaited.
+    func stored<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            gate.run(what, work) { continuation.resume(with: $0) }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Synchronization
+
+/// A sleep that a signal ends early: the sender sleeps until the next
+/// notification is due, and a new one queued wakes it at once. A signal
+/// while it is awake is kept for its next sleep, so none is missed.
+final class WakeSignal: Sendable {
+    private struct State {
+        var pending = false
+        var sleeper: CheckedContinuation<Void, Never>?
+        var generation = 0
+    }
+    private let state = Mutex(State())
+
+    /// Ends the current sleep, or the next one at once.
+    func signal() {
+        let sleeper = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let sleeper = state.sleeper else {
+                state.pending = true
+                return nil
+            }
+            state.sleeper = nil
+            return sleeper
+        }
+        sleeper?.resume()
+    }
+
+    /// Returns after `milliseconds`, or sooner when signalled (or cancelled).
+    func sleep(milliseconds: Int64) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let generation: Int? = state.withLock { state in
+                    if state.pending {
+                        state.pending = false
+                        return nil
+                    }
+                    state.generation += 1
+                    state.sleeper = continuation
+                    return state.generation
+                }
+                guard let generation else { return continuation.resume() }
+                Task {
+                    try? await Task.sleep(for: .milliseconds(max(0, milliseconds)))
+                    self.expire(generation)
+                }
+            }
+        } onCancel: {
+            signal()
+        }
+    }
+
+    private func expire(_ generation: Int) {
+        let sleeper = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.generation == generation, let sleeper = state.sleeper else { return nil }
+            state.sleeper = nil
+            return sleeper
+        }
+        sleeper?.resume()
+    }
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Web Push end to end: the real switchboard binary sends to a push service on loopback
+(push_service.py), which checks every VAPID header and decrypts every payload as a browser's
+push service and the browser would. A group of three: the sender, one member online (an SSE
+stream), one away. The one away is notified once, with the SPEC's payload; the online member,
+the sender and a member who muted the conversation are not. A push service's 410 forgets the
+subscription; a 429 with Retry-After is retried; a notification still pending when the server
+stops is delivered after it starts again. Bad subscriptions are refused with the field named.
+
+Usage: push_test.py PATH/TO/switchboard
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from push_service import PushService  # noqa: E402
+
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(f"{'ok  ' if ok else 'FAIL'} {name}{'' if ok else f' ({detail})'}", flush=True)
+    if not ok:
+        failures.append(name)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, timeout, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return bool(predicate())
+
+
+class Server:
+    def __init__(self, binary, folder):
+        self.port = free_port()
+        self.command = [binary, "serve", "--http", f"127.0.0.1:{self.port}", "--tcp", "off",
+                        "--db", os.path.join(folder, "db.sqlite"), "--log-level", "warning",
+                        "--push-allow-host", "127.0.0.1", "--vapid-subject", "mailto:ops@example.com"]
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(self.command)
+        if not wait_for(lambda: self.request("GET", "/healthz")[0] == 200, 15, 0.1):
+            raise RuntimeError("the server did not start")
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=15)
+
+    def request(self, method, path, body=None, token=None):
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                raw = response.read()
+                return response.status, json.loads(raw) if raw else None
+        except urllib.error.HTTPError as error:
+            raw = error.read()
+            return error.code, json.loads(raw) if raw else None
+        except OSError as error:
+            return 0, str(error)
+
+    def sign_up(self, user):
+        self.request("POST", "/api/accounts", {"user": user, "password": "correct horse battery"})
+        return self.request("POST", "/api/sessions", {"user": user, "password": "correct horse battery"})[1]["token"]
+
+
+class Stream(threading.Thread):
+    """An open SSE stream on a room: its user is online."""
+
+    def __init__(self, port, room, token):
+        super().__init__(daemon=True)
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.sendall(f"GET /api/rooms/{room}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          f"Authorization: Bearer {token}\r\n\r\n".encode())
+        self.start()
+
+    def run(self):
+        try:
+            while self.sock.recv(65536):
+                pass
+        except OSError:
+            pass
+
+    def close(self):
+        self.sock.close()
+
+
+def main():
+    binary = sys.argv[1]
+    folder = tempfile.mkdtemp(prefix="switchboard-push-")
+    push = PushService()
+    server = Server(binary, folder)
+    try:
+        status, key = server.request("GET", "/api/push/key")
+        check("GET /api/push/key gives the VAPID public key (65 bytes, base64url)",
+              status == 200 and len(key["key"]) == 87, (status, key))
+        leia, luke, han, chewie = (server.sign_up(user) for user in ("leia", "luke", "han", "chewie"))
+        status, created = server.request("POST", "/api/conversations", {"title": "Rebels", "members": ["luke", "han", "chewie"]},
+                                          token=leia)
+        room = created["room"]
+        subscriptions = {user: push.subscribe(user) for user in ("leia", "luke", "han", "chewie")}
+        for user, token in (("leia", leia), ("luke", luke), ("han", han), ("chewie", chewie)):
+            status, _ = server.request("POST", "/api/push/subscriptions", subscriptions[user].json, token=token)
+            check(f"{user} subscribes: 201", status == 201, status)
+
+        # Refusals, each with its field named.
+        bad = dict(subscriptions["han"].json, endpoint="https://10.0.0.1/push")
+        status, body = server.request("POST", "/api/push/subscriptions", bad, token=han)
+        check("an endpoint on a private address is refused 403 endpoint_not_allowed",
+              status == 403 and body["error"]["code"] == "endpoint_not_allowed", (status, body))
+        bad = dict(subscriptions["han"].json, endpoint="http://push.example.com/x")
+        status, body = server.request("POST", "/api/push/subscriptions", bad, token=han)
+        check("a plain http endpoint is refused", status == 403 and "https" in body["error"]["message"], (status, body))
+        bad = {"endpoint": subscriptions["han"].endpoint, "keys": {"p256dh": "AAAA", "auth": subscriptions["han"].json["keys"]["auth"]}}
+        status, body = server.request("POST", "/api/push/subscriptions", bad, token=han)
+        check("a p256dh that is no P-256 key is refused 422, the field named",
+              status == 422 and "keys.p256dh" in body["error"]["message"], (status, body))
+        status, body = server.request("POST", "/api/push/subscriptions", subscriptions["han"].json)
+        check("a guest cannot subscribe (401)", status == 401, (status, body))
+
+        # Luke online (a stream on the room), han and chewie away; chewie muted it.
+        stream = Stream(server.port, room, luke)
+        time.sleep(0.5)
+        server.request("PUT", f"/api/conversations/{room}/members/me", {"muted": True}, token=chewie)
+        status, message = server.request("POST", f"/api/rooms/{room}/messages", {"text": "the plans are in R2"}, token=leia)
+        check("leia publishes: 201, not waiting for any push", status == 201, status)
+        check("han (away) is notified once, with the SPEC's payload",
+              wait_for(lambda: len(push.payloads("han")) == 1, 10)
+              and push.payloads("han")[0] == {"room": room, "id": message["id"], "user": "leia",
+                                               "text": "the plans are in R2", "title": "Rebels"},
+              push.payloads("han"))
+        time.sleep(1)
+        check("luke (online), leia (the sender) and chewie (muted) are not",
+              not push.payloads("luke") and not push.payloads("leia") and not push.payloads("chewie"),
+              [(n, len(push.payloads(n))) for n in ("luke", "leia", "chewie")])
+        headers = [h for who, _, h in push.received if who == "han"][0]
+        check("TTL one day and a Topic of at most 32 URL-safe characters",
+              headers.get("TTL") == "86400" and 0 < len(headers.get("Topic", "")) <= 32
+              and all(c.isalnum() or c in "-_" for c in headers["Topic"]), headers)
+        check("every request carried a VAPID header the service verified (aud, exp, sub, signature)",
+              not push.problems, push.problems)
+
+        # A text longer than 200 characters is cut.
+        server.request("POST", f"/api/rooms/{room}/messages", {"text": "x" * 300}, token=leia)
+        check("a long text is cut to 200 characters",
+              wait_for(lambda: len(push.payloads("han")) == 2, 10) and push.payloads("han")[1]["text"] == "x" * 200)
+
+        # 429 with Retry-After: retried, then accepted.
+        push.answers["han"], push.retry_after["han"] = [429], "1"
+        server.request("POST", f"/api/rooms/{room}/messages", {"text": "retry me"}, token=leia)
+        check("a 429 is retried (Retry-After honoured) and then accepted",
+              wait_for(lambda: any(p["text"] == "retry me" for p in push.payloads("han")), 20)
+              and ("han", 429) in push.attempts, push.attempts[-4:])
+
+        # 410: the subscription is forgotten; nothing more is sent to it.
+        push.answers["han"] = [410]
+        server.request("POST", f"/api/rooms/{room}/messages", {"text": "gone?"}, token=leia)
+        wait_for(lambda: ("han", 410) in push.attempts, 10)
+        time.sleep(0.5)
+        before = len([a for a in push.attempts if a[0] == "han"])
+        server.request("POST", f"/api/rooms/{room}/messages", {"text": "after the 410"}, token=leia)
+        time.sleep(2)
+        check("a 410 forgets the subscription: no request to it afterwards",
+              len([a for a in push.attempts if a[0] == "han"]) == before, push.attempts[-3:])
+        status, body = server.request("DELETE", "/api/push/subscriptions", {"endpoint": subscriptions["han"].endpoint}, token=han)
+        check("... and deleting it then says 404 no_such_subscription", status == 404, (status, body))
+        status, _ = server.request("POST", "/api/push/subscriptions", subscriptions["han"].json, token=han)
+
+        # Pending across a restart: the push service down (503), the server stopped, started again.
+        push.answers["han"] = [503]
+        server.request("POST", f"/api/rooms/{room}/messages", {"text": "across a restart"}, token=leia)
+        wait_for(lambda: ("han", 503) in push.attempts, 10)
+        stream.close()
+        server.stop()
+        server.start()
+        check("a notification pending at a restart is delivered after it (once)",
+              wait_for(lambda: [p["text"] for p in push.payloads("han")].count("across a restart") == 1, 30)
+              and (time.sleep(1) or [p["text"] for p in push.payloads("han")].count("across a restart") == 1),
+              [p["text"] for p in push.payloads("han")])
+
+        server.request("POST", f"/api/rooms/{room}/messages", {"text": "luke has gone"}, token=leia)
+        check("luke, whose stream closed, is notified now",
+              wait_for(lambda: [p["text"] for p in push.payloads("luke")] == ["luke has gone"], 10), push.payloads("luke"))
+        status, _ = server.request("DELETE", "/api/push/subscriptions", {"endpoint": subscriptions["luke"].endpoint}, token=luke)
+        check("luke unsubscribes: 204", status == 204, status)
+        server.request("POST", f"/api/rooms/{room}/messages", {"text": "luke is away now"}, token=leia)
+        time.sleep(2)
+        check("... and is not notified any more", len(push.payloads("luke")) == 1, push.payloads("luke"))
+        check("the push service found nothing to refuse", not push.problems, push.problems)
+    finally:
+        server.stop()
+        push.stop()
+    print(f"push: {'all passed' if not failures else f'{len(failures)} failed'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

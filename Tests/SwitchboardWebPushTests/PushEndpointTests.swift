@@ -1,0 +1,55 @@
+import Testing
+@testable import SwitchboardWebPush
+
+/// The SSRF rules: https to public addresses only, unless the operator admitted the host.
+@Suite struct PushEndpointTests {
+    @Test(arguments: [
+        "https://fcm.googleapis.com/fcm/send/abc",
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAA",
+        "https://8.8.8.8/push",
+        "https://[2001:4860:4860::8888]/push",
+    ])
+    func publicHTTPSIsTaken(url: String) throws {
+        _ = try PushEndpoint(url, allowedHosts: [])
+    }
+
+    @Test(arguments: [
+        ("http://push.example.com/x", PushEndpoint.Refusal.notHTTPS),
+        ("https://127.0.0.1/x", .notPublic("127.0.0.1")),
+        ("https://10.1.2.3/x", .notPublic("10.1.2.3")),
+        ("https://169.254.169.254/latest/meta-data", .notPublic("169.254.169.254")),
+        ("https://[::1]/x", .notPublic("::1")),
+        ("https://[::ffff:192.168.1.1]/x", .notPublic("::ffff:192.168.1.1")),
+        ("https://[fd00::1]/x", .notPublic("fd00::1")),
+        ("https://localhost/x", .notPublic("localhost")),
+        ("https://printer.local/x", .notPublic("printer.local")),
+        ("https://user:pw@push.example.com/x", .notAURL),
+        ("ftp://push.example.com/x", .notAURL),
+        ("/relative", .notAURL),
+    ])
+    func privateOrPlainIsRefused(url: String, refusal: PushEndpoint.Refusal) {
+        #expect(throws: refusal) { try PushEndpoint(url, allowedHosts: []) }
+    }
+
+    @Test func anAdmittedHostMayBeLoopbackOverHTTP() throws {
+        let endpoint = try PushEndpoint("http://127.0.0.1:8125/push/1", allowedHosts: ["127.0.0.1"])
+        #expect(endpoint.origin == "http://127.0.0.1:8125")
+        #expect(endpoint.admitted)
+    }
+
+    @Test func theOriginIsTheAudience() throws {
+        #expect(try PushEndpoint("https://Push.Example.com:8443/a/b?c", allowedHosts: []).origin == "https://push.example.com:8443")
+        #expect(try PushEndpoint("https://[2001:4860::1]/a", allowedHosts: []).origin == "https://[2001:4860::1]")
+    }
+
+    @Test func addresses() {
+        #expect(PublicAddress.isPublic(ipv4: [1, 1, 1, 1]))
+        #expect(!PublicAddress.isPublic(ipv4: [100, 100, 0, 1]))
+        #expect(!PublicAddress.isPublic(ipv4: [172, 20, 0, 1]))
+        #expect(PublicAddress.isPublic(ipv4: [172, 32, 0, 1]))
+        #expect(!PublicAddress.isPublic(ipv4: [224, 0, 0, 1]))
+        #expect(!PublicAddress.isPublic(ipv4: [255, 255, 255, 255]))
+        #expect(!PublicAddress.isPublic(ipv6: [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0, 127, 0, 0, 1]))
+        #expect(!PublicAddress.isPublic(ipv6: [0xfe, 0x80] + [UInt8](repeating: 0, count: 13) + [1]))
+    }
+}
