@@ -34,6 +34,8 @@
     },
   });
   let messengerStarted = false;
+  // Web Push (notifications.js): on and off, for a signed-in user.
+  const notifications = window.Notifications({ button: $("notifications"), showError, openRoom });
   // What the user typed and the server does not have yet (outbox.js): kept across reloads, sent in order.
   const outbox = window.Outbox({
     user: () => state.user,
@@ -154,6 +156,7 @@
     if (state.account && !messengerStarted) {
       messengerStarted = true;
       messenger.start(state.account);
+      notifications.start();
     }
     let oldest = null;
     try {

@@ -18,3 +18,5 @@ python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q "selenium=
 python3 -c 'import jwt, cryptography' 2>/dev/null || python3 -m pip install -q "pyjwt[crypto]"
 # websockets: the media test's WebSocket client (an implementation not ours).
 python3 -c 'import websockets' 2>/dev/null || python3 -m pip install -q "websockets"
+# The push service in Tests/Push decrypts as a browser does, with an implementation of RFC 8188/8291 not ours.
+python3 -c 'import http_ece, cryptography' 2>/dev/null || python3 -m pip install -q "http-ece"

@@ -37,6 +37,9 @@ python3 Tests/TLS/tls_test.py .build/debug/switchboard
 echo "== security: floods of pings, joins, sign-ins and sign-ups, a forged Host, TLS suites and renegotiation"
 python3 Tests/Security/security_test.py .build/debug/switchboard
 
+echo "== Web Push: a push service on loopback that verifies every VAPID header and decrypts every payload"
+python3 Tests/Push/push_test.py .build/debug/switchboard
+
 echo "== attachments: photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory"
 python3 Tests/Media/media_test.py .build/debug/switchboard
 

@@ -24,6 +24,7 @@ from selenium.webdriver.common.keys import Keys
 
 from acts_checks import acts_checks
 from outbox_checks import outbox_checks
+from push_checks import push_checks
 
 ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -578,6 +579,7 @@ def main():
         # --- replies, reactions, edits, unsends, locations
         acts_checks(server, options, check, screenshots, wait_for, LineClient, sign_up)
         outbox_checks(server, options, check, screenshots, wait_for, sign_up)
+        push_checks(server, options, check, wait_for, sign_up)
 
         # --- under --auth required the page offers signing in, not a guest join
         required = Server(binary, extra=("--auth", "required"))
