@@ -19,17 +19,19 @@ import PostgresNIO
 /// - `switchboard_media`, `switchboard_media_chunks`, `switchboard_message_media`:
 ///   uploads' records, their bytes (1 MiB chunks, so that every node serves
 ///   every file), and which messages carry them (written by the commit).
+/// - `switchboard_push_subscriptions`, `switchboard_push_jobs`: Web Push's
+///   subscriptions and the queue of notifications owed.
 /// - `switchboard_commit(...)`: one group commit, in one round trip.
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 6
+    static let version = 7
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     /// Every statement, in order; `statements[0]` makes the version table.
     /// (The media tables, ``mediaStatements``, come last: the commit
     /// function only names them when it runs.)
-    static var statements: [String] { coreStatements + sweepStatements + actStatements + mediaStatements }
+    static var statements: [String] { coreStatements + sweepStatements + actStatements + mediaStatements + pushStatements }
 
     private static let coreStatements: [String] = [
         """
