@@ -90,6 +90,12 @@
     $("store").textContent = `${formatBytes(stats.store_bytes)} · ${stats.last_id} ids` +
       (stats.store_writable === false ? " · writes failing" : "");
     $("store").classList.toggle("alarm", stats.store_writable === false);
+    $("push-tile").hidden = !stats.push;
+    if (stats.push) {
+      const p = stats.push;
+      $("push").textContent = `${p.pending} waiting · ${p.sent} sent · ${p.gone} gone · ${p.failed} given up`;
+      $("push").classList.toggle("alarm", p.pending > 1000);
+    }
     rows($("transports"), TRANSPORTS.map((t) => [t, stats.connections[t], formatRate(rates[t]), stats.transports[t].delivered,
       ms(stats.transports[t].latency_p50_ms), ms(stats.transports[t].latency_p99_ms)]));
     rows($("rooms"), stats.rooms.map((r) => [r.name, r.message_count, r.last_id, r.online]));

@@ -26,7 +26,8 @@ struct WebPushParts {
         let signer = VAPIDSigner(key: key, subject: configuration.subject ?? subject)
         let sender = PushSender(store: pushStore, gate: bus.gate, signer: signer, group: group,
                                 allowedHosts: configuration.allowedHosts, logger: logger)
-        let service = WebPushService(key: key, store: pushStore, gate: bus.gate, allowedHosts: configuration.allowedHosts)
+        let service = WebPushService(key: key, store: pushStore, gate: bus.gate, allowedHosts: configuration.allowedHosts,
+                                     sender: sender)
         let notifier = PushNotifier(bus: bus, presence: presence, cluster: cluster, store: pushStore, sender: sender, logger: logger)
         return WebPushParts(service: service, sender: sender, notifier: notifier)
     }

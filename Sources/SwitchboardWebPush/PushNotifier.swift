@@ -57,7 +57,7 @@ public final class PushNotifier: Sendable {
                                       topic: notification.topic, ttl: notification.ttl, now: now)
             }, completion: { result in
                 switch result {
-                case .success(let queued): if queued > 0 { sender.wake() }
+                case .success(let queued): if queued > 0 { sender.queued(queued) }
                 case .failure(let error):
                     logger.warning("notifications not queued", metadata: ["room": "\(message.room)", "error": "\(error)"])
                 }

@@ -22,8 +22,8 @@ public final class PushSender: Sendable {
     let clock: @Sendable () -> Int64
     let wakeup = WakeSignal()
     let task = Mutex<Task<Void, Never>?>(nil)
-    /// Accepted, gone, given up: since start.
-    let counts = Mutex((delivered: 0, gone: 0, failed: 0))
+    /// Accepted, gone, given up since start, and the queue's length as last read.
+    let counts = Mutex(PushFigures())
 
     /// How many notifications are claimed at once, and for how long another node leaves them alone.
     static let batch = 64
@@ -52,8 +52,11 @@ public final class PushSender: Sendable {
         }
     }
 
-    /// Something was queued: look now rather than at the next due time.
-    public func wake() { wakeup.signal() }
+    /// `count` notifications were queued: look now rather than at the next due time.
+    public func queued(_ count: Int) {
+        counts.withLock { $0.pending += count }
+        wakeup.signal()
+    }
 
     /// Stops after the deliveries under way, and closes the client's connections.
     public func shutdown() async {
@@ -63,8 +66,8 @@ public final class PushSender: Sendable {
         try? await client.shutdown()
     }
 
-    /// Accepted, gone and given-up notifications since start.
-    public var figures: (delivered: Int, gone: Int, failed: Int) { counts.withLock { $0 } }
+    /// What the sender has done since start, and the queue as last read.
+    public var figures: PushFigures { counts.withLock { $0 } }
 
     private func run() async {
         while !Task.isCancelled {
@@ -78,7 +81,9 @@ public final class PushSender: Sendable {
                 }
                 continue
             }
-            let next = (try? await stored("the push queue's next") { [store] in try store.pushQueue().nextDue }) ?? nil
+            let queue = try? await stored("the push queue's length") { [store] in try store.pushQueue() }
+            if let queue { counts.withLock { $0.pending = queue.pending } }
+            let next = queue?.nextDue
             await wakeup.sleep(milliseconds: min(30_000, max(50, (next ?? .max / 2) - clock())))
         }
     }
@@ -89,10 +94,10 @@ public final class PushSender: Sendable {
         let store = store
         switch outcome {
         case .delivered:
-            counts.withLock { $0.delivered += 1 }
+            counts.withLock { $0.sent += 1; $0.pending = max(0, $0.pending - 1) }
             _ = try? await stored("a push sent") { try store.finishPush(id: job.id) }
         case .gone:
-            counts.withLock { $0.gone += 1 }
+            counts.withLock { $0.gone += 1; $0.pending = max(0, $0.pending - 1) }
             logger.info("push subscription gone; forgotten", metadata: ["user": "\(job.subscription.user)"])
             _ = try? await stored("a push subscription gone") { try store.dropSubscription(endpoint: job.subscription.endpoint) }
         case .retry(let wait):
@@ -100,7 +105,7 @@ public final class PushSender: Sendable {
                 try store.retryPush(id: job.id, attempts: job.attempts + 1, due: clock() + wait)
             }
         case .giveUp(let why):
-            counts.withLock { $0.failed += 1 }
+            counts.withLock { $0.failed += 1; $0.pending = max(0, $0.pending - 1) }
             logger.notice("push given up", metadata: ["user": "\(job.subscription.user)", "why": "\(why)"])
             _ = try? await stored("a push given up") { try store.finishPush(id: job.id) }
         }

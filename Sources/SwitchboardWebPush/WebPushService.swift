@@ -10,18 +10,24 @@ public final class WebPushService: Sendable {
     let store: any PushStore
     let gate: StoreGate
     let allowedHosts: Set<String>
+    let sender: PushSender?
 
     /// - Parameters:
     ///   - key: the server's VAPID key.
     ///   - store: where subscriptions and the queue are kept.
     ///   - gate: how the store is reached.
     ///   - allowedHosts: `--push-allow-host`: hosts admitted over http(s) whatever their addresses.
-    public init(key: VAPIDKey, store: any PushStore, gate: StoreGate, allowedHosts: Set<String>) {
+    ///   - sender: whose figures ``figures`` gives; nil in tests.
+    public init(key: VAPIDKey, store: any PushStore, gate: StoreGate, allowedHosts: Set<String>, sender: PushSender? = nil) {
         publicKey = key.publicKeyBase64URL
         self.store = store
         self.gate = gate
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.sender = sender
     }
+
+    /// What has been sent since start, and what waits.
+    public var figures: PushFigures { sender?.figures ?? PushFigures() }
 
     /// Keeps the browser's subscription for the caller (again: its keys replaced).
     public func subscribe(endpoint: String, p256dh: String, auth: String, by identity: Identity,

@@ -54,7 +54,8 @@ class Server:
         self.port = free_port()
         self.command = [binary, "serve", "--http", f"127.0.0.1:{self.port}", "--tcp", "off",
                         "--db", database or os.path.join(folder, "db.sqlite"), "--log-level", "warning",
-                        "--push-allow-host", "127.0.0.1", "--vapid-subject", "mailto:ops@example.com"]
+                        "--push-allow-host", "127.0.0.1", "--vapid-subject", "mailto:ops@example.com",
+                        "--admin-token", "push-test-admin"]
         self.start()
 
     def start(self):
@@ -246,6 +247,14 @@ def main():
         server.request("POST", f"/api/rooms/{room}/messages", {"text": "luke is away now"}, token=leia)
         time.sleep(2)
         check("... and is not notified any more", len(push.payloads("luke")) == 1, push.payloads("luke"))
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/metrics", timeout=5) as response:
+            metrics = response.read().decode()
+        sent = [line for line in metrics.splitlines() if line.startswith('switchboard_push_total{outcome="sent"}')]
+        check("/metrics counts pushes sent since start and none waiting",
+              sent and int(sent[0].split()[-1]) >= 2 and "switchboard_push_pending 0" in metrics, sent)
+        status, stats = server.request("GET", "/api/admin/stats", token="push-test-admin")
+        check("the admin's stats show Web Push's figures", status == 200 and stats.get("push", {}).get("sent", 0) >= 2,
+              (status, stats.get("push") if isinstance(stats, dict) else stats))
         check("the push service found nothing to refuse", not push.problems, push.problems)
         if os.environ.get("SWITCHBOARD_TEST_POSTGRES"):
             server.stop()

@@ -1,5 +1,6 @@
 import MicroHTTPD
 import SwitchboardCore
+import SwitchboardWebPush
 
 /// `/api/admin/...` (behind the admin token, checked by the router): live
 /// stats (also as an SSE stream for the dashboard), connections by
@@ -41,8 +42,10 @@ final class AdminEndpoints: Sendable {
             /// On a shared store: this node's id, and every live node.
             var node: String?
             var nodes: [NodeStatus]?
+            /// Web Push's queue and what it sent (absent where push is off).
+            var push: PushFigures?
             enum CodingKeys: String, CodingKey {
-                case published, connections, transports, rooms, users, node, nodes
+                case published, connections, transports, rooms, users, node, nodes, push
                 case uptimeSeconds = "uptime_s"
                 case storeBytes = "store_bytes", storeWritable = "store_writable"
                 case lastID = "last_id"
@@ -60,7 +63,8 @@ final class AdminEndpoints: Sendable {
             rooms: (figures?.rooms ?? []).map { RoomJSON($0, online: online[$0.name]?.count ?? 0) },
             users: onlineUsers(online),
             node: services.cluster?.nodeID,
-            nodes: services.cluster.map { $0.nodes() })
+            nodes: services.cluster.map { $0.nodes() },
+            push: services.push?.figures)
         return MessageJSON.encode(stats)
     }
 

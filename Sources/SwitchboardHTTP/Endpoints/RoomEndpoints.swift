@@ -94,6 +94,7 @@ enum RoomEndpoints {
                                       storeBytes: services.bus.storeFigures.current()?.bytes ?? 0,
                                       uptimeSeconds: services.uptimeSeconds)
             + (services.media.map { PrometheusExporter.mediaExposition($0.usageAsLastRead) } ?? [])
+            + (services.push.map { PrometheusExporter.pushExposition($0.figures) } ?? [])
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(text))
     }
 }

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Prometheus
 import SwitchboardCore
+import SwitchboardWebPush
 
 /// `/metrics` in the Prometheus text format: swift-metrics counters, timers
 /// and gauges backed by a swift-prometheus registry of this server's own (no
@@ -54,6 +55,16 @@ public final class PrometheusExporter: DeliveryStatsSink {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer
+    }
+
+    /// Web Push's queue and outcomes in the text format.
+    public static func pushExposition(_ figures: PushFigures) -> [UInt8] {
+        var text = "# TYPE switchboard_push_pending gauge\nswitchboard_push_pending \(figures.pending)\n"
+        text += "# TYPE switchboard_push_total counter\n"
+        for (outcome, count) in [("sent", figures.sent), ("gone", figures.gone), ("failed", figures.failed)] {
+            text += "switchboard_push_total{outcome=\"\(outcome)\"} \(count)\n"
+        }
+        return Array(text.utf8)
     }
 
     /// Uploads' storage in the text format: in all, and for the 20 largest
