@@ -62,6 +62,10 @@ extension PostgresMessageStore: PushStore {
             """).count
     }
 
+    public func cancelPushes(messageID: Int64) throws {
+        try connections.query("DELETE FROM switchboard_push_jobs WHERE message_id = \(messageID)")
+    }
+
     public func claimDuePushes(now: Int64, claimUntil: Int64, limit: Int) throws -> [PushJob] {
         try connections.query("""
             WITH due AS (SELECT id FROM switchboard_push_jobs WHERE due <= \(now) ORDER BY due, id LIMIT \(limit)

@@ -34,5 +34,8 @@ extension PostgresSchema {
         """
         CREATE INDEX IF NOT EXISTS switchboard_push_jobs_endpoint ON switchboard_push_jobs (endpoint)
         """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_push_jobs_message ON switchboard_push_jobs (message_id)
+        """,
     ]
 }

@@ -64,6 +64,10 @@ extension SQLiteMessageStore: PushStore {
         }
     }
 
+    public func cancelPushes(messageID: Int64) throws {
+        try writer.write { db in try db.execute(sql: "DELETE FROM push_job WHERE message_id = ?", arguments: [messageID]) }
+    }
+
     public func claimDuePushes(now: Int64, claimUntil: Int64, limit: Int) throws -> [PushJob] {
         try writer.write { db in
             let rows = try Row.fetchAll(db, sql: """

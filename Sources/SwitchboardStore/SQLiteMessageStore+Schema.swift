@@ -118,6 +118,7 @@ extension SQLiteMessageStore {
                 );
                 CREATE INDEX push_job_due ON push_job(due, id);
                 CREATE INDEX push_job_endpoint ON push_job(endpoint);
+                CREATE INDEX push_job_message ON push_job(message_id);
                 """)
         }
         return migrator

@@ -43,6 +43,11 @@ public final class PushNotifier: Sendable {
     }
 
     func committed(_ messages: [Message]) {
+        // An unsend takes back what is still queued for its message (a sent notification stays shown).
+        for unsent in messages where unsent.kind == .delete && unsent.target != nil && ConversationRoom.isConversation(unsent.room) {
+            guard let target = unsent.target else { continue }
+            bus.gate.run("the push queue", { [store] in try store.cancelPushes(messageID: target) }, completion: { _ in })
+        }
         let candidates = messages.filter { $0.kind == .message && !$0.replayed && ConversationRoom.isConversation($0.room) }
         guard !candidates.isEmpty else { return }
         let online = online()

@@ -227,10 +227,19 @@ def main():
         check("... and deleting it then says 404 no_such_subscription", status == 404, (status, body))
         status, _ = server.request("POST", "/api/push/subscriptions", subscriptions["han"].json, token=han)
 
+        # Unsent while its notification waits for a retry: never delivered.
+        push.answers["han"] = [503]
+        status, unsent = server.request("POST", f"/api/rooms/{room}/messages", {"text": "unsend me"}, token=leia)
+        wait_for(lambda: push.attempts.count(("han", 503)) == 1, 10)
+        status, _ = server.request("DELETE", f"/api/rooms/{room}/messages/{unsent['id']}", token=leia)
+        time.sleep(8)  # past the retry (5 s ± 20 %)
+        check("a message unsent while its notification waits is never notified",
+              status == 204 and not any(p["text"] == "unsend me" for p in push.payloads("han")), (status, push.payloads("han")[-1:]))
+
         # Pending across a restart: the push service down (503), the server stopped, started again.
         push.answers["han"] = [503]
         server.request("POST", f"/api/rooms/{room}/messages", {"text": "across a restart"}, token=leia)
-        wait_for(lambda: ("han", 503) in push.attempts, 10)
+        wait_for(lambda: push.attempts.count(("han", 503)) == 2, 10)
         stream.close()
         server.stop()
         server.start()

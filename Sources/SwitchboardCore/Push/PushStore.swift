@@ -17,6 +17,8 @@ public protocol PushStore: Sendable {
     /// subscription of `users` who have not muted `room`; returns how many were queued.
     func enqueuePush(room: String, messageID: Int64, users: [String], payload: [UInt8], topic: String, ttl: Int,
                      now: Int64) throws -> Int
+    /// Forgets what is still queued for message `messageID` (it was unsent: its text goes nowhere now).
+    func cancelPushes(messageID: Int64) throws
     /// Up to `limit` notifications due by `now`, oldest first, each claimed
     /// until `claimUntil` (so no other node sends it meanwhile).
     func claimDuePushes(now: Int64, claimUntil: Int64, limit: Int) throws -> [PushJob]
