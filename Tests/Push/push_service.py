@@ -88,6 +88,8 @@ class PushService:
                 status = planned.pop(0)
                 self.attempts.append((name, status))
                 extra = [("Retry-After", self.retry_after[name])] if status == 429 and name in self.retry_after else []
+                if 300 <= status < 400:
+                    extra = [("Location", f"{self.base}/push/redirected")]
                 return status, extra
         subscription = self.subscriptions.get(name)
         if subscription is None:

@@ -146,8 +146,38 @@ def two_nodes(binary, push):
         b.stop()
 
 
+def key_from_file(binary):
+    """--vapid-private-key: the key browsers are given is that file's; a file that is no key stops the start."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    import base64
+    folder = tempfile.mkdtemp(prefix="switchboard-push-key-")
+    private = ec.generate_private_key(ec.SECP256R1())
+    path = os.path.join(folder, "vapid.pem")
+    with open(path, "wb") as out:
+        out.write(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
+                                        serialization.NoEncryption()))
+    public = private.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    server = Server(binary, folder)
+    server.stop()
+    server.command += ["--vapid-private-key", path]
+    server.start()
+    try:
+        status, key = server.request("GET", "/api/push/key")
+        check("--vapid-private-key: the key given to browsers is the file's",
+              status == 200 and key["key"] == base64.urlsafe_b64encode(public).rstrip(b"=").decode(), key)
+    finally:
+        server.stop()
+    with open(path, "w") as out:
+        out.write("not a key")
+    refused = subprocess.run(server.command, capture_output=True, text=True, timeout=30)
+    check("--vapid-private-key with a file that is no key: the server does not start, and says why",
+          refused.returncode != 0 and "vapid-private-key" in refused.stderr, refused.stderr[-200:])
+
+
 def main():
     binary = sys.argv[1]
+    key_from_file(binary)
     folder = tempfile.mkdtemp(prefix="switchboard-push-")
     push = PushService()
     server = Server(binary, folder)
@@ -226,6 +256,14 @@ def main():
         status, body = server.request("DELETE", "/api/push/subscriptions", {"endpoint": subscriptions["han"].endpoint}, token=han)
         check("... and deleting it then says 404 no_such_subscription", status == 404, (status, body))
         status, _ = server.request("POST", "/api/push/subscriptions", subscriptions["han"].json, token=han)
+
+        # A redirect is not followed (it could point anywhere): the push is given up.
+        push.answers["han"] = [307]
+        server.request("POST", f"/api/rooms/{room}/messages", {"text": "redirected?"}, token=leia)
+        wait_for(lambda: ("han", 307) in push.attempts, 10)
+        time.sleep(1)
+        check("a redirect is not followed", not any(who == "redirected" for who, _ in push.attempts)
+              and not any(p["text"] == "redirected?" for p in push.payloads("han")), push.attempts[-3:])
 
         # Unsent while its notification waits for a retry: never delivered.
         push.answers["han"] = [503]
