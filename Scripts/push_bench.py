@@ -9,7 +9,7 @@
    pending and then while 1,000 pushes wait on a push service that holds each request 2 s.
 
 The first five pushes are checked as a browser's push service would (VAPID, decryption).
-Usage: push_bench.py PATH/TO/switchboard [MEMBERS]
+Usage: push_bench.py PATH/TO/switchboard [MEMBERS]   (PERF_OUT=FILE: perf record -g of the burst)
 """
 import concurrent.futures
 import http.client
@@ -129,6 +129,9 @@ def main():
             assert all(s == 201 for s in pool.map(subscribe, names))
         print(f"set-up: {members} accounts, a conversation of them all, a subscription each ({time.monotonic() - started:.0f} s)")
 
+        perf = subprocess.Popen(["perf", "record", "-g", "-q", "-o", os.environ["PERF_OUT"], "-p", str(server.pid)],
+                                stderr=subprocess.DEVNULL) if os.environ.get("PERF_OUT") else None
+        time.sleep(0.5 if perf else 0)
         before = cpu_seconds(server.pid)
         sent = time.monotonic()
         status, _ = Client(port).request("POST", f"/api/rooms/{room}/messages", {"text": "to everyone away"}, token=owner)
@@ -137,6 +140,9 @@ def main():
         while len(push.times) < members and time.monotonic() < deadline:
             time.sleep(0.01)
         after = cpu_seconds(server.pid)
+        if perf:
+            perf.send_signal(2)
+            perf.wait()
         last = (max(push.times) - sent) if push.times else float("nan")
         print(f"one message to {members} members away: publish answered in {publish_ms:.1f} ms; "
               f"{len(push.times)} pushes accepted, the last after {last * 1000:.0f} ms "

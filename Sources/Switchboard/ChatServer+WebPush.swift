@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import NIOCore
 import SwitchboardCore
@@ -38,13 +37,8 @@ struct WebPushParts {
         sender.start()
     }
 
-    /// Stops the sender (what is under way finishes; what is queued stays queued), waiting at most `seconds`.
-    func stop(seconds: Double = 5) {
-        let done = DispatchSemaphore(value: 0)
-        Task { [sender] in
-            await sender.shutdown()
-            done.signal()
-        }
-        _ = done.wait(timeout: .now() + seconds)
+    /// Stops the sender (what is under way is cut off and stays queued).
+    func stop() {
+        sender.shutdown()
     }
 }

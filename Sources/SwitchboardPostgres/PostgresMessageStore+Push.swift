@@ -83,8 +83,8 @@ extension PostgresMessageStore: PushStore {
         }
     }
 
-    public func finishPush(id: Int64) throws {
-        try connections.query("DELETE FROM switchboard_push_jobs WHERE id = \(id)")
+    public func finishPushes(ids: [Int64]) throws {
+        try connections.query("DELETE FROM switchboard_push_jobs WHERE id = ANY(\(ids))")
     }
 
     public func retryPush(id: Int64, attempts: Int, due: Int64) throws {

@@ -87,8 +87,11 @@ extension SQLiteMessageStore: PushStore {
         }
     }
 
-    public func finishPush(id: Int64) throws {
-        try writer.write { db in try db.execute(sql: "DELETE FROM push_job WHERE id = ?", arguments: [id]) }
+    public func finishPushes(ids: [Int64]) throws {
+        try writer.write { db in
+            let delete = try db.cachedStatement(sql: "DELETE FROM push_job WHERE id = ?")
+            for id in ids { try delete.execute(arguments: [id]) }
+        }
     }
 
     public func retryPush(id: Int64, attempts: Int, due: Int64) throws {

@@ -16,7 +16,9 @@ public final class PushSender: Sendable {
     let store: any PushStore
     let gate: StoreGate
     let signer: VAPIDSigner
-    let client: HTTPClient
+    /// The HTTP client, made by ``start()`` (a server whose start failed never makes one to shut down).
+    let client = Mutex<HTTPClient?>(nil)
+    let group: any EventLoopGroup
     let allowedHosts: Set<String>
     let logger: Logger
     let clock: @Sendable () -> Int64
@@ -35,10 +37,7 @@ public final class PushSender: Sendable {
         self.store = store
         self.gate = gate
         self.signer = signer
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: .seconds(5), read: .seconds(15)))
-        configuration.connectionPool = .init(idleTimeout: .seconds(60))
-        client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        self.group = group
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         self.logger = logger
         self.clock = clock
@@ -48,6 +47,11 @@ public final class PushSender: Sendable {
     public func start() {
         task.withLock { task in
             guard task == nil else { return }
+            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                         timeout: .init(connect: .seconds(5), read: .seconds(15)))
+            configuration.connectionPool = .init(idleTimeout: .seconds(60))
+            let made = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+            client.withLock { $0 = made }
             task = Task { [self] in await run() }
         }
     }
@@ -58,12 +62,15 @@ public final class PushSender: Sendable {
         wakeup.signal()
     }
 
-    /// Stops after the deliveries under way, and closes the client's connections.
-    public func shutdown() async {
+    /// Stops: the task is cancelled (requests under way are cut off; what
+    /// they were sending stays queued, claimed for two minutes) and the
+    /// client's connections closed. Waits for no task, so it may be called
+    /// from any thread but an event loop of the client's group.
+    public func shutdown() {
         let running = task.withLock { task in defer { task = nil }; return task }
         running?.cancel()
-        await running?.value
-        try? await client.shutdown()
+        let made = client.withLock { client in defer { client = nil }; return client }
+        try? made?.syncShutdown()
     }
 
     /// What the sender has done since start, and the queue as last read.
@@ -76,9 +83,7 @@ public final class PushSender: Sendable {
                 try store.claimDuePushes(now: now, claimUntil: now + Self.claimMilliseconds, limit: Self.batch)
             }) ?? []
             if !jobs.isEmpty {
-                await withTaskGroup(of: Void.self) { group in
-                    for job in jobs { group.addTask { await self.deliver(job) } }
-                }
+                await deliver(jobs)
                 continue
             }
             let queue = try? await stored("the push queue's length") { [store] in try store.pushQueue() }
@@ -88,27 +93,35 @@ public final class PushSender: Sendable {
         }
     }
 
-    /// One attempt at one notification, and what the queue makes of it.
-    func deliver(_ job: PushJob) async {
-        let outcome = await attempt(job)
-        let store = store
-        switch outcome {
-        case .delivered:
-            counts.withLock { $0.sent += 1; $0.pending = max(0, $0.pending - 1) }
-            _ = try? await stored("a push sent") { try store.finishPush(id: job.id) }
-        case .gone:
-            counts.withLock { $0.gone += 1; $0.pending = max(0, $0.pending - 1) }
-            logger.info("push subscription gone; forgotten", metadata: ["user": "\(job.subscription.user)"])
-            _ = try? await stored("a push subscription gone") { try store.dropSubscription(endpoint: job.subscription.endpoint) }
-        case .retry(let wait):
-            _ = try? await stored("a push retried") { [clock] in
-                try store.retryPush(id: job.id, attempts: job.attempts + 1, due: clock() + wait)
-            }
-        case .giveUp(let why):
-            counts.withLock { $0.failed += 1; $0.pending = max(0, $0.pending - 1) }
-            logger.notice("push given up", metadata: ["user": "\(job.subscription.user)", "why": "\(why)"])
-            _ = try? await stored("a push given up") { try store.finishPush(id: job.id) }
+    /// One batch's attempts at once, then what the queue makes of them: the
+    /// finished (accepted or given up) leave it in one store call, so a
+    /// thousand pushes are not a thousand transactions.
+    func deliver(_ jobs: [PushJob]) async {
+        let outcomes = await withTaskGroup(of: (PushJob, PushOutcome).self) { group in
+            for job in jobs { group.addTask { (job, await self.attempt(job)) } }
+            return await group.reduce(into: []) { $0.append($1) }
         }
+        var finished: [Int64] = []
+        for (job, outcome) in outcomes {
+            switch outcome {
+            case .delivered:
+                counts.withLock { $0.sent += 1; $0.pending = max(0, $0.pending - 1) }
+                finished.append(job.id)
+            case .gone:
+                counts.withLock { $0.gone += 1; $0.pending = max(0, $0.pending - 1) }
+                logger.info("push subscription gone; forgotten", metadata: ["user": "\(job.subscription.user)"])
+                _ = try? await stored("a push subscription gone") { [store] in try store.dropSubscription(endpoint: job.subscription.endpoint) }
+            case .retry(let wait):
+                _ = try? await stored("a push retried") { [store, clock] in
+                    try store.retryPush(id: job.id, attempts: job.attempts + 1, due: clock() + wait)
+                }
+            case .giveUp(let why):
+                counts.withLock { $0.failed += 1; $0.pending = max(0, $0.pending - 1) }
+                logger.notice("push given up", metadata: ["user": "\(job.subscription.user)", "why": "\(why)"])
+                finished.append(job.id)
+            }
+        }
+        if !finished.isEmpty { _ = try? await stored("pushes finished") { [store, finished] in try store.finishPushes(ids: finished) } }
     }
 
     private func attempt(_ job: PushJob) async -> PushOutcome {
@@ -132,6 +145,7 @@ public final class PushSender: Sendable {
         var status: Int?, retryAfter: String?
         do {
             request.headers.add(name: "Authorization", value: try await signer.authorization(for: endpoint.origin))
+            guard let client = client.withLock({ $0 }) else { throw CancellationError() }
             let response = try await client.execute(request, timeout: .seconds(20))
             status = Int(response.status.code)
             retryAfter = response.headers.first(name: "Retry-After")

@@ -209,6 +209,12 @@ def main():
         status, body = server.request("POST", "/api/push/subscriptions", subscriptions["han"].json)
         check("a guest cannot subscribe (401)", status == 401, (status, body))
 
+        extra = [push.subscribe(f"leia-{i}") for i in range(10)]
+        statuses = [server.request("POST", "/api/push/subscriptions", sub.json, token=leia)[0] for sub in extra]
+        check("at most 10 subscriptions per user: the 11th is refused 409", statuses == [201] * 9 + [409], statuses)
+        for sub in extra[:9]:
+            server.request("DELETE", "/api/push/subscriptions", {"endpoint": sub.endpoint}, token=leia)
+
         # Luke online (a stream on the room), han and chewie away; chewie muted it.
         stream = Stream(server.port, room, luke)
         time.sleep(0.5)

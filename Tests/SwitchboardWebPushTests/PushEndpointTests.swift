@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SwitchboardWebPush
 
@@ -51,5 +52,22 @@ import Testing
         #expect(!PublicAddress.isPublic(ipv4: [255, 255, 255, 255]))
         #expect(!PublicAddress.isPublic(ipv6: [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0, 127, 0, 0, 1]))
         #expect(!PublicAddress.isPublic(ipv6: [0xfe, 0x80] + [UInt8](repeating: 0, count: 13) + [1]))
+    }
+}
+
+/// base64url by hand, against Foundation's base64 for every length up to 40.
+@Suite struct Base64URLTests {
+    @Test func roundTripsAndMatchesFoundation() throws {
+        for length in 0...40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.decode(expected) == bytes)
+        }
+        #expect(Base64URL.decode("ab+c") == nil)
+        #expect(Base64URL.decode("abcde") == nil)
+        #expect(Base64URL.decode("AB") == nil)   // leftover bits not zero
+        #expect(Base64URL.decode("AA==") == [0])
     }
 }

@@ -22,8 +22,8 @@ public protocol PushStore: Sendable {
     /// Up to `limit` notifications due by `now`, oldest first, each claimed
     /// until `claimUntil` (so no other node sends it meanwhile).
     func claimDuePushes(now: Int64, claimUntil: Int64, limit: Int) throws -> [PushJob]
-    /// The notification was accepted (or can never be): it leaves the queue.
-    func finishPush(id: Int64) throws
+    /// The notifications were accepted (or can never be): they leave the queue.
+    func finishPushes(ids: [Int64]) throws
     /// The notification is tried again at `due`, after `attempts` attempts.
     func retryPush(id: Int64, attempts: Int, due: Int64) throws
     /// How many notifications are queued, and when the next is due (for the figures and the sender's sleep).
