@@ -128,6 +128,7 @@
   $("sign-in").addEventListener("click", () => signIn(false));
   $("register").addEventListener("click", () => signIn(true));
   $("sign-out").addEventListener("click", async () => {
+    await notifications.signOut();
     await fetch("/api/sessions/current", { method: "DELETE" }).catch(() => {});
     state.stop();
     location.reload();

@@ -66,6 +66,8 @@ window.Notifications = (app) => {
   }
 
   async function turnOff() {
+    if (!supported) return;
+    registration = registration || await navigator.serviceWorker.getRegistration("/") || null;
     const subscription = registration && await registration.pushManager.getSubscription();
     if (!subscription) return;
     await fetch("/api/push/subscriptions", {
@@ -90,5 +92,10 @@ window.Notifications = (app) => {
     }
   });
 
-  return { start };
+  /** Before signing out: this browser stops being notified for the user leaving it (a shared computer). */
+  async function signOut() {
+    try { await turnOff(); } catch (_) { /* signed out all the same */ }
+  }
+
+  return { start, signOut };
 };

@@ -324,7 +324,7 @@ def main():
 
     def check(name, ok, detail=""):
         results.append(ok)
-        print(f"{'ok' if ok else 'FAILED'}: {name}{' (' + detail + ')' if detail else ''}", flush=True)
+        print(f"{'ok' if ok else 'FAILED'}: {name}{f' ({detail})' if detail else ''}", flush=True)
 
     server = Server(binary)
     options = webdriver.ChromeOptions()

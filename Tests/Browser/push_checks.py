@@ -16,11 +16,11 @@ def push_checks(server, options, check, wait_for, sign_up):
     with urllib.request.urlopen(f"{server.base}/sw.js", timeout=5) as response:
         check("/sw.js is served as JavaScript, not cached, under the pages' headers",
               response.headers["Content-Type"].startswith("text/javascript") and response.headers["Cache-Control"] == "no-cache"
-              and "default-src 'self'" in response.headers["Content-Security-Policy"], dict(response.headers))
+              and "default-src 'self'" in response.headers["Content-Security-Policy"], str(dict(response.headers)))
     rey = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
         button = lambda: rey.find_element(By.ID, "notifications")
-        check("push: signed in, the page offers notifications", bool(sign_up(rey, server, "rey", "sse"))
+        check("push: signed in, the page offers notifications", bool(sign_up(rey, server, "jannah", "sse"))
               and wait_for(lambda: button().is_displayed() and "off" in button().text, 5), button().text)
         scope = rey.execute_async_script("const done = arguments[arguments.length - 1];"
                                          "navigator.serviceWorker.ready.then((r) => done(r.scope))")
@@ -43,6 +43,6 @@ def push_checks(server, options, check, wait_for, sign_up):
             "navigator.serviceWorker.ready.then((r) => r.getNotifications())"
             ".then((list) => done(list.map((n) => [n.title, n.body, n.tag, n.data.room])))")
         check("a push shows the conversation's title and 'luke: text'; a newer one of the room replaces it",
-              wait_for(lambda: shown() == [["Rebels", "luke: bring the map", "c.99", "c.99"]], 5), shown())
+              wait_for(lambda: shown() == [["Rebels", "luke: bring the map", "c.99", "c.99"]], 5), str(shown()))
     finally:
         rey.quit()
