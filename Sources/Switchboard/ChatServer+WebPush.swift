@@ -14,7 +14,7 @@ struct WebPushParts {
 
     /// Nil when the store keeps no push subscriptions. Nothing runs until ``start()``.
     static func make(_ configuration: WebPushConfiguration, store: any MessageStore, bus: MessageBus, presence: Presence,
-                      cluster: (any Cluster)?, group: any EventLoopGroup, subject: String, logger: Logger) throws -> WebPushParts? {
+                      group: any EventLoopGroup, subject: String, logger: Logger) throws -> WebPushParts? {
         guard let pushStore = store as? any PushStore else { return nil }
         let key: VAPIDKey
         if let pem = configuration.privateKeyPEM {
@@ -27,7 +27,7 @@ struct WebPushParts {
                                 allowedHosts: configuration.allowedHosts, logger: logger)
         let service = WebPushService(key: key, store: pushStore, gate: bus.gate, allowedHosts: configuration.allowedHosts,
                                      sender: sender)
-        let notifier = PushNotifier(bus: bus, presence: presence, cluster: cluster, store: pushStore, sender: sender, logger: logger)
+        let notifier = PushNotifier(bus: bus, presence: presence, store: pushStore, sender: sender, logger: logger)
         return WebPushParts(service: service, sender: sender, notifier: notifier)
     }
 

@@ -133,7 +133,7 @@ public final class ChatServer: @unchecked Sendable {
         let media: MediaService?
         var throwaway: MediaDirectory?
         do {
-            webPush = try WebPushParts.make(configuration.webPush, store: store, bus: bus, presence: presence, cluster: cluster,
+            webPush = try WebPushParts.make(configuration.webPush, store: store, bus: bus, presence: presence,
                                             group: eventLoops, subject: configuration.http.publicURL ?? "mailto:admin@localhost", logger: logger)
             media = try (store as? any MediaStore).map { mediaStore in
                 // On a shared database the files are kept in it (every node serves every file); the folder is this node's cache.

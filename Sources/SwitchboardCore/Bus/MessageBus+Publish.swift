@@ -155,6 +155,9 @@ extension MessageBus {
         /// Membership changed by the group's conversation events.
         var changes: [ConversationChange]
         var storeNanoseconds: UInt64
+        /// What the group stored now, in order (``messages`` without the
+        /// nils and the replays of a client id sent before).
+        var own: [EncodedMessage]
     }
 
     /// Stores a group in one transaction, encodes each message, appends them
@@ -186,7 +189,7 @@ extension MessageBus {
                 for message in earlier + own { appendToRing(message, in: &state, waking: &woken, changes: &changes) }
             }
         }
-        return .success(Published(messages: messages, woken: woken, changes: changes, storeNanoseconds: storeNanoseconds))
+        return .success(Published(messages: messages, woken: woken, changes: changes, storeNanoseconds: storeNanoseconds, own: own))
     }
 
     /// Appends one message to the ring (a tombstone also hides the message it
@@ -217,15 +220,11 @@ extension MessageBus {
     /// Counts the publishes and wakes their subscribers, outside every lock.
     private func deliver(_ published: Published) -> [EncodedMessage?] {
         let storeSeconds = Double(published.storeNanoseconds) / 1e9
-        for message in published.messages.compactMap({ $0 }) where !message.message.replayed {
-            stats.published(storeSeconds: storeSeconds)
-        }
+        for _ in published.own { stats.published(storeSeconds: storeSeconds) }
         for subscriber in published.woken { subscriber.wake() }
         conversations.notify(published.changes)
-        let observers = commitObservers.withLock { $0 }
-        if !observers.isEmpty {
-            let stored = published.messages.compactMap { $0.flatMap { $0.message.replayed ? nil : $0.message } }
-            if !stored.isEmpty { for observer in observers { observer(stored) } }
+        if !published.own.isEmpty {
+            for observer in commitObservers.withLock({ $0 }) { observer(published.own) }
         }
         return published.messages
     }
@@ -233,7 +232,7 @@ extension MessageBus {
     /// Calls `observer` on the commit thread with the messages each group
     /// stored on this node (not a replay, not another node's): it must only
     /// decide in memory and hand anything slower to the gate.
-    public func observeCommits(_ observer: @escaping @Sendable ([Message]) -> Void) {
+    public func observeCommits(_ observer: @escaping @Sendable ([EncodedMessage]) -> Void) {
         commitObservers.withLock { $0.append(observer) }
     }
 }

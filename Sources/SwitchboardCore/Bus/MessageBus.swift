@@ -52,7 +52,7 @@ public final class MessageBus: Sendable {
     /// as they enter the ring.
     public let conversations: ConversationDirectory
     /// Told of each group's newly stored messages on this node (``observeCommits(_:)``).
-    let commitObservers = Mutex<[@Sendable ([Message]) -> Void]>([])
+    let commitObservers = Mutex<[@Sendable ([EncodedMessage]) -> Void]>([])
 
     /// - Parameters:
     ///   - store: where messages are kept; its last assigned id seeds the ring.

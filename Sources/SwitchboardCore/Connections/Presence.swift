@@ -125,6 +125,16 @@ public final class Presence: Sendable {
         return rooms.mapValues { users in users.map { ($0.key, $0.value.sorted()) }.sorted { $0.user < $1.user } }
     }
 
+    /// Those of `users` (lowercased names) online in any room on any node:
+    /// this node's registry and the other nodes' claims as last read, in one
+    /// pass each (what a notification asks of every member at once).
+    public func online(among users: Set<String>) -> Set<String> {
+        guard !users.isEmpty else { return [] }
+        var found = registry.withLock { $0.present(among: users) }
+        for entry in elsewhere() where users.contains(entry.user.lowercased()) { found.insert(entry.user.lowercased()) }
+        return found
+    }
+
     /// Users online in a room, with their transports, on every node.
     public func online(in room: String) -> [(user: String, transports: [Transport])] {
         onlineEverywhere()[room] ?? []

@@ -79,6 +79,16 @@ public struct PresenceRegistry: Sendable {
             .sorted { ($0.room, $0.user) < ($1.room, $1.user) }
     }
 
+    /// Those of `users` (lowercased names) present in any room here: one pass, nothing built but the answer.
+    public func present(among users: Set<String>) -> Set<String> {
+        var found = Set<String>()
+        for key in entries.keys {
+            let user = key.user.lowercased()
+            if users.contains(user) { found.insert(user) }
+        }
+        return found
+    }
+
     /// Every present user in every room, with their transports.
     public func everyone() -> [(room: String, user: String, transports: Set<Transport>)] {
         entries.map { ($0.key.room, $0.key.user, $0.value.transports) }
