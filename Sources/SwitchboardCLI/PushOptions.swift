@@ -34,6 +34,6 @@ struct PushOptions: ParsableArguments {
             configuration.webPush.privateKeyPEM = pem
         }
         configuration.webPush.subject = subject
-        configuration.webPush.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        configuration.webPush.allowedHosts = Set(allowedHosts)
     }
 }

@@ -6,12 +6,14 @@ import Foundation
 /// such as a test push service on loopback). No user info in the URL, and
 /// redirects are never followed (the sender's client refuses them).
 public struct PushEndpoint: Sendable, Equatable {
-    /// The URL as the browser gave it.
-    public let url: URL
     /// Its host, lowercased (an IPv6 literal without its brackets).
     public let host: String
     /// `scheme://host[:port]`: the VAPID token's audience.
     public let origin: String
+    /// Whether the operator admitted this host (then its addresses are not checked).
+    public let admitted: Bool
+    /// A name (not an IP literal) on a host not admitted: its addresses are checked before each delivery.
+    public var needsResolution: Bool { !admitted && Self.literal(host) == nil }
 
     /// Why an endpoint is refused.
     public enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -29,6 +31,7 @@ public struct PushEndpoint: Sendable, Equatable {
     }
 
     /// Checks `text` against the rules that need no name resolution.
+    /// `allowedHosts` are lowercased (``WebPushConfiguration/allowedHosts``).
     public init(_ text: String, allowedHosts: Set<String>) throws(Refusal) {
         guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               scheme == "https" || scheme == "http", let rawHost = url.host, !rawHost.isEmpty,
@@ -43,15 +46,11 @@ public struct PushEndpoint: Sendable, Equatable {
             }
             if let literal = Self.literal(host), !literal { throw .notPublic(host) }
         }
-        self.url = url
         self.host = host
         let port = url.port.map { ":\($0)" } ?? ""
         origin = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(port)"
         self.admitted = admitted
     }
-
-    /// Whether the operator admitted this host (then its addresses are not checked).
-    public let admitted: Bool
 
     /// For an IP literal: whether it is public; nil for a name.
     static func literal(_ host: String) -> Bool? {

@@ -24,13 +24,14 @@ public final class PushSender: Sendable {
     let clock: @Sendable () -> Int64
     let wakeup = WakeSignal()
     let task = Mutex<Task<Void, Never>?>(nil)
-    /// Accepted, gone, given up since start, and the queue's length as last read.
+    /// Accepted, gone, given up since start, and the queue's length as the store last said.
     let counts = Mutex(PushFigures())
 
     /// How many notifications are claimed at once, and for how long another node leaves them alone.
     static let batch = 64
     static let claimMilliseconds: Int64 = 120_000
 
+    /// - Parameter allowedHosts: `--push-allow-host`, lowercased (``WebPushConfiguration/allowedHosts``).
     public init(store: any PushStore, gate: StoreGate, signer: VAPIDSigner, group: any EventLoopGroup,
                 allowedHosts: Set<String>, logger: Logger,
                 clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
@@ -38,7 +39,7 @@ public final class PushSender: Sendable {
         self.gate = gate
         self.signer = signer
         self.group = group
-        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.allowedHosts = allowedHosts
         self.logger = logger
         self.clock = clock
     }
@@ -56,11 +57,8 @@ public final class PushSender: Sendable {
         }
     }
 
-    /// `count` notifications were queued: look now rather than at the next due time.
-    public func queued(_ count: Int) {
-        counts.withLock { $0.pending += count }
-        wakeup.signal()
-    }
+    /// Something was queued: look now rather than at the next due time.
+    public func wake() { wakeup.signal() }
 
     /// Stops: the task is cancelled (requests under way are cut off; what
     /// they were sending stays queued, claimed for two minutes) and the
@@ -82,14 +80,13 @@ public final class PushSender: Sendable {
             let jobs = (try? await stored("the push queue") { [store] in
                 try store.claimDuePushes(now: now, claimUntil: now + Self.claimMilliseconds, limit: Self.batch)
             }) ?? []
-            if !jobs.isEmpty {
-                await deliver(jobs)
-                continue
-            }
+            if !jobs.isEmpty { await deliver(jobs) }
+            // The queue's length is the store's to say, after every batch and before every sleep.
             let queue = try? await stored("the push queue's length") { [store] in try store.pushQueue() }
             if let queue { counts.withLock { $0.pending = queue.pending } }
-            let next = queue?.nextDue
-            await wakeup.sleep(milliseconds: min(30_000, max(50, (next ?? .max / 2) - clock())))
+            if jobs.isEmpty {
+                await wakeup.sleep(milliseconds: min(30_000, max(50, (queue?.nextDue ?? .max / 2) - clock())))
+            }
         }
     }
 
@@ -97,18 +94,19 @@ public final class PushSender: Sendable {
     /// finished (accepted or given up) leave it in one store call, so a
     /// thousand pushes are not a thousand transactions.
     func deliver(_ jobs: [PushJob]) async {
+        let resolved = await publicHosts(of: jobs)
         let outcomes = await withTaskGroup(of: (PushJob, PushOutcome).self) { group in
-            for job in jobs { group.addTask { (job, await self.attempt(job)) } }
+            for job in jobs { group.addTask { (job, await self.attempt(job, publicHosts: resolved)) } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         var finished: [Int64] = []
         for (job, outcome) in outcomes {
             switch outcome {
             case .delivered:
-                counts.withLock { $0.sent += 1; $0.pending = max(0, $0.pending - 1) }
+                counts.withLock { $0.sent += 1 }
                 finished.append(job.id)
             case .gone:
-                counts.withLock { $0.gone += 1; $0.pending = max(0, $0.pending - 1) }
+                counts.withLock { $0.gone += 1 }
                 logger.info("push subscription gone; forgotten", metadata: ["user": "\(job.subscription.user)"])
                 _ = try? await stored("a push subscription gone") { [store] in try store.dropSubscription(endpoint: job.subscription.endpoint) }
             case .retry(let wait):
@@ -116,7 +114,7 @@ public final class PushSender: Sendable {
                     try store.retryPush(id: job.id, attempts: job.attempts + 1, due: clock() + wait)
                 }
             case .giveUp(let why):
-                counts.withLock { $0.failed += 1; $0.pending = max(0, $0.pending - 1) }
+                counts.withLock { $0.failed += 1 }
                 logger.notice("push given up", metadata: ["user": "\(job.subscription.user)", "why": "\(why)"])
                 finished.append(job.id)
             }
@@ -124,11 +122,23 @@ public final class PushSender: Sendable {
         if !finished.isEmpty { _ = try? await stored("pushes finished") { [store, finished] in try store.finishPushes(ids: finished) } }
     }
 
-    private func attempt(_ job: PushJob) async -> PushOutcome {
+    /// Each host name of the batch that needs it, resolved once (a thousand
+    /// pushes to one service are one lookup): whether all its addresses are
+    /// public. Checked at each batch: what a name resolves to may change.
+    private func publicHosts(of jobs: [PushJob]) async -> [String: Bool] {
+        var verdicts: [String: Bool] = [:]
+        for job in jobs {
+            guard let endpoint = try? PushEndpoint(job.subscription.endpoint, allowedHosts: allowedHosts),
+                  endpoint.needsResolution, verdicts[endpoint.host] == nil else { continue }
+            verdicts[endpoint.host] = await HostAddresses.allPublic(endpoint.host)
+        }
+        return verdicts
+    }
+
+    private func attempt(_ job: PushJob, publicHosts: [String: Bool]) async -> PushOutcome {
         let subscription = job.subscription
         guard let endpoint = try? PushEndpoint(subscription.endpoint, allowedHosts: allowedHosts) else { return .gone }
-        // A name is checked each time: what it resolves to may have changed since the subscription.
-        if !endpoint.admitted, PushEndpoint.literal(endpoint.host) == nil, !(await HostAddresses.allPublic(endpoint.host)) {
+        if endpoint.needsResolution, publicHosts[endpoint.host] != true {
             return .giveUp("the endpoint's host \(endpoint.host) does not resolve to public addresses only")
         }
         guard let key = Base64URL.decode(subscription.p256dh), let secret = Base64URL.decode(subscription.auth),

@@ -20,6 +20,16 @@ public enum WebPushEncryption {
         case tooLarge
     }
 
+    /// The browser's key if a subscription's `p256dh` (an uncompressed P-256
+    /// point, 65 bytes) and `auth` (16 bytes) can be encrypted for.
+    public static func receiverPublicKey(_ receiverKey: [UInt8], authSecret: [UInt8]) throws(KeyError) -> P256.KeyAgreement.PublicKey {
+        guard receiverKey.count == 65, receiverKey.first == 0x04,
+              let receiver = try? P256.KeyAgreement.PublicKey(x963Representation: receiverKey)
+        else { throw .badPublicKey }
+        guard authSecret.count == 16 else { throw .badAuthSecret }
+        return receiver
+    }
+
     /// The `aes128gcm` body of `plaintext` for the browser whose key is
     /// `receiverKey` (the subscription's `p256dh`, 65 bytes) and auth secret
     /// `authSecret` (16 bytes). `senderKey` and `salt` are fresh for each
@@ -28,10 +38,7 @@ public enum WebPushEncryption {
         _ plaintext: [UInt8], receiverKey: [UInt8], authSecret: [UInt8],
         senderKey: P256.KeyAgreement.PrivateKey = .init(), salt: [UInt8]? = nil
     ) throws(KeyError) -> [UInt8] {
-        guard receiverKey.count == 65, receiverKey.first == 0x04,
-              let receiver = try? P256.KeyAgreement.PublicKey(x963Representation: receiverKey)
-        else { throw .badPublicKey }
-        guard authSecret.count == 16 else { throw .badAuthSecret }
+        let receiver = try receiverPublicKey(receiverKey, authSecret: authSecret)
         // 16 bytes of tag, 1 of delimiter: what is left of a record for the payload.
         guard plaintext.count + 17 <= Int(recordSize) else { throw .tooLarge }
         let salt = salt ?? (0..<16).map { _ in UInt8.random(in: 0...255) }

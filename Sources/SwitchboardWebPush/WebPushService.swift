@@ -16,13 +16,13 @@ public final class WebPushService: Sendable {
     ///   - key: the server's VAPID key.
     ///   - store: where subscriptions and the queue are kept.
     ///   - gate: how the store is reached.
-    ///   - allowedHosts: `--push-allow-host`: hosts admitted over http(s) whatever their addresses.
+    ///   - allowedHosts: `--push-allow-host`, lowercased: hosts admitted over http(s) whatever their addresses.
     ///   - sender: whose figures ``figures`` gives; nil in tests.
     public init(key: VAPIDKey, store: any PushStore, gate: StoreGate, allowedHosts: Set<String>, sender: PushSender? = nil) {
         publicKey = key.publicKeyBase64URL
         self.store = store
         self.gate = gate
-        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.allowedHosts = allowedHosts
         self.sender = sender
     }
 
@@ -60,17 +60,13 @@ public final class WebPushService: Sendable {
         } catch {
             throw SwitchboardError(.forbidden, code: "endpoint_not_allowed", message: "Field 'endpoint': \(error.description).")
         }
-        guard let key = Base64URL.decode(p256dh), key.count == 65, key.first == 0x04 else {
+        do {
+            _ = try WebPushEncryption.receiverPublicKey(Base64URL.decode(p256dh) ?? [], authSecret: Base64URL.decode(auth) ?? [])
+        } catch .badPublicKey {
             throw SwitchboardError(.invalid, code: "invalid_subscription",
                                    message: "Field 'keys.p256dh' must be a P-256 public key (65 bytes, uncompressed) in base64url.")
-        }
-        guard let secret = Base64URL.decode(auth), secret.count == 16 else {
-            throw SwitchboardError(.invalid, code: "invalid_subscription", message: "Field 'keys.auth' must be 16 bytes in base64url.")
-        }
-        do {
-            _ = try WebPushEncryption.encrypt([], receiverKey: key, authSecret: secret)
         } catch {
-            throw SwitchboardError(.invalid, code: "invalid_subscription", message: "Field 'keys.p256dh' is not a point on P-256.")
+            throw SwitchboardError(.invalid, code: "invalid_subscription", message: "Field 'keys.auth' must be 16 bytes in base64url.")
         }
         return PushSubscription(user: user, endpoint: endpoint, p256dh: p256dh, auth: auth)
     }
