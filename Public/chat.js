@@ -241,10 +241,15 @@
     return state.account ? "" : `user=${encodeURIComponent(state.user)}`;
   }
 
+  /** "live …", and why it is not the transport chosen when the page fell back. */
+  function showLive(text) {
+    setStatus(state.fellBack ? `${text} · ${state.fellBack}` : text, "live");
+  }
+
   /** A transport connected: say so, and send what the outbox holds. */
   function connected(text) {
     state.stats.requests += 1;
-    setStatus(state.fellBack ? `${text} · ${state.fellBack}` : text, "live");
+    showLive(text);
     renderCost();
     outbox.flush();
   }
@@ -403,8 +408,7 @@
           if (page.messages.length === 0) state.stats.empty += 1;
           page.messages.forEach((message) => deliver(message, true));
           state.since = Math.max(state.since, page.next);
-          const text = long ? "live (long-poll)" : `polling every ${$("interval").selectedOptions[0].text.replace("every ", "")}`;
-          setStatus(state.fellBack ? `${text} · ${state.fellBack}` : text, "live");
+          showLive(long ? "live (long-poll)" : `polling every ${$("interval").selectedOptions[0].text.replace("every ", "")}`);
           renderCost();
           if (!long) await sleep(Math.max(0, Number($("interval").value) - (performance.now() - started)));
         } catch (error) {
@@ -488,7 +492,7 @@
 
   function build(message) {
     const item = document.createElement("li");
-    item.dataset.id = message.id;
+    if (message.id !== undefined) item.dataset.id = message.id;  // an outbox line has none yet
     if (message.kind === "message") {
       item.className = message.user === state.user ? "message mine" : "message";
       const meta = document.createElement("div");
@@ -507,21 +511,15 @@
         meta.append(delivery);
       }
       item.append(meta);
-      if (message.pending) {
-        // Not stored yet: its text, and what else it carries, in words; no acts on it until it is.
+      if (message.pending || message.deleted || message.text || !(message.media || message.location)) {
         const text = document.createElement("div");
         text.className = "text";
-        const extras = [message.media?.length ? `📎 ${message.media.length}` : "", message.location ? "📍" : ""];
+        // Always text, never HTML; a line not stored yet says in words what else it carries.
+        const extras = message.pending ? [message.media?.length ? `📎 ${message.media.length}` : "", message.location ? "📍" : ""] : [];
         text.textContent = [message.text || "", ...extras].filter(Boolean).join(" ");
         item.append(text);
-        return item;
       }
-      if (message.deleted || message.text || !(message.media || message.location)) {
-        const text = document.createElement("div");
-        text.className = "text";
-        text.textContent = message.text || "";   // always text, never HTML
-        item.append(text);
-      }
+      if (message.pending) return item;  // no attachments drawn and no acts on it until it is stored
       if (!message.deleted) attachments.render(message, item);
       acts.decorate(message, item);
     } else {
