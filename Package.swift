@@ -110,6 +110,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // An application's backend: signed webhooks from a durable queue, and
+        // the publish hook, over async-http-client; HMAC with swift-crypto.
+        .target(
+            name: "SwitchboardHooks",
+            dependencies: [
+                "SwitchboardCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "SwitchboardTCP",
             dependencies: [
@@ -143,7 +156,7 @@ let package = Package(
             name: "Switchboard",
             dependencies: [
                 "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardHTTP", "SwitchboardTCP",
-                "SwitchboardWebSocket", "SwitchboardMedia", "SwitchboardWebPush", "MicroHTTPD",
+                "SwitchboardWebSocket", "SwitchboardMedia", "SwitchboardWebPush", "SwitchboardHooks", "MicroHTTPD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -179,7 +192,7 @@ let package = Package(
             name: "SwitchboardCLI",
             dependencies: [
                 "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardLoad", "MicroHTTPD",
-                "SwitchboardWebPush",
+                "SwitchboardWebPush", "SwitchboardHooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -201,6 +214,10 @@ let package = Package(
             name: "SwitchboardWebPushTests",
             dependencies: ["SwitchboardWebPush", "SwitchboardCore", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "JWTKit", package: "jwt-kit")]
+        ),
+        .testTarget(
+            name: "SwitchboardHooksTests",
+            dependencies: ["SwitchboardHooks", "SwitchboardCore", "SwitchboardStore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket", "SwitchboardCore"]),
         .testTarget(

@@ -96,6 +96,15 @@
       $("push").textContent = `${p.pending} waiting · ${p.sent} sent · ${p.gone} gone · ${p.failed} given up`;
       $("push").classList.toggle("alarm", p.pending > 1000);
     }
+    $("backend-tile").hidden = !stats.backend;
+    if (stats.backend) {
+      const b = stats.backend;
+      const hook = b.allowed + b.denied + b.modified + b.hook_failed > 0
+        ? ` · hook: ${b.allowed} allowed, ${b.denied} denied, ${b.modified} modified, ${b.hook_failed} failed` : "";
+      $("backend").textContent = `${b.pending} waiting · ${b.delivered} delivered · ${b.retried} retried · `
+        + `${b.failed} given up${b.dropped ? ` · ${b.dropped} dropped` : ""}${b.delivering ? " · this node delivers" : ""}${hook}`;
+      $("backend").classList.toggle("alarm", b.pending > 1000 || b.hook_failed > 0 && b.hook_failed >= b.allowed);
+    }
     rows($("transports"), TRANSPORTS.map((t) => [t, stats.connections[t], formatRate(rates[t]), stats.transports[t].delivered,
       ms(stats.transports[t].latency_p50_ms), ms(stats.transports[t].latency_p99_ms)]));
     rows($("rooms"), stats.rooms.map((r) => [r.name, r.message_count, r.last_id, r.online]));

@@ -40,6 +40,9 @@ python3 Tests/Security/security_test.py .build/debug/switchboard
 echo "== Web Push: a push service on loopback that verifies every VAPID header and decrypts every payload"
 python3 Tests/Push/push_test.py .build/debug/switchboard
 
+echo "== an application's backend: webhooks and the publish hook, to a backend on loopback that checks every signature"
+python3 Tests/Hooks/hooks_test.py .build/debug/switchboard
+
 echo "== attachments: photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory"
 python3 Tests/Media/media_test.py .build/debug/switchboard
 

@@ -4,6 +4,7 @@ import SwitchboardAuth
 import NIOPosix
 import SwitchboardCore
 import SwitchboardHTTP
+import SwitchboardHooks
 import SwitchboardMedia
 import SwitchboardPostgres
 import SwitchboardStore
@@ -40,6 +41,8 @@ public final class ChatServer: @unchecked Sendable {
     public let media: MediaService?
     /// Web Push; nil when the store keeps no subscriptions.
     let webPush: WebPushParts?
+    /// Webhooks and the publish hook; nil when neither is configured.
+    let backend: BackendParts?
     /// The media folder to remove at shutdown, when it was a throwaway one.
     private let throwawayMedia: MediaDirectory?
     private let scheduler: DeadlineScheduler
@@ -112,20 +115,8 @@ public final class ChatServer: @unchecked Sendable {
             try? store.close()
         }
         do {
-            try cluster?.start(PostgresCluster.Handlers(
-                committedElsewhere: { [logger] in
-                    do { try bus.ingest() } catch { logger.debug("reading other nodes' messages failed: \(error)") }
-                },
-                kick: { user in
-                    connections.kick(user: user)
-                    presence.dropLeases(of: user)
-                },
-                counts: { Dictionary(uniqueKeysWithValues: connections.counts().map { ($0.key.rawValue, $0.value) }) },
-                reclaim: { presence.reclaim() },
-                accessChanged: { [logger] in
-                    do { try accounts.reload() } catch { logger.warning("reading accounts and bans failed: \(error)") }
-                },
-                notice: { notices.post($0) }))
+            try cluster?.start(Self.clusterHandlers(bus: bus, presence: presence, connections: connections, accounts: accounts,
+                                                    notices: notices, logger: logger))
         } catch {
             abandon()
             throw error
@@ -133,6 +124,8 @@ public final class ChatServer: @unchecked Sendable {
         let media: MediaService?
         var throwaway: MediaDirectory?
         do {
+            backend = try BackendParts.make(configuration.hooks, store: store, bus: bus, limits: configuration.limits,
+                                            group: eventLoops, node: configuration.nodeID, logger: logger)
             webPush = try WebPushParts.make(configuration.webPush, store: store, bus: bus, presence: presence,
                                             group: eventLoops, subject: configuration.http.publicURL ?? "mailto:admin@localhost", logger: logger)
             media = try (store as? any MediaStore).map { mediaStore in
@@ -148,6 +141,8 @@ public final class ChatServer: @unchecked Sendable {
         }
         self.media = media
         throwawayMedia = throwaway
+        // One entry for every publish and act, whatever the transport: the publish hook is asked there.
+        let acts = MessageActService(bus: bus, access: access, limits: configuration.limits, media: media, review: backend?.review)
         if let media {
             scheduler.repeating(every: 60) { [logger] in
                 media.sweep(nowMilliseconds: MessageBus.systemClock()) { result in
@@ -160,7 +155,7 @@ public final class ChatServer: @unchecked Sendable {
         do {
             tcp = try configuration.tcp.map {
                 try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, access: access,
-                                  notices: notices, group: eventLoops, logger: logger)
+                                  notices: notices, acts: acts, group: eventLoops, logger: logger)
             }
         } catch {
             abandon()
@@ -168,7 +163,7 @@ public final class ChatServer: @unchecked Sendable {
         }
         webSockets = WebSocketServer(
             configuration: configuration.webSocket,
-            bus: bus, connections: connections, access: access, notices: notices, media: media,
+            bus: bus, connections: connections, access: access, notices: notices, media: media, acts: acts,
             group: eventLoops, scheduler: scheduler, logger: logger)
         do {
             var httpConfiguration = configuration.http
@@ -176,7 +171,8 @@ public final class ChatServer: @unchecked Sendable {
             http = try HTTPServer(configuration: httpConfiguration, bus: bus,
                                   presence: presence, connections: connections, metrics: metrics,
                                   upgrades: webSockets, cluster: cluster, scheduler: scheduler, access: access,
-                                  accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, push: webPush?.service, logger: logger)
+                                  accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, push: webPush?.service,
+                                  acts: acts, backend: backend?.figures, logger: logger)
         } catch {
             tcp?.closeAll()
             abandon()
@@ -199,6 +195,7 @@ public final class ChatServer: @unchecked Sendable {
         while publicURL.hasSuffix("/") { publicURL.removeLast() }
         tcp?.setMediaBaseURL(publicURL)
         webPush?.start()
+        backend?.start(bus: bus, presence: presence)
         cluster?.advertise(address: "http://\(host):\(http.port)" + (tcp.map { " tcp \($0.port)" } ?? ""))
     }
 
@@ -230,6 +227,7 @@ public final class ChatServer: @unchecked Sendable {
         webSockets.closeAll()
         tcp?.closeAll()
         webPush?.stop()  // before the event loops its client runs on
+        backend?.stop()
         try? eventLoops.syncShutdownGracefully()
         scheduler.stop()
         // Every connection is closed: give up the lease, so this node's users

@@ -1,4 +1,5 @@
 import SwitchboardCore
+import SwitchboardHooks
 import SwitchboardHTTP
 import SwitchboardTCP
 import SwitchboardWebSocket
@@ -46,6 +47,8 @@ public struct ChatServerConfiguration: Sendable {
     public var media = MediaLimits()
     /// Web Push: the VAPID key, subject and hosts admitted.
     public var webPush = WebPushConfiguration()
+    /// Webhooks and the publish hook (`--webhook`, `--publish-hook`, …).
+    public var hooks = HookConfiguration()
 
     public init(databasePath: String = "switchboard.sqlite",
                 http: HTTPServerConfiguration = HTTPServerConfiguration(),

@@ -90,6 +90,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup(title: "Web Push") var push: PushOptions
 
+    @OptionGroup(title: "An application's backend") var hooks: HookOptions
+
     func validate() throws {
         _ = try Self.hostAndPort(http)
         if tcp != "off" { _ = try Self.hostAndPort(tcp) }
@@ -132,6 +134,7 @@ struct ServeCommand: ParsableCommand {
         configuration.storeTimeoutSeconds = storeTimeout
         media.apply(to: &configuration)
         try push.apply(to: &configuration)
+        hooks.apply(to: &configuration)
         configuration.http.tls = try tls.credentials()
         configuration.http.publicURL = access.publicURL
         // SwiftNIO's TLS (the line port, --wss): one context for both, as SIGHUP makes it.

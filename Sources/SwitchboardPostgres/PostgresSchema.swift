@@ -21,17 +21,20 @@ import PostgresNIO
 ///   every file), and which messages carry them (written by the commit).
 /// - `switchboard_push_subscriptions`, `switchboard_push_jobs`: Web Push's
 ///   subscriptions and the queue of notifications owed.
+/// - `switchboard_webhook_lease`, `switchboard_webhook_events`,
+///   `switchboard_webhook_deliveries`: webhooks' lease and cursor, and each
+///   receiver's queue.
 /// - `switchboard_commit(...)`: one group commit, in one round trip.
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 7
+    static let version = 8
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     /// Every statement, in order; `statements[0]` makes the version table.
     /// (The media tables, ``mediaStatements``, come last: the commit
     /// function only names them when it runs.)
-    static var statements: [String] { coreStatements + sweepStatements + actStatements + mediaStatements + pushStatements }
+    static var statements: [String] { coreStatements + sweepStatements + actStatements + mediaStatements + pushStatements + webhookStatements }
 
     private static let coreStatements: [String] = [
         """

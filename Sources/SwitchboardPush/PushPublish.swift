@@ -7,20 +7,11 @@ import SwitchboardCore
 /// the connection answers it (an echo, an ack, a refusal) and lets a held
 /// read through (``PendingStores``).
 public enum PushPublish {
-    /// Publishes `draft`; `answered` runs on `eventLoop` with the stored
-    /// message or the refusal (`store_unavailable` once the store has not
-    /// answered in `--store-timeout`).
-    public static func publish(_ draft: MessageDraft, on bus: MessageBus, eventLoop: any EventLoop,
-                               answered: @escaping (Result<EncodedMessage, SwitchboardError>) -> Void) {
-        let answered = NIOLoopBound(answered, eventLoop: eventLoop)
-        bus.publish(draft) { result in
-            eventLoop.execute { answered.value(result) }
-        }
-    }
-
-    /// ``publish(_:on:eventLoop:answered:)`` through Core's one entry for
-    /// a client's publish: a reply's target checked, the uploads `media`
-    /// (none: the same) checked as `identity`'s own.
+    /// Publishes `draft` through Core's one entry for a client's publish (a
+    /// reply's target checked, the uploads `media` checked as `identity`'s
+    /// own, the publish hook asked); `answered` runs on `eventLoop` with the
+    /// stored message or the refusal (`store_unavailable` once the store has
+    /// not answered in `--store-timeout`).
     public static func publish(_ draft: MessageDraft, media: [String], by identity: Identity, through acts: MessageActService,
                                eventLoop: any EventLoop,
                                answered: @escaping (Result<EncodedMessage, SwitchboardError>) -> Void) {

@@ -121,6 +121,33 @@ extension SQLiteMessageStore {
                 CREATE INDEX push_job_message ON push_job(message_id);
                 """)
         }
+        migrator.registerMigration("v8: webhooks' lease, cursor and queues") { db in
+            try db.execute(sql: """
+                CREATE TABLE webhook_lease (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    node TEXT NOT NULL,
+                    until INTEGER NOT NULL,
+                    cursor INTEGER NOT NULL
+                );
+                CREATE TABLE webhook_event (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    type TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    ts INTEGER NOT NULL,
+                    data BLOB NOT NULL
+                );
+                CREATE TABLE webhook_delivery (
+                    target TEXT NOT NULL,
+                    event INTEGER NOT NULL,
+                    key TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    due INTEGER NOT NULL,
+                    PRIMARY KEY (target, event)
+                ) WITHOUT ROWID;
+                CREATE INDEX webhook_delivery_due ON webhook_delivery(target, due);
+                CREATE INDEX webhook_delivery_event ON webhook_delivery(event);
+                """)
+        }
         return migrator
     }
 }

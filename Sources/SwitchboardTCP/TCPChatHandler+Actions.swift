@@ -49,7 +49,7 @@ extension TCPChatHandler {
         case .publish(let draft):
             pending.submitted()
             // The sender gets its message back once stored (live delivery): that is the ack.
-            PushPublish.publish(draft, on: bus, eventLoop: context.eventLoop) { [self] result in
+            PushPublish.publish(draft, media: [], by: session.identity, through: acts, eventLoop: context.eventLoop) { [self] result in
                 if case .failure(let error) = result { send(LineFormat.refusal(error)) }
                 storeFinished()
             }

@@ -28,6 +28,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
     let connections: ConnectionDirectory
     let access: AccessControl
     let notices: NoticeBoard
+    /// Core's one entry for a client's publish (the publish hook among its rules).
+    let acts: MessageActService
     /// Set once the client has sent `typing:`: it hears others' from then on.
     var listening: NoticeBoard.Token?
     let configuration: TCPServerConfiguration
@@ -45,8 +47,9 @@ final class TCPChatHandler: ChannelDuplexHandler {
     var readHeldForWrites = false
 
     init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory, access: AccessControl,
-         notices: NoticeBoard, configuration: TCPServerConfiguration, client: String, logger: Logger) {
+         notices: NoticeBoard, acts: MessageActService? = nil, configuration: TCPServerConfiguration, client: String, logger: Logger) {
         self.notices = notices
+        self.acts = acts ?? MessageActService(bus: bus, access: access, limits: configuration.limits, media: nil)
         self.bus = bus
         self.presence = presence
         self.connections = connections

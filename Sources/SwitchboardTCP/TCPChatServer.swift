@@ -23,9 +23,11 @@ public final class TCPChatServer: Sendable {
     /// - Parameters:
     ///   - access: who a client that sends `auth:` is, and what every client may do.
     ///   - notices: typing notices, said and heard by line clients that send `typing:`.
+    ///   - acts: Core's entry for publishes (the server's one, with its publish hook); nil: one of its own.
     public init(configuration: TCPServerConfiguration, bus: MessageBus, presence: Presence,
                 connections: ConnectionDirectory, access: AccessControl, notices: NoticeBoard = NoticeBoard(),
-                group: any EventLoopGroup, logger: Logger) throws {
+                acts: MessageActService? = nil, group: any EventLoopGroup, logger: Logger) throws {
+        let acts = acts ?? MessageActService(bus: bus, access: access, limits: configuration.limits, media: nil)
         let registry = ClientRegistry()
         self.bus = bus
         let tls = NIOLockedValueBox(configuration.tls)
@@ -63,7 +65,7 @@ public final class TCPChatServer: Sendable {
                     configuration.mediaBaseURL = mediaBase.withLockedValue { $0 }
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(bus: bus, presence: presence, connections: connections, access: access,
-                                       notices: notices, configuration: configuration, client: channel.remoteAddress?.ipAddress ?? "unknown",
+                                       notices: notices, acts: acts, configuration: configuration, client: channel.remoteAddress?.ipAddress ?? "unknown",
                                        logger: logger))
                 }
             }

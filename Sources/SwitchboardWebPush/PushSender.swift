@@ -77,12 +77,12 @@ public final class PushSender: Sendable {
     private func run() async {
         while !Task.isCancelled {
             let now = clock()
-            let jobs = (try? await stored("the push queue") { [store] in
+            let jobs = (try? await gate.value("the push queue") { [store] in
                 try store.claimDuePushes(now: now, claimUntil: now + Self.claimMilliseconds, limit: Self.batch)
             }) ?? []
             if !jobs.isEmpty { await deliver(jobs) }
             // The queue's length is the store's to say, after every batch and before every sleep.
-            let queue = try? await stored("the push queue's length") { [store] in try store.pushQueue() }
+            let queue = try? await gate.value("the push queue's length") { [store] in try store.pushQueue() }
             if let queue { counts.withLock { $0.pending = queue.pending } }
             if jobs.isEmpty {
                 await wakeup.sleep(milliseconds: min(30_000, max(50, (queue?.nextDue ?? .max / 2) - clock())))
@@ -108,9 +108,9 @@ public final class PushSender: Sendable {
             case .gone:
                 counts.withLock { $0.gone += 1 }
                 logger.info("push subscription gone; forgotten", metadata: ["user": "\(job.subscription.user)"])
-                _ = try? await stored("a push subscription gone") { [store] in try store.dropSubscription(endpoint: job.subscription.endpoint) }
+                _ = try? await gate.value("a push subscription gone") { [store] in try store.dropSubscription(endpoint: job.subscription.endpoint) }
             case .retry(let wait):
-                _ = try? await stored("a push retried") { [store, clock] in
+                _ = try? await gate.value("a push retried") { [store, clock] in
                     try store.retryPush(id: job.id, attempts: job.attempts + 1, due: clock() + wait)
                 }
             case .giveUp(let why):
@@ -119,7 +119,7 @@ public final class PushSender: Sendable {
                 finished.append(job.id)
             }
         }
-        if !finished.isEmpty { _ = try? await stored("pushes finished") { [store, finished] in try store.finishPushes(ids: finished) } }
+        if !finished.isEmpty { _ = try? await gate.value("pushes finished") { [store, finished] in try store.finishPushes(ids: finished) } }
     }
 
     /// Each host name of the batch that needs it, resolved once (a thousand
@@ -165,12 +165,5 @@ public final class PushSender: Sendable {
         }
         return PushOutcome.of(status: status, retryAfter: retryAfter, attempts: job.attempts + 1, created: job.created,
                               now: clock(), jitter: Double.random(in: 0...1))
-    }
-
-    /// `work` through the store gate, awaited.
-    func stored<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            gate.run(what, work) { continuation.resume(with: $0) }
-        }
     }
 }

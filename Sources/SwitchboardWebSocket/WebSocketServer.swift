@@ -23,13 +23,14 @@ public final class WebSocketServer: Sendable {
     ///   - access: who a handshake's client is and what it may do.
     ///   - notices: typing and read notices, heard by open sockets and said by them.
     ///   - media: uploads a publish may carry (`"media":[ID]`); nil: none.
+    ///   - acts: Core's entry for publishes and acts (the server's one, with its publish hook); nil: one of its own.
     public init(configuration: WebSocketConfiguration, bus: MessageBus, connections: ConnectionDirectory, access: AccessControl,
-                notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil,
+                notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil, acts: MessageActService? = nil,
                 group: any EventLoopGroup, scheduler: DeadlineScheduler, logger: Logger) {
         self.group = group
         services = WebSocketServices(configuration: configuration, bus: bus, connections: connections, access: access,
                                      notices: notices,
-                                     acts: MessageActService(bus: bus, access: access, limits: configuration.limits, media: media),
+                                     acts: acts ?? MessageActService(bus: bus, access: access, limits: configuration.limits, media: media),
                                      logger: logger)
         scheduler.repeating(every: configuration.keepaliveSeconds) { [weak self] in self?.heartbeat() }
     }

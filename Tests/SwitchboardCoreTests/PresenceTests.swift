@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import SwitchboardTesting
 @testable import SwitchboardCore
@@ -15,6 +16,25 @@ struct PresenceTests {
         #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == PresenceChange(room: "lobby", user: "luke", kind: .leave, transport: .sse))
         #expect(registry.disconnect(user: "luke", room: "lobby", transport: .sse) == nil)
         #expect(registry.everyone().isEmpty)
+    }
+
+    @Test func aUserIsOnlineFromTheFirstRoomToTheLast() {
+        let bus = try! MessageBus(store: InMemoryMessageStore())
+        let presence = Presence(bus: bus)
+        let flips = Mutex<[String]>([])
+        presence.observeUsers { user, online in flips.withLock { $0.append("\(user) \(online ? "online" : "offline")") } }
+        presence.connect(user: "han", room: "a", transport: .tcp)
+        presence.connect(user: "han", room: "b", transport: .sse)
+        presence.connect(user: "han", room: "a", transport: .websocket)
+        presence.disconnect(user: "han", room: "a", transport: .tcp)
+        presence.disconnect(user: "han", room: "a", transport: .websocket)
+        #expect(flips.withLock { $0 } == ["han online"], "still in room b")
+        presence.reclaim()  // joins announced again are nobody new
+        presence.disconnect(user: "han", room: "b", transport: .sse)
+        #expect(flips.withLock { $0 } == ["han online", "han offline"])
+        #expect(presence.poll(user: "kim", room: "a", transport: .shortPoll, now: 0))
+        _ = presence.expireLeases(now: UInt64(Presence.pollLeaseSeconds * 1e9) + 1)
+        #expect(flips.withLock { $0 } == ["han online", "han offline", "kim online", "kim offline"])
     }
 
     @Test func roomsAreSeparate() {

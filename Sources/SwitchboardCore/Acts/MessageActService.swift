@@ -8,15 +8,20 @@ public final class MessageActService: Sendable {
     let access: AccessControl
     let limits: MessageLimits
     let media: MediaService?
+    let review: PublishReview?
+    /// A speaker's publishes reach the bus in the order they came, whatever order the hook answers in.
+    let sequencer = PublishSequencer()
 
     /// - Parameters:
     ///   - limits: names and text, and `--edit-window` (``MessageLimits/editWindowSeconds``).
     ///   - media: uploads' rules; nil where the store keeps none.
-    public init(bus: MessageBus, access: AccessControl, limits: MessageLimits, media: MediaService?) {
+    ///   - review: `--publish-hook`: asked before a message or an edit's new text is stored; nil: none.
+    public init(bus: MessageBus, access: AccessControl, limits: MessageLimits, media: MediaService?, review: PublishReview? = nil) {
         self.bus = bus
         self.access = access
         self.limits = limits
         self.media = media
+        self.review = review
     }
 
     /// How long after sending its author may edit or unsend a message (0: never).
@@ -29,12 +34,31 @@ public final class MessageActService: Sendable {
     /// name; the uploads `ids` are attached as ``MediaService`` decides.
     /// A client id its user sent before stores nothing: `completion` gets
     /// the message stored then (`replayed`), or 409 `client_id_reused`
-    /// when that one's text or room differs.
+    /// when that one's text or room differs. With a publish hook
+    /// (``PublishReview``) the backend is asked first, every time.
     public func publish(_ draft: MessageDraft, media ids: [String], by identity: Identity,
                         completion: @escaping Completion<EncodedMessage>) {
+        guard let review else { return publishOnce(draft, as: draft, media: ids, by: identity, completion: completion) }
+        let lane = draft.room + "\u{0}" + draft.user
+        let ticket = sequencer.ticket(lane)
+        review.check(draft, media: ids, by: identity) { [self] result in
+            sequencer.finish(lane, ticket) { [self] in
+                switch result {
+                case .success(let reviewed): publishOnce(reviewed, as: draft, media: ids, by: identity, completion: completion)
+                case .failure(let error): completion(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// `draft` stored once per client id: a replay answers the original when
+    /// it is what was sent (`sent`, before a hook changed its text) or what was stored.
+    private func publishOnce(_ draft: MessageDraft, as sent: MessageDraft, media ids: [String], by identity: Identity,
+                             completion: @escaping Completion<EncodedMessage>) {
         guard draft.clientID != nil else { return publishChecked(draft, media: ids, by: identity, completion: completion) }
         publishChecked(draft, media: ids, by: identity) { result in
-            if case .success(let stored) = result, stored.message.replayed, !Self.isSame(stored.message, as: draft) {
+            if case .success(let stored) = result, stored.message.replayed,
+               !Self.isSame(stored.message, as: draft), !Self.isSame(stored.message, as: sent) {
                 return completion(.failure(.clientIDReused))
             }
             completion(result)
@@ -88,8 +112,18 @@ public final class MessageActService: Sendable {
             target(id, in: room) { [self, draft] found in
                 do {
                     try mayChange(try found.get(), by: author, identity: identity, unsending: kind == .delete)
-                    bus.publishAct(draft) { result in
-                        completion(result.flatMap { $0.map { .success($0) } ?? .failure(.noSuchMessage(id, in: room)) })
+                    let store: @Sendable (MessageDraft) -> Void = { [bus] draft in
+                        bus.publishAct(draft) { result in
+                            completion(result.flatMap { $0.map { .success($0) } ?? .failure(.noSuchMessage(id, in: room)) })
+                        }
+                    }
+                    // An edit's new text is a publish's: the hook is asked (an unsend says nothing new).
+                    guard kind == .edit, let review else { return store(draft) }
+                    review.check(draft, by: identity) { reviewed in
+                        switch reviewed {
+                        case .success(let draft): store(draft)
+                        case .failure(let error): completion(.failure(error))
+                        }
                     }
                 } catch {
                     completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))

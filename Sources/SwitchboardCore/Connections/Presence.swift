@@ -18,6 +18,8 @@ public final class Presence: Sendable {
     private let registry = Mutex(PresenceRegistry())
     /// When the lease sweep is due, if one is scheduled.
     private let sweepAt = Mutex<UInt64?>(nil)
+    /// Told when a user comes online or goes offline (``observeUsers(_:)``).
+    private let usersObserver = Mutex<(@Sendable (String, Bool) -> Void)?>(nil)
 
     /// - Parameters:
     ///   - scheduler: runs the lease sweep; nil leaves leases to ``expireLeases(now:)``.
@@ -38,6 +40,7 @@ public final class Presence: Sendable {
                         announced: (@Sendable (Bool) -> Void)? = nil) {
         let queued = registry.withLock { registry -> Bool in
             guard let change = registry.connect(user: user, room: room, transport: transport) else { return false }
+            tell(registry.tally(change), change.user)
             // A completion only for a caller that asks: a join is on the
             // path of every connection's opening.
             if let announced {
@@ -103,7 +106,7 @@ public final class Presence: Sendable {
     /// Claims every present user again (a `join` unless the store says they
     /// are present elsewhere), after a shared store lost this node's claims.
     public func reclaim() {
-        change { $0.joinsForEveryone() }
+        change(counted: false) { $0.joinsForEveryone() }  // announced again, not new: nobody came online
     }
 
     /// Ends a user's poll leases at once (they were kicked).
@@ -152,17 +155,33 @@ public final class Presence: Sendable {
         onlineEverywhere().mapValues { $0.map(\.user) }
     }
 
+    /// Tells `observer`, from now on, when a user comes online (true: their
+    /// first room on this node) or goes offline (false: their last), unless
+    /// another node has them present as last read. Called in the order the
+    /// changes happen, under presence's lock: it must only hand the news on.
+    public func observeUsers(_ observer: @escaping @Sendable (_ user: String, _ online: Bool) -> Void) {
+        usersObserver.withLock { $0 = observer }
+    }
+
+    /// Tells the observer of a user's `flip` (``PresenceRegistry/tally(_:)``), if any.
+    private func tell(_ flip: Bool?, _ user: String) {
+        guard let flip, let observer = usersObserver.withLock({ $0 }) else { return }
+        if cluster != nil, elsewhere().contains(where: { $0.user == user }) { return }
+        observer(user, flip)
+    }
+
     /// The other nodes' users; none when the cluster cannot be read (the
     /// answer is then this node's alone, rather than an error).
     private func elsewhere() -> [ClusterPresence] {
         cluster?.presenceElsewhere() ?? []
     }
 
-    private func change(_ body: (inout PresenceRegistry) -> [PresenceChange]) {
+    private func change(counted: Bool = true, _ body: (inout PresenceRegistry) -> [PresenceChange]) {
         // Queued under the lock, so the store takes them in the registry's
         // order; after shutdown has begun the bus refuses them.
         registry.withLock { registry in
             for change in body(&registry) {
+                if counted { tell(registry.tally(change), change.user) }
                 if change.kind == .leave { bus.announceLeave(change.draft) } else { bus.announce(change.draft) }
             }
         }

@@ -15,8 +15,20 @@ public struct PresenceRegistry: Sendable {
     }
 
     private var entries: [Key: Entry] = [:]
+    /// In how many rooms each user is present.
+    private var roomCounts: [String: Int] = [:]
 
     public init() {}
+
+    /// Counts `change` (one this registry made) toward its user's rooms:
+    /// true when it made the user present in their first room, false when
+    /// it ended their last, nil otherwise (``Presence/observeUsers(_:)``).
+    public mutating func tally(_ change: PresenceChange) -> Bool? {
+        let count = roomCounts[change.user, default: 0] + (change.kind == .join ? 1 : -1)
+        roomCounts[change.user] = count > 0 ? count : nil
+        if change.kind == .join { return count == 1 ? true : nil }
+        return count <= 0 ? false : nil
+    }
 
     /// A connection opened. Returns the `join` when the user was not present.
     public mutating func connect(user: String, room: String, transport: Transport) -> PresenceChange? {

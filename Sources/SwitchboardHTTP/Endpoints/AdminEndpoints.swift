@@ -44,8 +44,10 @@ final class AdminEndpoints: Sendable {
             var nodes: [NodeStatus]?
             /// Web Push's queue and what it sent (absent where push is off).
             var push: PushFigures?
+            /// Webhooks' queue and the publish hook's verdicts (absent where neither is on).
+            var backend: BackendFigures?
             enum CodingKeys: String, CodingKey {
-                case published, connections, transports, rooms, users, node, nodes, push
+                case published, connections, transports, rooms, users, node, nodes, push, backend
                 case uptimeSeconds = "uptime_s"
                 case storeBytes = "store_bytes", storeWritable = "store_writable"
                 case lastID = "last_id"
@@ -64,7 +66,8 @@ final class AdminEndpoints: Sendable {
             users: onlineUsers(online),
             node: services.cluster?.nodeID,
             nodes: services.cluster.map { $0.nodes() },
-            push: services.push?.figures)
+            push: services.push?.figures,
+            backend: services.backend?())
         return MessageJSON.encode(stats)
     }
 

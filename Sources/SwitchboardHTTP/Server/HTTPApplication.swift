@@ -24,15 +24,19 @@ public final class HTTPApplication: Sendable {
     ///   - conversationStore: conversations' lists, read markers, mutes; nil serves none.
     ///   - notices: typing and read notices to open streams.
     ///   - media: uploads; nil serves none (503 `media_unavailable`).
+    ///   - acts: Core's entry for publishes and acts (the server's one, with its publish hook); nil: one of its own.
+    ///   - backend: what webhooks and the publish hook have done, for the admin's stats and `/metrics`; nil: neither is on.
     public init(configuration: HTTPServerConfiguration, bus: MessageBus, presence: Presence, connections: ConnectionDirectory,
                 metrics: PrometheusExporter? = nil, upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
                 scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
                 conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil,
-                push: WebPushService? = nil, logger: Logger) {
+                push: WebPushService? = nil, acts: MessageActService? = nil, backend: (@Sendable () -> BackendFigures)? = nil,
+                logger: Logger) {
         services = HTTPServices(configuration: configuration, bus: bus, presence: presence,
                                 connections: connections, metrics: metrics, upgrades: upgrades,
                                 cluster: cluster, scheduler: scheduler, access: access, accounts: accounts,
-                                conversationStore: conversationStore, notices: notices, media: media, push: push, logger: logger)
+                                conversationStore: conversationStore, notices: notices, media: media, push: push,
+                                acts: acts, backend: backend, logger: logger)
         admin = AdminEndpoints(services: services)
         router = HTTPRouter(services: services, admin: admin)
     }

@@ -27,10 +27,12 @@ public final class HTTPServer: Sendable {
                 upgrades: (any HTTPUpgradeEndpoint)? = nil, cluster: (any Cluster)? = nil,
                 scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
                 conversationStore: (any ConversationStore)? = nil, notices: NoticeBoard = NoticeBoard(), media: MediaService? = nil,
-                push: WebPushService? = nil, logger: Logger) throws {
+                push: WebPushService? = nil, acts: MessageActService? = nil, backend: (@Sendable () -> BackendFigures)? = nil,
+                logger: Logger) throws {
         application = HTTPApplication(configuration: configuration, bus: bus, presence: presence, connections: connections,
                                       metrics: metrics, upgrades: upgrades, cluster: cluster, scheduler: scheduler, access: access,
-                                      accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, push: push, logger: logger)
+                                      accounts: accounts, conversationStore: conversationStore, notices: notices, media: media, push: push,
+                                      acts: acts, backend: backend, logger: logger)
         let router = application.router
         var daemonConfiguration = HTTPDaemonConfiguration(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threads,

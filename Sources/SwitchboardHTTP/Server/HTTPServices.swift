@@ -37,6 +37,8 @@ final class HTTPServices: Sendable {
     let acts: MessageActService
     /// Push subscriptions (WebPushService's rules); nil where push is off.
     let push: WebPushService?
+    /// What webhooks and the publish hook have done; nil where neither is on.
+    let backend: (@Sendable () -> BackendFigures)?
     let logger: Logger
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
@@ -45,9 +47,11 @@ final class HTTPServices: Sendable {
          connections: ConnectionDirectory, metrics: PrometheusExporter?, upgrades: (any HTTPUpgradeEndpoint)?,
          cluster: (any Cluster)?, scheduler: DeadlineScheduler, access: AccessControl, accounts: AccountService?,
          conversationStore: (any ConversationStore)?, notices: NoticeBoard, media: MediaService? = nil,
-         push: WebPushService? = nil, logger: Logger) {
+         push: WebPushService? = nil, acts: MessageActService? = nil, backend: (@Sendable () -> BackendFigures)? = nil,
+         logger: Logger) {
         self.media = media
         self.push = push
+        self.backend = backend
         self.conversationStore = conversationStore
         self.notices = notices
         self.configuration = configuration
@@ -62,7 +66,7 @@ final class HTTPServices: Sendable {
         self.accounts = accounts
         conversations = ConversationService(bus: bus, access: access, store: conversationStore, notices: notices,
                                             limits: configuration.limits)
-        acts = MessageActService(bus: bus, access: access, limits: configuration.limits, media: media)
+        self.acts = acts ?? MessageActService(bus: bus, access: access, limits: configuration.limits, media: media)
         self.origins = OriginPolicy(allowed: configuration.allowedOrigins, publicURL: configuration.publicURL,
                                     boundHost: configuration.host)
         self.logger = logger

@@ -67,6 +67,22 @@ public final class PrometheusExporter: DeliveryStatsSink {
         return Array(text.utf8)
     }
 
+    /// Webhooks' queue and outcomes, and the publish hook's verdicts, in the text format.
+    public static func backendExposition(_ figures: BackendFigures) -> [UInt8] {
+        var text = "# TYPE switchboard_webhook_pending gauge\nswitchboard_webhook_pending \(figures.pending)\n"
+        text += "# TYPE switchboard_webhook_total counter\n"
+        for (outcome, count) in [("delivered", figures.delivered), ("retried", figures.retried), ("failed", figures.failed),
+                                 ("dropped", figures.dropped)] {
+            text += "switchboard_webhook_total{outcome=\"\(outcome)\"} \(count)\n"
+        }
+        text += "# TYPE switchboard_publish_hook_total counter\n"
+        for (verdict, count) in [("allow", figures.allowed), ("deny", figures.denied), ("modify", figures.modified),
+                                 ("failed", figures.hookFailed)] {
+            text += "switchboard_publish_hook_total{verdict=\"\(verdict)\"} \(count)\n"
+        }
+        return Array(text.utf8)
+    }
+
     /// Uploads' storage in the text format: in all, and for the 20 largest
     /// uploaders (a label per user for every user would grow without bound).
     public static func mediaExposition(_ usage: [MediaUsage]) -> [UInt8] {

@@ -1,9 +1,9 @@
 import Synchronization
 
-/// A sleep that a signal ends early: the sender sleeps until the next
-/// notification is due, and a new one queued wakes it at once. A signal
+/// A sleep that a signal ends early: a background sender (Web Push,
+/// webhooks) sleeps until its next work is due, and new work wakes it at once. A signal
 /// while it is awake is kept for its next sleep, so none is missed.
-final class WakeSignal: Sendable {
+public final class WakeSignal: Sendable {
     private struct State {
         var pending = false
         var sleeper: CheckedContinuation<Void, Never>?
@@ -11,8 +11,10 @@ final class WakeSignal: Sendable {
     }
     private let state = Mutex(State())
 
+    public init() {}
+
     /// Ends the current sleep, or the next one at once.
-    func signal() {
+    public func signal() {
         let sleeper = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let sleeper = state.sleeper else {
                 state.pending = true
@@ -25,7 +27,7 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns after `milliseconds`, or sooner when signalled (or cancelled).
-    func sleep(milliseconds: Int64) async {
+    public func sleep(milliseconds: Int64) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let generation: Int? = state.withLock { state in

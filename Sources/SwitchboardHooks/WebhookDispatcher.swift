@@ -1,0 +1,173 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+import SwitchboardCore
+
+/// Delivers webhooks (SPEC "An application's backend"), on one task:
+/// - **Lease:** on a shared database one node at a time delivers (the
+///   lease, renewed each round, runs out 15 s after its holder stops).
+/// - **The log is the queue's source:** the holder reads the messages
+///   after the cursor and queues their events for every receiver in the
+///   transaction that moves the cursor, so a crash loses none and each is
+///   queued once. A user's presence (not in the log) is queued by the node
+///   that saw it, in the order it happened.
+/// - **Delivery:** each receiver's due events, one request at a time per
+///   room (in id order), rooms at once; a failure is retried
+///   (``WebhookRetry``) and holds its room's later events behind it.
+/// - **Bounded:** past `--webhook-backlog` events waiting for a receiver the
+///   log is not read further (it keeps them); presence events are dropped.
+/// Publishing never waits for any of it: a commit only wakes the task.
+public final class WebhookDispatcher: Sendable {
+    public typealias Store = MessageStore & WebhookStore
+    let store: any Store
+    let gate: StoreGate
+    let targets: [String]
+    let signature: HookSignature
+    let node: String
+    let backlogLimit: Int
+    /// How long an idle holder sleeps before it reads again (other nodes' commits do not wake it).
+    let idleMilliseconds: Int64
+    let counters: BackendCounters
+    let group: any EventLoopGroup
+    let logger: Logger
+    let clock: @Sendable () -> Int64
+    let client = Mutex<HTTPClient?>(nil)
+    let task = Mutex<Task<Void, Never>?>(nil)
+    let wakeup = WakeSignal()
+    /// Presence events seen here and not yet queued in the store, oldest first.
+    let presence = Mutex<[WebhookEvent]>([])
+
+    static let leaseMilliseconds: Int64 = 15_000
+    static let logBatch = 512
+    static let deliveryBatch = 256
+    static let requestTimeout: TimeAmount = .seconds(10)
+
+    public init(store: any Store, gate: StoreGate, targets: [String], secret: String, node: String, backlogLimit: Int,
+                idleMilliseconds: Int64, counters: BackendCounters, group: any EventLoopGroup, logger: Logger,
+                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+        self.store = store
+        self.gate = gate
+        self.targets = targets
+        signature = HookSignature(secret: secret)
+        self.node = node
+        self.backlogLimit = backlogLimit
+        self.idleMilliseconds = idleMilliseconds
+        self.counters = counters
+        self.group = group
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Starts delivering (what a restart left queued first).
+    public func start() {
+        task.withLock { task in
+            guard task == nil else { return }
+            client.withLock { $0 = SignedPost.client(on: group, connections: 16) }
+            task = Task { [self] in await run() }
+        }
+    }
+
+    /// Something was committed: read the log now.
+    public func wake() { wakeup.signal() }
+
+    /// A user came online or went offline here (``Presence/observeUsers(_:)``):
+    /// kept in order, queued by the task. Dropped (and counted) past the backlog's bound.
+    public func userChanged(_ user: String, online: Bool) {
+        let event = WebhookEvents.presence(user: user, online: online, ts: clock())
+        let full = counters.current.pending >= backlogLimit * max(1, targets.count)
+        let kept = presence.withLock { waiting -> Bool in
+            guard !full, waiting.count < 10_000 else { return false }
+            waiting.append(event)
+            return true
+        }
+        if kept { wakeup.signal() } else { counters.update { $0.dropped += 1 } }
+    }
+
+    /// Stops: presence events not yet queued are queued now (the caller's
+    /// thread waits for the store: call it at shutdown, before the store
+    /// closes, never on a thread that serves connections); requests under
+    /// way are cut off and stay queued. Not on an event loop of `group`.
+    public func shutdown() {
+        let running = task.withLock { task in defer { task = nil }; return task }
+        running?.cancel()
+        let waiting = presence.withLock { waiting in defer { waiting = [] }; return waiting }
+        if !waiting.isEmpty { _ = try? store.queueWebhooks(waiting, targets: targets, cursor: nil, node: nil, now: clock()) }
+        let made = client.withLock { client in defer { client = nil }; return client }
+        try? made?.syncShutdown()
+    }
+
+    private func run() async {
+        var holding = false
+        // The lease is renewed, and the backlog counted, every few rounds, not every one (a busy server wakes it at each commit).
+        var renewed: Int64 = 0, counted: Int64 = 0, full = false
+        while !Task.isCancelled {
+            var busy = false
+            do {
+                try await queuePresence()
+                let now = clock()
+                if !holding || now - renewed >= Self.leaseMilliseconds / 3 {
+                    let (store, node) = (store, node)
+                    let held = try await gate.value("the webhook lease") {
+                        try store.holdWebhookLease(node: node, now: now, until: now + Self.leaseMilliseconds, start: try store.lastAssignedID())
+                    }
+                    if held, !holding { try await tookLease() }
+                    if held != holding { counters.update { $0.delivering = held } }
+                    (holding, renewed) = (held, now)
+                }
+                if holding, now - counted >= 1_000 {
+                    let store = store
+                    let backlog = try await gate.value("the webhook backlog") { try store.webhookBacklog() }
+                    counters.update { $0.pending = backlog.values.reduce(0, +) }
+                    (counted, full) = (now, (backlog.values.max() ?? 0) >= backlogLimit)
+                }
+                if holding { busy = try await round(now: now, full: full) }
+            } catch {
+                logger.debug("webhooks: the store did not answer", metadata: ["error": "\(error)"])
+            }
+            if !busy { await wakeup.sleep(milliseconds: holding ? idleMilliseconds : Self.leaseMilliseconds / 3) }
+        }
+    }
+
+    /// Just became the one node delivering: what waits for receivers no longer configured is dropped.
+    private func tookLease() async throws {
+        let (store, targets) = (store, targets)
+        let forgotten = try await gate.value("webhooks of old receivers") { try store.forgetWebhookTargets(except: targets) }
+        if forgotten > 0 { logger.notice("webhooks: \(forgotten) event(s) for receivers no longer configured dropped") }
+        logger.info("webhooks: this node delivers", metadata: ["node": "\(node)"])
+    }
+
+    /// One round as the holder: the log read on (unless a receiver's backlog
+    /// is `full`), every receiver's due events sent; true when anything moved.
+    private func round(now: Int64, full: Bool) async throws -> Bool {
+        var busy = false
+        if !full { busy = try await readLog(now: now) }
+        let sent = await withTaskGroup(of: Bool.self) { group in
+            for target in targets { group.addTask { await self.deliver(to: target) } }
+            return await group.reduce(false) { $0 || $1 }
+        }
+        return busy || sent
+    }
+
+    /// Queues the events of the next messages of the log; true when the cursor moved.
+    private func readLog(now: Int64) async throws -> Bool {
+        let (store, targets, node) = (store, targets, node)
+        let cursor = try await gate.value("the webhook cursor") { try store.webhookCursor() }
+        let batch = try await gate.value("the log for webhooks") { try store.messages(after: cursor, in: .all, limit: Self.logBatch) }
+        guard batch.scannedThrough > cursor else { return false }
+        let events = batch.messages.compactMap(WebhookEvents.of)
+        return try await gate.value("webhooks queued") {
+            try store.queueWebhooks(events, targets: targets, cursor: batch.scannedThrough, node: node, now: now)
+        }
+    }
+
+    /// Presence events seen here, into the store in the order they happened.
+    private func queuePresence() async throws {
+        let waiting = presence.withLock { $0 }
+        guard !waiting.isEmpty else { return }
+        let (store, targets, now) = (store, targets, clock())
+        _ = try await gate.value("presence webhooks") { try store.queueWebhooks(waiting, targets: targets, cursor: nil, node: nil, now: now) }
+        presence.withLock { $0.removeFirst(min(waiting.count, $0.count)) }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import SwitchboardCore
+
+/// Webhooks' lease, the log's cursor and each receiver's queue, beside the
+/// messages (migration v8). An event is kept once, with a row per receiver
+/// that still owes it; the last receiver's row gone, the event goes too.
+extension SQLiteMessageStore: WebhookStore {
+    public func holdWebhookLease(node: String, now: Int64, until: Int64, start: Int64) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO webhook_lease (id, node, until, cursor) VALUES (1, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET node = excluded.node, until = excluded.until
+                WHERE webhook_lease.node = excluded.node OR webhook_lease.until <= ?
+                """, arguments: [node, until, start, now])
+            return try String.fetchOne(db, sql: "SELECT node FROM webhook_lease WHERE id = 1") == node
+        }
+    }
+
+    public func webhookCursor() throws -> Int64 {
+        try writer.read { db in try Int64.fetchOne(db, sql: "SELECT cursor FROM webhook_lease WHERE id = 1") ?? 0 }
+    }
+
+    public func queueWebhooks(_ events: [WebhookEvent], targets: [String], cursor: Int64?, node: String?, now: Int64) throws -> Bool {
+        try writer.write { db in
+            if let node {
+                try db.execute(sql: "UPDATE webhook_lease SET cursor = coalesce(?, cursor) WHERE id = 1 AND node = ?",
+                               arguments: [cursor, node])
+                guard db.changesCount == 1 else { return false }
+            }
+            let event = try db.cachedStatement(sql: "INSERT INTO webhook_event (type, key, ts, data) VALUES (?, ?, ?, ?)")
+            let delivery = try db.cachedStatement(sql: "INSERT INTO webhook_delivery (target, event, key, attempts, due) VALUES (?, ?, ?, 0, ?)")
+            for item in events {
+                try event.execute(arguments: [item.type, item.key, item.ts, Data(item.data)])
+                let id = db.lastInsertedRowID
+                for target in targets { try delivery.execute(arguments: [target, id, item.key, now]) }
+            }
+            return true
+        }
+    }
+
+    public func dueWebhooks(target: String, now: Int64, limit: Int) throws -> [WebhookDelivery] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT e.id, e.type, e.key, e.ts, e.data, d.attempts
+                FROM webhook_delivery d JOIN webhook_event e ON e.id = d.event
+                WHERE d.target = ? AND d.key NOT IN (SELECT key FROM webhook_delivery WHERE target = ? AND due > ?)
+                ORDER BY d.event LIMIT ?
+                """, arguments: [target, target, now, limit]).map { row in
+                WebhookDelivery(event: WebhookEvent(id: row[0], type: row[1], key: row[2], ts: row[3], data: [UInt8](row[4] as Data)),
+                                attempts: row[5])
+            }
+        }
+    }
+
+    public func finishWebhooks(target: String, ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        try writer.write { db in
+            let list = ids.map(String.init).joined(separator: ",")
+            try db.execute(sql: "DELETE FROM webhook_delivery WHERE target = ? AND event IN (\(list))", arguments: [target])
+            try db.execute(sql: """
+                DELETE FROM webhook_event WHERE id IN (\(list))
+                AND NOT EXISTS (SELECT 1 FROM webhook_delivery WHERE event = webhook_event.id)
+                """)
+        }
+    }
+
+    public func retryWebhook(target: String, id: Int64, attempts: Int, due: Int64) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE webhook_delivery SET attempts = ?, due = ? WHERE target = ? AND event = ?",
+                           arguments: [attempts, due, target, id])
+        }
+    }
+
+    public func webhookBacklog() throws -> [String: Int] {
+        try writer.read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT target, count(*) FROM webhook_delivery GROUP BY target") { counts[row[0]] = row[1] }
+            return counts
+        }
+    }
+
+    public func forgetWebhookTargets(except targets: [String]) throws -> Int {
+        try writer.write { db in
+            let kept = String(decoding: MessageJSON.encode(targets), as: UTF8.self)
+            try db.execute(sql: "DELETE FROM webhook_delivery WHERE target NOT IN (SELECT value FROM json_each(?))", arguments: [kept])
+            let forgotten = db.changesCount
+            try db.execute(sql: "DELETE FROM webhook_event WHERE NOT EXISTS (SELECT 1 FROM webhook_delivery WHERE event = webhook_event.id)")
+            return forgotten
+        }
+    }
+}
