@@ -217,7 +217,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardHooksTests",
-            dependencies: ["SwitchboardHooks", "SwitchboardCore", "SwitchboardStore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SwitchboardHooks", "SwitchboardCore", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardTesting",
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket", "SwitchboardCore"]),
         .testTarget(

@@ -5,6 +5,24 @@ import SwitchboardCore
 /// Sending: a receiver's due events grouped by room (or user), each group
 /// in id order on its own task, the groups at once.
 extension WebhookDispatcher {
+    /// `target`'s sender, on a task of its own while the server runs: what
+    /// is due, while this node holds the lease, again at once after
+    /// progress; otherwise it sleeps until the reader queues more or the
+    /// first retry is due (30 s at most).
+    func sender(for target: String) async {
+        while !Task.isCancelled {
+            var sleep: Int64 = 30_000
+            if holding.load(ordering: .relaxed) {
+                if await deliver(to: target) { continue }
+                let store = store
+                if let retry = try? await gate.value("the next webhook retry", { try store.nextWebhookRetry(target: target) }) {
+                    sleep = min(sleep, max(10, retry - clock()))
+                }
+            }
+            await senders[target]?.sleep(milliseconds: sleep)
+        }
+    }
+
     /// Sends what is due for `target`; true when any event left its queue.
     func deliver(to target: String) async -> Bool {
         let (store, now) = (store, clock())
@@ -25,6 +43,7 @@ extension WebhookDispatcher {
         }
         guard !finished.isEmpty else { return false }
         _ = try? await gate.value("webhooks delivered") { try store.finishWebhooks(target: target, ids: finished) }
+        counters.update { $0.pending = max(0, $0.pending - finished.count) }
         return true
     }
 

@@ -5,9 +5,11 @@ import NIOCore
 import Synchronization
 import SwitchboardCore
 
-/// Delivers webhooks (SPEC "An application's backend"), on one task:
+/// Delivers webhooks (SPEC "An application's backend"): one task reads,
+/// and one task per receiver sends, so that a receiver that is down (each
+/// request then waits out its deadline) holds back neither the log nor the others.
 /// - **Lease:** on a shared database one node at a time delivers (the
-///   lease, renewed each round, runs out 15 s after its holder stops).
+///   lease, renewed every 5 s, runs out 15 s after its holder stops).
 /// - **The log is the queue's source:** the holder reads the messages
 ///   after the cursor and queues their events for every receiver in the
 ///   transaction that moves the cursor, so a crash loses none and each is
@@ -18,7 +20,7 @@ import SwitchboardCore
 ///   (``WebhookRetry``) and holds its room's later events behind it.
 /// - **Bounded:** past `--webhook-backlog` events waiting for a receiver the
 ///   log is not read further (it keeps them); presence events are dropped.
-/// Publishing never waits for any of it: a commit only wakes the task.
+/// Publishing never waits for any of it: a commit only wakes the reader.
 public final class WebhookDispatcher: Sendable {
     public typealias Store = MessageStore & WebhookStore
     let store: any Store
@@ -34,8 +36,13 @@ public final class WebhookDispatcher: Sendable {
     let logger: Logger
     let clock: @Sendable () -> Int64
     let client = Mutex<HTTPClient?>(nil)
-    let task = Mutex<Task<Void, Never>?>(nil)
+    let tasks = Mutex<[Task<Void, Never>]>([])
+    /// Wakes the reader (a commit, a presence change).
     let wakeup = WakeSignal()
+    /// Wakes each receiver's sender (events queued for it).
+    let senders: [String: WakeSignal]
+    /// Whether this node holds the lease, as the reader last found.
+    let holding = Atomic<Bool>(false)
     /// Presence events seen here and not yet queued in the store, oldest first.
     let presence = Mutex<[WebhookEvent]>([])
 
@@ -50,6 +57,7 @@ public final class WebhookDispatcher: Sendable {
         self.store = store
         self.gate = gate
         self.targets = targets
+        senders = Dictionary(targets.map { ($0, WakeSignal()) }, uniquingKeysWith: { first, _ in first })
         signature = HookSignature(secret: secret)
         self.node = node
         self.backlogLimit = backlogLimit
@@ -60,12 +68,12 @@ public final class WebhookDispatcher: Sendable {
         self.clock = clock
     }
 
-    /// Starts delivering (what a restart left queued first).
+    /// Starts reading and delivering (what a restart left queued first).
     public func start() {
-        task.withLock { task in
-            guard task == nil else { return }
+        tasks.withLock { tasks in
+            guard tasks.isEmpty else { return }
             client.withLock { $0 = SignedPost.client(on: group, connections: 16) }
-            task = Task { [self] in await run() }
+            tasks = [Task { [self] in await run() }] + Set(targets).map { target in Task { [self] in await sender(for: target) } }
         }
     }
 
@@ -90,44 +98,66 @@ public final class WebhookDispatcher: Sendable {
     /// closes, never on a thread that serves connections); requests under
     /// way are cut off and stay queued. Not on an event loop of `group`.
     public func shutdown() {
-        let running = task.withLock { task in defer { task = nil }; return task }
-        running?.cancel()
+        let running = tasks.withLock { tasks in defer { tasks = [] }; return tasks }
+        for task in running { task.cancel() }
         let waiting = presence.withLock { waiting in defer { waiting = [] }; return waiting }
         if !waiting.isEmpty { _ = try? store.queueWebhooks(waiting, targets: targets, cursor: nil, node: nil, now: clock()) }
         let made = client.withLock { client in defer { client = nil }; return client }
         try? made?.syncShutdown()
     }
 
+    /// The reader: the lease, presence news, the backlog's count, the log read on.
     private func run() async {
-        var holding = false
+        var holds = false
         // The lease is renewed, and the backlog counted, every few rounds, not every one (a busy server wakes it at each commit).
         var renewed: Int64 = 0, counted: Int64 = 0, full = false
         while !Task.isCancelled {
             var busy = false
             do {
-                try await queuePresence()
+                if try await queuePresence() { wakeSenders() }
                 let now = clock()
-                if !holding || now - renewed >= Self.leaseMilliseconds / 3 {
+                if !holds || now - renewed >= Self.leaseMilliseconds / 3 {
                     let (store, node) = (store, node)
                     let held = try await gate.value("the webhook lease") {
                         try store.holdWebhookLease(node: node, now: now, until: now + Self.leaseMilliseconds, start: try store.lastAssignedID())
                     }
-                    if held, !holding { try await tookLease() }
-                    if held != holding { counters.update { $0.delivering = held } }
-                    (holding, renewed) = (held, now)
+                    if held, !holds { try await tookLease() }
+                    (holds, renewed) = (held, now)
+                    standing(held)
                 }
-                if holding, now - counted >= 1_000 {
+                // Every node counts (on a shared store, every node's figure is the one queue's).
+                if now - counted >= 1_000 {
                     let store = store
                     let backlog = try await gate.value("the webhook backlog") { try store.webhookBacklog() }
                     counters.update { $0.pending = backlog.values.reduce(0, +) }
                     (counted, full) = (now, (backlog.values.max() ?? 0) >= backlogLimit)
                 }
-                if holding { busy = try await round(now: now, full: full) }
+                if holds, !full, try await readLog(now: now) {
+                    busy = true
+                    wakeSenders()
+                }
+            } catch is LeaseLost {
+                // Another node took the lease (this one stalled past it): it delivers now, this one stops at once.
+                logger.notice("webhooks: another node delivers now", metadata: ["node": "\(node)"])
+                holds = false
+                standing(false)
             } catch {
                 logger.debug("webhooks: the store did not answer", metadata: ["error": "\(error)"])
             }
-            if !busy { await wakeup.sleep(milliseconds: holding ? idleMilliseconds : Self.leaseMilliseconds / 3) }
+            if !busy { await wakeup.sleep(milliseconds: holds ? idleMilliseconds : Self.leaseMilliseconds / 3) }
         }
+    }
+
+    /// Whether this node delivers, for the senders and the figures.
+    private func standing(_ held: Bool) {
+        if holding.exchange(held, ordering: .relaxed) != held {
+            counters.update { $0.delivering = held }
+            if held { wakeSenders() }
+        }
+    }
+
+    private func wakeSenders() {
+        for sender in senders.values { sender.signal() }
     }
 
     /// Just became the one node delivering: what waits for receivers no longer configured is dropped.
@@ -138,36 +168,33 @@ public final class WebhookDispatcher: Sendable {
         logger.info("webhooks: this node delivers", metadata: ["node": "\(node)"])
     }
 
-    /// One round as the holder: the log read on (unless a receiver's backlog
-    /// is `full`), every receiver's due events sent; true when anything moved.
-    private func round(now: Int64, full: Bool) async throws -> Bool {
-        var busy = false
-        if !full { busy = try await readLog(now: now) }
-        let sent = await withTaskGroup(of: Bool.self) { group in
-            for target in targets { group.addTask { await self.deliver(to: target) } }
-            return await group.reduce(false) { $0 || $1 }
-        }
-        return busy || sent
-    }
+    /// The lease went to another node while this one held it (``readLog(now:)`` found out).
+    struct LeaseLost: Error {}
 
-    /// Queues the events of the next messages of the log; true when the cursor moved.
+    /// Queues the events of the next messages of the log; true when the
+    /// cursor moved. Throws ``LeaseLost`` when the store says this node no longer holds the lease.
     private func readLog(now: Int64) async throws -> Bool {
         let (store, targets, node) = (store, targets, node)
         let cursor = try await gate.value("the webhook cursor") { try store.webhookCursor() }
         let batch = try await gate.value("the log for webhooks") { try store.messages(after: cursor, in: .all, limit: Self.logBatch) }
         guard batch.scannedThrough > cursor else { return false }
         let events = batch.messages.compactMap(WebhookEvents.of)
-        return try await gate.value("webhooks queued") {
+        guard try await gate.value("webhooks queued", {
             try store.queueWebhooks(events, targets: targets, cursor: batch.scannedThrough, node: node, now: now)
-        }
+        }) else { throw LeaseLost() }
+        // Kept current between the counts (the senders take off what leaves the queue).
+        counters.update { $0.pending += events.count * targets.count }
+        return true
     }
 
-    /// Presence events seen here, into the store in the order they happened.
-    private func queuePresence() async throws {
+    /// Presence events seen here, into the store in the order they happened; true when there were any.
+    private func queuePresence() async throws -> Bool {
         let waiting = presence.withLock { $0 }
-        guard !waiting.isEmpty else { return }
+        guard !waiting.isEmpty else { return false }
         let (store, targets, now) = (store, targets, clock())
         _ = try await gate.value("presence webhooks") { try store.queueWebhooks(waiting, targets: targets, cursor: nil, node: nil, now: now) }
+        counters.update { $0.pending += waiting.count * targets.count }
         presence.withLock { $0.removeFirst(min(waiting.count, $0.count)) }
+        return true
     }
 }

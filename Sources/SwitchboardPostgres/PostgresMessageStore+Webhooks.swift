@@ -22,16 +22,30 @@ extension PostgresMessageStore: WebhookStore {
     public func queueWebhooks(_ events: [WebhookEvent], targets: [String], cursor: Int64?, node: String?, now: Int64) throws -> Bool {
         let types = events.map(\.type), keys = events.map(\.key), times = events.map(\.ts)
         let datas = events.map { String(decoding: $0.data, as: UTF8.self) }
+        let messages = events.map { $0.message ?? 0 }
+        // Unsends: the text of events still waiting for their message is taken out (earlier batches' rows).
+        let unsends = events.filter { $0.type == "message.deleted" && $0.message != nil }
+        let unsent = unsends.map { $0.message ?? 0 }
+        let createdStubs = unsends.map { String(decoding: WebhookEvent.unsentData("message.created", id: $0.message ?? 0,
+                                                                                  room: String($0.key.dropFirst(5))), as: UTF8.self) }
+        let editedStubs = unsends.map { String(decoding: WebhookEvent.unsentData("message.edited", id: $0.message ?? 0,
+                                                                                 room: String($0.key.dropFirst(5))), as: UTF8.self) }
         // A nil node needs no lease: `held` is then one row whatever the lease.
         let query: PostgresQuery = """
             WITH moved AS (UPDATE switchboard_webhook_lease SET cursor = coalesce(\(cursor)::bigint, cursor)
                            WHERE id = 1 AND node = \(node)::text RETURNING 1),
                  held AS (SELECT 1 FROM moved UNION ALL SELECT 1 WHERE \(node)::text IS NULL),
-                 input AS (SELECT * FROM unnest(\(types)::text[], \(keys)::text[], \(times)::bigint[], \(datas)::text[])
-                           WITH ORDINALITY AS u(type, key, ts, data, n)),
-                 events AS (INSERT INTO switchboard_webhook_events (type, key, ts, data)
-                            SELECT type, key, ts, data FROM input WHERE EXISTS (SELECT 1 FROM held) ORDER BY n
+                 input AS (SELECT * FROM unnest(\(types)::text[], \(keys)::text[], \(times)::bigint[], \(datas)::text[],
+                                                \(messages)::bigint[])
+                           WITH ORDINALITY AS u(type, key, ts, data, message, n)),
+                 events AS (INSERT INTO switchboard_webhook_events (type, key, ts, data, message)
+                            SELECT type, key, ts, data, nullif(message, 0) FROM input WHERE EXISTS (SELECT 1 FROM held) ORDER BY n
                             RETURNING id, key),
+                 scrubbed AS (UPDATE switchboard_webhook_events e
+                              SET data = CASE e.type WHEN 'message.edited' THEN u.edited ELSE u.created END
+                              FROM unnest(\(unsent)::bigint[], \(createdStubs)::text[], \(editedStubs)::text[]) AS u(id, created, edited)
+                              WHERE e.message = u.id AND e.type IN ('message.created', 'message.edited')
+                                AND EXISTS (SELECT 1 FROM held)),
                  deliveries AS (INSERT INTO switchboard_webhook_deliveries (target, event, key, attempts, due)
                                 SELECT t, e.id, e.key, 0, \(now) FROM events e CROSS JOIN unnest(\(targets)::text[]) AS t)
             SELECT count(*)::int FROM held
@@ -59,6 +73,11 @@ extension PostgresMessageStore: WebhookStore {
             DELETE FROM switchboard_webhook_events e WHERE e.id IN (SELECT event FROM gone)
               AND NOT EXISTS (SELECT 1 FROM switchboard_webhook_deliveries d WHERE d.event = e.id AND d.target <> \(target))
             """)
+    }
+
+    public func nextWebhookRetry(target: String) throws -> Int64? {
+        try connections.query("SELECT min(due) FROM switchboard_webhook_deliveries WHERE target = \(target) AND attempts > 0")
+            .first?.decode(Int64?.self) ?? nil
     }
 
     public func retryWebhook(target: String, id: Int64, attempts: Int, due: Int64) throws {

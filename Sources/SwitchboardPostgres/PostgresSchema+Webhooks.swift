@@ -15,7 +15,11 @@ extension PostgresSchema {
             type text NOT NULL,
             key text NOT NULL,
             ts bigint NOT NULL,
-            data text NOT NULL)
+            data text NOT NULL,
+            message bigint)
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_webhook_events_message ON switchboard_webhook_events (message)
         """,
         """
         CREATE TABLE IF NOT EXISTS switchboard_webhook_deliveries (

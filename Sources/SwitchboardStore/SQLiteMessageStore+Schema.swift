@@ -134,8 +134,10 @@ extension SQLiteMessageStore {
                     type TEXT NOT NULL,
                     key TEXT NOT NULL,
                     ts INTEGER NOT NULL,
-                    data BLOB NOT NULL
+                    data BLOB NOT NULL,
+                    message INTEGER
                 );
+                CREATE INDEX webhook_event_message ON webhook_event(message);
                 CREATE TABLE webhook_delivery (
                     target TEXT NOT NULL,
                     event INTEGER NOT NULL,

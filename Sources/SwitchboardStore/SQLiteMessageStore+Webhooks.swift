@@ -22,21 +22,33 @@ extension SQLiteMessageStore: WebhookStore {
     }
 
     public func queueWebhooks(_ events: [WebhookEvent], targets: [String], cursor: Int64?, node: String?, now: Int64) throws -> Bool {
-        try writer.write { db in
+        var scrubbed = false
+        let queued = try writer.write { db in
             if let node {
                 try db.execute(sql: "UPDATE webhook_lease SET cursor = coalesce(?, cursor) WHERE id = 1 AND node = ?",
                                arguments: [cursor, node])
                 guard db.changesCount == 1 else { return false }
             }
-            let event = try db.cachedStatement(sql: "INSERT INTO webhook_event (type, key, ts, data) VALUES (?, ?, ?, ?)")
+            let event = try db.cachedStatement(sql: "INSERT INTO webhook_event (type, key, ts, data, message) VALUES (?, ?, ?, ?, ?)")
             let delivery = try db.cachedStatement(sql: "INSERT INTO webhook_delivery (target, event, key, attempts, due) VALUES (?, ?, ?, 0, ?)")
             for item in events {
-                try event.execute(arguments: [item.type, item.key, item.ts, Data(item.data)])
+                try event.execute(arguments: [item.type, item.key, item.ts, Data(item.data), item.message])
                 let id = db.lastInsertedRowID
                 for target in targets { try delivery.execute(arguments: [target, id, item.key, now]) }
+                if item.type == "message.deleted", let unsent = item.message {
+                    let room = String(item.key.dropFirst("room:".count))
+                    for type in ["message.created", "message.edited"] {
+                        try db.execute(sql: "UPDATE webhook_event SET data = ? WHERE message = ? AND type = ?",
+                                       arguments: [Data(WebhookEvent.unsentData(type, id: unsent, room: room)), unsent, type])
+                        scrubbed = scrubbed || db.changesCount > 0
+                    }
+                }
             }
             return true
         }
+        // As for the unsend itself: the old text's WAL frames go into the (secure_delete) file, and the WAL is emptied.
+        if scrubbed { _ = try? writer.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+        return queued
     }
 
     public func dueWebhooks(target: String, now: Int64, limit: Int) throws -> [WebhookDelivery] {
@@ -62,6 +74,12 @@ extension SQLiteMessageStore: WebhookStore {
                 DELETE FROM webhook_event WHERE id IN (\(list))
                 AND NOT EXISTS (SELECT 1 FROM webhook_delivery WHERE event = webhook_event.id)
                 """)
+        }
+    }
+
+    public func nextWebhookRetry(target: String) throws -> Int64? {
+        try writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT min(due) FROM webhook_delivery WHERE target = ? AND attempts > 0", arguments: [target])
         }
     }
 

@@ -23,13 +23,13 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.request
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend import Backend  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
 from checks import check, failures, free_port, wait_for  # noqa: E402
 
 SECRET = "s3cret-for-tests"
@@ -58,26 +58,14 @@ class Server:
             self.process.wait(timeout=20)
 
     def request(self, method, path, body=None, token=None):
-        data = json.dumps(body).encode() if body is not None else None
-        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method, headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=15) as response:
-                raw = response.read()
-                return response.status, json.loads(raw) if raw else None
-        except urllib.error.HTTPError as error:
-            raw = error.read()
-            return error.code, json.loads(raw) if raw else None
-        except OSError as error:
-            return 0, str(error)
+        return checks.request(self.port, method, path, body, token)
 
     def publish(self, room, text, token=None, user=None):
         body = {"text": text, **({"user": user} if user else {})}
         return self.request("POST", f"/api/rooms/{room}/messages", body, token=token)
 
     def sign_up(self, user):
-        self.request("POST", "/api/accounts", {"user": user, "password": "correct horse battery"})
-        return self.request("POST", "/api/sessions", {"user": user, "password": "correct horse battery"})[1]["token"]
+        return checks.sign_up(self.port, user)
 
 
 class Stream:
@@ -304,13 +292,24 @@ def down_across_restart(binary, folder):
     token = server.sign_up("mon")
     backend.stop()  # the receiver goes down
     ids = [server.publish("outage", f"while down {i}", token=token)[1]["id"] for i in range(5)]
+    status, secret = server.publish("unsent", "the secret plans of the Death Star", token=token)
+    time.sleep(0.5)  # its message.created is queued, text and all, for a receiver that is down
+    server.request("DELETE", f"/api/rooms/unsent/messages/{secret['id']}", token=token)
     time.sleep(2)
+    files = [os.path.join(folder, name) for name in os.listdir(folder) if name.startswith("db.sqlite")]
+    check("an unsend takes the text out of webhook events still waiting: not in the database file or its WAL",
+          not any(b"secret plans of the Death Star" in open(path, "rb").read() for path in files), files)
     server.stop()
     server.start()
     backend = Backend(SECRET, port)  # back, on the same address
     got = lambda: [e["data"]["id"] for e in backend.of_type("message.created") if e["data"]["room"] == "outage"]
     check("a receiver down across a restart of the server gets what happened meanwhile, in order",
           wait_for(lambda: got() == ids, 40), (got(), ids))
+    unsent = [e["data"] for e in backend.of_type("message.created") if e["data"]["room"] == "unsent"]
+    check("... and the unsent message's event says deleted, without its text",
+          wait_for(lambda: [e["data"] for e in backend.of_type("message.created") if e["data"]["room"] == "unsent"], 10)
+          and [e["data"] for e in backend.of_type("message.created") if e["data"]["room"] == "unsent"][0]
+          == {"id": secret["id"], "room": "unsent", "kind": "message", "deleted": True}, unsent)
     status, stats = server.request("GET", "/api/admin/stats", token=ADMIN)
     check("the admin's stats show the backend's figures",
           status == 200 and stats.get("backend", {}).get("delivered", 0) >= 5 and "pending" in stats["backend"], stats.get("backend"))
@@ -321,6 +320,25 @@ def down_across_restart(binary, folder):
     check("no request failed the receiver's checks", not backend.problems, backend.problems)
     server.stop()
     backend.stop()
+
+
+def two_receivers_one_down(binary, folder):
+    """A receiver that is down (each request to it waits out its 10 s deadline, as connecting is
+    retried) holds back neither the other receiver nor the reading of the log."""
+    up = Backend(SECRET)
+    server = Server(binary, folder, up, ["--webhook", f"http://127.0.0.1:{free_port()}/down"], hook=False)
+    try:
+        token = server.sign_up("duo")
+        for round_ in range(2):
+            ids = [server.publish("duo", f"round {round_} message {i}", token=token)[1]["id"] for i in range(3)]
+            got = lambda: [e["data"]["id"] for e in up.of_type("message.created") if e["data"]["room"] == "duo"]
+            check(f"two receivers, one down: the other gets each message at once (round {round_ + 1}, within 5 s)",
+                  wait_for(lambda: all(i in got() for i in ids), 5), (got(), ids))
+        status, stats = server.request("GET", "/api/admin/stats", token=ADMIN)
+        check("... and the one down has them waiting", stats["backend"]["pending"] >= 1, stats["backend"])
+    finally:
+        server.stop()
+        up.stop()
 
 
 def refused_start(binary, folder):
@@ -355,6 +373,20 @@ def two_nodes(binary):
         check("two nodes: one of them delivers (the admin's stats say which)", len(delivering) == 1, len(delivering))
         holder = delivering[0] if delivering else a
         other = b if holder is a else a
+        # The holder frozen past its lease: the other takes over; thawed, the first stands down.
+        holder.process.send_signal(signal.SIGSTOP)
+        frozen = [other.publish("nodes", f"while a node is frozen {i}", token=token)[1]["id"] for i in range(3)]
+        took_over = wait_for(lambda: all(i in got() for i in frozen), 40)
+        holder.process.send_signal(signal.SIGCONT)
+        check("two nodes: the holder frozen (SIGSTOP) past its lease, the other delivers", took_over, (got()[-4:], frozen))
+        thawed = [other.publish("nodes", f"after the thaw {i}", token=token)[1]["id"] for i in range(3)]
+        wait_for(lambda: all(i in got() for i in thawed), 20)
+        time.sleep(6)  # a renewal later
+        stats = [s.request("GET", "/api/admin/stats", token=ADMIN)[1]["backend"]["delivering"] for s in (holder, other)]
+        check("two nodes: thawed, the first stands down: one node delivers", stats == [False, True], stats)
+        check("two nodes: every event delivered, in order per room (repeats dropped by id)",
+              all(i in got() for i in ids + frozen + thawed) and in_order_per_room(backend.events), got()[-8:])
+        holder, other = other, holder
         holder.stop(signal.SIGKILL)  # no lease given back: the other waits for it to run out
         more = [other.publish("nodes", f"after a node died {i}", token=token)[1]["id"] for i in range(3)]
         check("two nodes: one killed, the other delivers (within the lease, 15 s)",
@@ -382,6 +414,7 @@ def main():
     hook_failures(binary, tempfile.mkdtemp(prefix="switchboard-hooks-"), backend)
     backend.stop()
     down_across_restart(binary, tempfile.mkdtemp(prefix="switchboard-hooks-"))
+    two_receivers_one_down(binary, tempfile.mkdtemp(prefix="switchboard-hooks-"))
     if os.environ.get("SWITCHBOARD_TEST_POSTGRES"):
         two_nodes(binary)
     else:

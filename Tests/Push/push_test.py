@@ -9,7 +9,6 @@ stops is delivered after it starts again. Bad subscriptions are refused with the
 
 Usage: push_test.py PATH/TO/switchboard
 """
-import json
 import os
 import signal
 import socket
@@ -18,13 +17,13 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import uuid
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from push_service import PushService  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checks  # noqa: E402
 from checks import check, failures, free_port, wait_for  # noqa: E402
 
 
@@ -47,22 +46,10 @@ class Server:
         self.process.wait(timeout=15)
 
     def request(self, method, path, body=None, token=None):
-        data = json.dumps(body).encode() if body is not None else None
-        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method, headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                raw = response.read()
-                return response.status, json.loads(raw) if raw else None
-        except urllib.error.HTTPError as error:
-            raw = error.read()
-            return error.code, json.loads(raw) if raw else None
-        except OSError as error:
-            return 0, str(error)
+        return checks.request(self.port, method, path, body, token)
 
     def sign_up(self, user):
-        self.request("POST", "/api/accounts", {"user": user, "password": "correct horse battery"})
-        return self.request("POST", "/api/sessions", {"user": user, "password": "correct horse battery"})[1]["token"]
+        return checks.sign_up(self.port, user)
 
 
 class Stream(threading.Thread):

@@ -13,13 +13,34 @@ public struct WebhookEvent: Sendable, Equatable {
     public var ts: Int64
     /// The event's `data`, a JSON object.
     public var data: [UInt8]
+    /// The message it tells of (`message.created`: its own id; an edit or an
+    /// unsend: its target), so that an unsend can take back the text of
+    /// events still waiting (``WebhookStore``).
+    public var message: Int64?
 
-    public init(id: Int64 = 0, type: String, key: String, ts: Int64, data: [UInt8]) {
+    public init(id: Int64 = 0, type: String, key: String, ts: Int64, data: [UInt8], message: Int64? = nil) {
         self.id = id
         self.type = type
         self.key = key
         self.ts = ts
         self.data = data
+        self.message = message
+    }
+
+    /// What an event still waiting says of message `id` of `room` once it is
+    /// unsent: its text (or an edit's) is not kept anywhere.
+    public static func unsentData(_ type: String, id: Int64, room: String) -> [UInt8] {
+        var out = Array(#"{"#.utf8)
+        if type == "message.edited" {
+            out.append(contentsOf: #""room":"#.utf8)
+            MessageJSON.appendString(room, to: &out)
+            out.append(contentsOf: #","kind":"edit","target":\#(id),"deleted":true}"#.utf8)
+        } else {
+            out.append(contentsOf: #""id":\#(id),"room":"#.utf8)
+            MessageJSON.appendString(room, to: &out)
+            out.append(contentsOf: #","kind":"message","deleted":true}"#.utf8)
+        }
+        return out
     }
 
     /// The body POSTed: `{"id":"…","type":"…","ts":…,"data":{…}}`. The id is

@@ -14,11 +14,11 @@ public enum WebhookEvents {
         let key = "room:" + message.room
         switch message.kind {
         case .message:
-            return WebhookEvent(type: "message.created", key: key, ts: message.ts, data: MessageJSON.encode(message))
+            return WebhookEvent(type: "message.created", key: key, ts: message.ts, data: MessageJSON.encode(message), message: message.id)
         case .edit:
-            return WebhookEvent(type: "message.edited", key: key, ts: message.ts, data: MessageJSON.encode(message))
+            return WebhookEvent(type: "message.edited", key: key, ts: message.ts, data: MessageJSON.encode(message), message: message.target)
         case .delete:
-            return WebhookEvent(type: "message.deleted", key: key, ts: message.ts, data: MessageJSON.encode(message))
+            return WebhookEvent(type: "message.deleted", key: key, ts: message.ts, data: MessageJSON.encode(message), message: message.target)
         case .system:
             guard let event = message.event else {
                 return WebhookEvent(type: "message.created", key: key, ts: message.ts, data: MessageJSON.encode(message))

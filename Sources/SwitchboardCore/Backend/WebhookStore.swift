@@ -16,12 +16,17 @@ public protocol WebhookStore: Sendable {
     /// `cursor` (nil: leaves it), in one transaction, only while `node`
     /// holds the lease; false (nothing written) when it does not. A nil
     /// `node` needs no lease (a user's presence, which every node tells).
+    /// A `message.deleted` among them takes the text out of the events
+    /// still waiting for its message (``WebhookEvent/unsentData(_:id:room:)``):
+    /// an unsent text is kept nowhere, the queue included.
     func queueWebhooks(_ events: [WebhookEvent], targets: [String], cursor: Int64?, node: String?, now: Int64) throws -> Bool
     /// Up to `limit` events queued for `target`, oldest first, leaving out
     /// every key whose first event waits for a retry after `now`.
     func dueWebhooks(target: String, now: Int64, limit: Int) throws -> [WebhookDelivery]
     /// The events `ids` reached `target` (or were given up): they leave its queue.
     func finishWebhooks(target: String, ids: [Int64]) throws
+    /// When the first of `target`'s events waiting for a retry is due; nil when none waits for one.
+    func nextWebhookRetry(target: String) throws -> Int64?
     /// Event `id` is tried again for `target` at `due`, after `attempts` attempts.
     func retryWebhook(target: String, id: Int64, attempts: Int, due: Int64) throws
     /// How many events wait for each receiver.
