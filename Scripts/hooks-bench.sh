@@ -13,6 +13,7 @@
 #   BINARY=path/to/switchboard RUNS=3 Scripts/hooks-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/wrk-publishes.sh
 command -v wrk >/dev/null || Scripts/apt-install.sh wrk
 command -v nginx >/dev/null || Scripts/apt-install.sh nginx
 if [ -z "${BINARY:-}" ]; then swift build -c release --scratch-path .build-release --product switchboard >&2; fi
@@ -53,13 +54,8 @@ for _ in $(seq "${RUNS:-6}"); do
         pid=$!
         for _ in $(seq 100); do curl -sf "localhost:$port/healthz" >/dev/null && break; sleep 0.1; done
         cpu_before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
-        out="$(wrk -t2 -c64 -d6s --latency -s Scripts/wrk-publish.lua "http://127.0.0.1:$port/api/rooms/bench/messages")"
+        wrk_publishes "$port" Scripts/wrk-publish.lua
         cpu_after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
-        # Every answer must be a stored message: a run of refusals measures nothing.
-        if grep -q "Non-2xx" <<<"$out"; then echo "$kind: some publishes were refused:" >&2; echo "$out" >&2; exit 1; fi
-        rate="$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
-        p99="$(awk '$1 == "99%" {print $2}' <<<"$out")"
-        requests="$(awk '/requests in/ {print $1}' <<<"$out")"
         # The server's own CPU (user + system, clock ticks of 10 ms) per publish, in microseconds.
         cpu="$(( (cpu_after - cpu_before) * 10000 / requests ))"
         echo "$kind $rate $p99 $cpu" | tee -a "$results"

@@ -8,6 +8,7 @@
 #   BINARY=path/to/switchboard RUNS=6 Scripts/wrk-client-id.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/wrk-publishes.sh
 command -v wrk >/dev/null || Scripts/apt-install.sh wrk
 if [ -z "${BINARY:-}" ]; then swift build -c release --scratch-path .build-release --product switchboard >&2; fi
 binary="${BINARY:-.build-release/release/switchboard}"
@@ -21,10 +22,7 @@ for _ in $(seq "${RUNS:-12}"); do
         for _ in $(seq 100); do curl -sf "localhost:$port/healthz" >/dev/null && break; sleep 0.1; done
         script=Scripts/wrk-publish.lua
         [ "$kind" = client-id ] && script=Scripts/wrk-publish-client-id.lua
-        out="$(wrk -t2 -c64 -d6s -s "$script" "http://127.0.0.1:$port/api/rooms/bench/messages")"
-        # Every answer must be a stored message: a run of refusals (a 404 from a wrong path) measures nothing.
-        if grep -q "Non-2xx" <<<"$out"; then echo "$kind: some publishes were refused:" >&2; echo "$out" >&2; exit 1; fi
-        rate="$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
+        wrk_publishes "$port" "$script"
         echo "$kind $rate" | tee -a "$results"
         kill "$pid"
         wait "$pid" 2>/dev/null || true

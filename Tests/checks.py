@@ -2,6 +2,7 @@
 a free loopback port, and waiting for a condition (never a timed assertion: a bound on how long
 to wait for something that must happen)."""
 import socket
+import threading
 import time
 
 failures = []
@@ -52,3 +53,23 @@ def sign_up(port, user):
     """Registers `user` and returns a session token."""
     request(port, "POST", "/api/accounts", {"user": user, "password": "correct horse battery"})
     return request(port, "POST", "/api/sessions", {"user": user, "password": "correct horse battery"})[1]["token"]
+
+
+class Stream:
+    """An open SSE stream on a room, read and thrown away: its user is online while it is open."""
+
+    def __init__(self, port, room, token):
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.sendall(f"GET /api/rooms/{room}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          f"Authorization: Bearer {token}\r\n\r\n".encode())
+        threading.Thread(target=self.drain, daemon=True).start()
+
+    def drain(self):
+        try:
+            while self.sock.recv(65536):
+                pass
+        except OSError:
+            pass
+
+    def close(self):
+        self.sock.close()

@@ -21,7 +21,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 import uuid
@@ -30,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend import Backend  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import checks  # noqa: E402
-from checks import check, failures, free_port, wait_for  # noqa: E402
+from checks import Stream, check, failures, free_port, wait_for  # noqa: E402
 
 SECRET = "s3cret-for-tests"
 ADMIN = "hooks-test-admin"
@@ -66,26 +65,6 @@ class Server:
 
     def sign_up(self, user):
         return checks.sign_up(self.port, user)
-
-
-class Stream:
-    """An open SSE stream: its user is online while it is open."""
-
-    def __init__(self, port, room, token):
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.sendall(f"GET /api/rooms/{room}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                          f"Authorization: Bearer {token}\r\n\r\n".encode())
-        threading.Thread(target=self.drain, daemon=True).start()
-
-    def drain(self):
-        try:
-            while self.sock.recv(65536):
-                pass
-        except OSError:
-            pass
-
-    def close(self):
-        self.sock.close()
 
 
 def in_order_per_room(events):

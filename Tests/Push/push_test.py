@@ -11,11 +11,9 @@ Usage: push_test.py PATH/TO/switchboard
 """
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 import urllib.request
@@ -24,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from push_service import PushService  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import checks  # noqa: E402
-from checks import check, failures, free_port, wait_for  # noqa: E402
+from checks import Stream, check, failures, free_port, wait_for  # noqa: E402
 
 
 class Server:
@@ -50,27 +48,6 @@ class Server:
 
     def sign_up(self, user):
         return checks.sign_up(self.port, user)
-
-
-class Stream(threading.Thread):
-    """An open SSE stream on a room: its user is online."""
-
-    def __init__(self, port, room, token):
-        super().__init__(daemon=True)
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.sendall(f"GET /api/rooms/{room}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                          f"Authorization: Bearer {token}\r\n\r\n".encode())
-        self.start()
-
-    def run(self):
-        try:
-            while self.sock.recv(65536):
-                pass
-        except OSError:
-            pass
-
-    def close(self):
-        self.sock.close()
 
 
 def two_nodes(binary, push):
