@@ -56,8 +56,10 @@ public final class WebhookDispatcher: Sendable {
                 clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
         self.store = store
         self.gate = gate
-        self.targets = targets
-        senders = Dictionary(targets.map { ($0, WakeSignal()) }, uniquingKeysWith: { first, _ in first })
+        // A receiver named twice is one receiver (its queue's rows are keyed by it).
+        var seen = Set<String>()
+        self.targets = targets.filter { seen.insert($0).inserted }
+        senders = Dictionary(uniqueKeysWithValues: self.targets.map { ($0, WakeSignal()) })
         signature = HookSignature(secret: secret)
         self.node = node
         self.backlogLimit = backlogLimit
@@ -73,7 +75,7 @@ public final class WebhookDispatcher: Sendable {
         tasks.withLock { tasks in
             guard tasks.isEmpty else { return }
             client.withLock { $0 = SignedPost.client(on: group, connections: 16) }
-            tasks = [Task { [self] in await run() }] + Set(targets).map { target in Task { [self] in await sender(for: target) } }
+            tasks = [Task { [self] in await run() }] + targets.map { target in Task { [self] in await sender(for: target) } }
         }
     }
 
