@@ -12,6 +12,8 @@
 #
 #   Scripts/peers.sh            # everything (about 11 minutes)
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
+#   RESULTS=/tmp/peers.jsonl Scripts/peers.sh   # and keep the raw JSON lines
+#   SERVER_ARGS="--threads 1" Scripts/peers.sh  # every Switchboard started with these too
 #   BINARY=.build-release/release/switchboard Scripts/peers.sh   # a build made elsewhere
 #
 # Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish
@@ -67,10 +69,10 @@ start_nchan() {
 start_switchboard() {
   local http=$1 tcp=$2 db=$3
   "$binary" serve --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$db" \
-    --log-level warning --admin-token peers --max-connections 20000 "${@:4}" &
+    --log-level warning --admin-token peers --max-connections 20000 ${SERVER_ARGS:-} "${@:4}" &
   switchboard_pid=$!
   pids+=($switchboard_pid)
-  for _ in $(seq 100); do curl -fsk "$( [ $# -gt 3 ] && echo https || echo http)://127.0.0.1:$http/healthz" >/dev/null 2>&1 && return; sleep 0.1; done
+  for _ in $(seq 100); do curl -fsk "$( [[ " $* " == *" --tls-cert "* ]] && echo https || echo http)://127.0.0.1:$http/healthz" >/dev/null 2>&1 && return; sleep 0.1; done
   echo "Switchboard did not start on :$http" >&2; exit 1
 }
 
@@ -240,6 +242,8 @@ for workload in $ordered; do
   *) echo "unknown workload $workload" >&2; exit 2 ;;
   esac
 done
+# RESULTS=path: keep every run's raw JSON (one line per server and workload).
+if [ -n "${RESULTS:-}" ]; then cp "$results" "$RESULTS"; fi
 
 python3 - "$results" <<'PY'
 import json, sys

@@ -11,13 +11,22 @@ Scripts/install-deps.sh
 Scripts/install-test-deps.sh
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
+# stage TITLE: heads a stage, and says how long the one before it took (the
+# run's time is kept under 25 minutes: this says where it goes).
+stage_name="installing and building" stage_start=$SECONDS timings=()
+stage() {
+    timings+=("$(printf '%5d s  %s' $((SECONDS - stage_start)) "$stage_name")")
+    stage_name=$1 stage_start=$SECONDS
+    stage "$1"
+}
+
 swift build --build-tests
 swift build --product switchboard
 
-echo "== smoke test of the switchboard binary"
+stage "smoke test of the switchboard binary"
 Scripts/smoke.sh .build/debug/switchboard
 
-echo "== PostgreSQL for the scale-out tests"
+stage "PostgreSQL for the scale-out tests"
 # A throwaway server (Debian's PostgreSQL 15, installed if missing), stopped on exit.
 pgdir="$(mktemp -d -t switchboard-postgres.XXXXXX)"
 trap 'Scripts/postgres.sh stop "$pgdir" || true' EXIT
@@ -28,35 +37,35 @@ else
     echo "PostgreSQL could not be started here: the scale-out tests are skipped"
 fi
 
-echo "== the web page in a real browser"
+stage "the web page in a real browser"
 python3 Tests/Browser/chat_page_test.py .build/debug/switchboard
 
-echo "== HTTPS and wss (a throwaway CA made with openssl)"
+stage "HTTPS and wss (a throwaway CA made with openssl)"
 python3 Tests/TLS/tls_test.py .build/debug/switchboard
 
-echo "== security: floods of pings, joins, sign-ins and sign-ups, a forged Host, TLS suites and renegotiation"
+stage "security: floods of pings, joins, sign-ins and sign-ups, a forged Host, TLS suites and renegotiation"
 python3 Tests/Security/security_test.py .build/debug/switchboard
 
-echo "== Web Push: a push service on loopback that verifies every VAPID header and decrypts every payload"
+stage "Web Push: a push service on loopback that verifies every VAPID header and decrypts every payload"
 python3 Tests/Push/push_test.py .build/debug/switchboard
 
-echo "== an application's backend: webhooks and the publish hook, to a backend on loopback that checks every signature"
+stage "an application's backend: webhooks and the publish hook, to a backend on loopback that checks every signature"
 python3 Tests/Hooks/hooks_test.py .build/debug/switchboard
 
-echo "== attachments: photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory"
+stage "attachments: photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory"
 python3 Tests/Media/media_test.py .build/debug/switchboard
 
-echo "== a stalled store: SQLite locked by another process, a PostgreSQL of its own frozen (SIGSTOP), 8 s each"
+stage "a stalled store: SQLite locked by another process, a PostgreSQL of its own frozen (SIGSTOP), 8 s each"
 python3 Tests/Stall/stall_test.py .build/debug/switchboard
 
 if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
-    echo "== several nodes on PostgreSQL (kill -9 of a node, the database restarted)"
+    stage "several nodes on PostgreSQL (kill -9 of a node, the database restarted)"
     python3 Tests/ScaleOut/scaleout_test.py .build/debug/switchboard
 fi
 
-echo "== soak, 2 minutes with chaos (every way in, churn, misbehaving clients, SIGSTOP, the database locked, a full disk)"
+stage "soak, 2 minutes with chaos (every way in, churn, misbehaving clients, SIGSTOP, the database locked, a full disk)"
 BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos
-echo "== soak on two nodes and PostgreSQL, 2 minutes with chaos (PostgreSQL frozen, kill -9 of a node and its restart, PostgreSQL stopped)"
+stage "soak on two nodes and PostgreSQL, 2 minutes with chaos (PostgreSQL frozen, kill -9 of a node and its restart, PostgreSQL stopped)"
 # (A PostgreSQL of its own; run when the one above could be started.)
 if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
     BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos --nodes 2
@@ -64,22 +73,22 @@ else
     echo "PostgreSQL could not be started here: skipped"
 fi
 
-echo "== WebSocket conformance (Autobahn|Testsuite)"
+stage "WebSocket conformance (Autobahn|Testsuite)"
 Scripts/autobahn.sh .build/debug/switchboard
-echo "== WebSocket conformance over wss (--wss: TLS in SwiftNIO)"
+stage "WebSocket conformance over wss (--wss: TLS in SwiftNIO)"
 TLS=nio Scripts/autobahn.sh .build/debug/switchboard
 
-echo "== fuzzing every parser of a client's bytes (libFuzzer, 15 s a target: that each builds and finds nothing quickly)"
+stage "fuzzing every parser of a client's bytes (libFuzzer, 15 s a target: that each builds and finds nothing quickly)"
 # Run here so the target cannot fall behind the code again (it stopped
 # building when LineSession gained its AccessControl, and nothing noticed).
 # The token target (jwt-kit built for libFuzzer, 1.5 min more) is left to
 # Scripts/fuzz.sh, to keep this run under 20 minutes.
 SECONDS_TO_RUN=15 TARGETS="line requests uploads" Scripts/fuzz.sh
 
-echo "== ThreadSanitizer on the bus, group commit, the pump and presence (SwitchboardCore's tests, about 30 s)"
+stage "ThreadSanitizer on the bus, group commit, the pump and presence (SwitchboardCore's tests, about 30 s)"
 SANITIZERS=core Scripts/sanitizers.sh
 
-echo "== swift test"
+stage "swift test"
 # A crash prints the crashing thread only, so its cause stays in view.
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none}"
 log="$(mktemp -t switchboard-swift-test.XXXXXX)"
@@ -93,3 +102,6 @@ for selection in "--skip ScaleOutTests --skip RawTCPHardeningTests" "--filter Ra
         exit 1
     fi
 done
+stage "every stage passed; the time each took"
+printf '%s\n' "${timings[@]}"
+echo "$(printf '%5d s' "$SECONDS")  in all"

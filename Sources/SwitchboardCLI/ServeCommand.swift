@@ -55,8 +55,8 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Most simultaneous HTTP connections.")
     var maxConnections: Int = 10_000
 
-    @Option(name: .long, help: "HTTP worker threads (each an epoll loop); default: one per core.")
-    var threads: Int = HTTPServerConfiguration.coreCount
+    @Option(name: .long, help: "HTTP worker threads (each an epoll loop); default: one per core but one, at least one.")
+    var threads: Int = HTTPServerConfiguration.defaultThreads
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds before a stalled HTTP connection is closed (0: never).")
     var idleTimeout: Int = 120
