@@ -17,7 +17,7 @@ stage_name="installing and building" stage_start=$SECONDS timings=()
 stage() {
     timings+=("$(printf '%5d s  %s' $((SECONDS - stage_start)) "$stage_name")")
     stage_name=$1 stage_start=$SECONDS
-    stage "$1"
+    echo "== $1"
 }
 
 swift build --build-tests

@@ -25,10 +25,12 @@ struct BackendParts {
         var dispatcher: WebhookDispatcher?
         if !configuration.webhooks.isEmpty {
             guard let queue = store as? any WebhookDispatcher.Store else { throw BackendSetupError.noQueue }
-            // Other nodes' commits do not wake this one: on a shared store the holder looks twice a second.
+            // Woken by this node's commits and by other nodes' as they are
+            // ingested (their NOTIFY, or the bus's slow timer when one is
+            // lost); it looks on its own every 5 s besides.
             dispatcher = WebhookDispatcher(store: queue, gate: bus.gate, targets: configuration.webhooks, secret: secret, node: node,
                                            backlogLimit: configuration.backlogLimit,
-                                           idleMilliseconds: store.sharesPresence ? 500 : 5_000,
+                                           idleMilliseconds: 5_000,
                                            counters: counters, group: group, logger: logger)
         }
         let hook = configuration.publishHook.map {
@@ -50,6 +52,7 @@ struct BackendParts {
     func start(bus: MessageBus, presence: Presence) {
         guard let dispatcher else { return }
         bus.observeCommits { _ in dispatcher.wake() }
+        bus.observeIngests { _ in dispatcher.wake() }
         presence.observeUsers { user, online in dispatcher.userChanged(user, online: online) }
         dispatcher.start()
     }

@@ -111,14 +111,16 @@ public final class WebhookDispatcher: Sendable {
     /// The reader: the lease, presence news, the backlog's count, the log read on.
     private func run() async {
         var holds = false
-        // The lease is renewed, and the backlog counted, every few rounds, not every one (a busy server wakes it at each commit).
+        // The lease is renewed (or, by a node without it, asked for), and the
+        // backlog counted, every few rounds, not every one: a busy server
+        // wakes it at each commit, its own or another node's.
         var renewed: Int64 = 0, counted: Int64 = 0, full = false
         while !Task.isCancelled {
             var busy = false
             do {
                 if try await queuePresence() { wakeSenders() }
                 let now = clock()
-                if !holds || now - renewed >= Self.leaseMilliseconds / 3 {
+                if now - renewed >= Self.leaseMilliseconds / 3 {
                     let (store, node) = (store, node)
                     let held = try await gate.value("the webhook lease") {
                         try store.holdWebhookLease(node: node, now: now, until: now + Self.leaseMilliseconds, start: try store.lastAssignedID())

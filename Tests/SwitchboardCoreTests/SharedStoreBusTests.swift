@@ -41,6 +41,24 @@ struct SharedStoreBusTests {
         #expect(try b.ingest() == 0, "a second ingest finds nothing new")
     }
 
+    @Test func ingestTellsItsObserversHowManyCameInAndOnlyWhenSomeDid() throws {
+        let store = InMemoryMessageStore()
+        let a = try MessageBus(store: store), b = try MessageBus(store: store)
+        let told = Mutex<[Int]>([])
+        b.observeIngests { count in told.withLock { $0.append(count) } }
+        let ownCommits = Mutex(0)
+        b.observeCommits { _ in ownCommits.withLock { $0 += 1 } }
+        try a.publishAndWait(draft("one"))
+        try a.publishAndWait(draft("two"))
+        try b.ingest()
+        try b.ingest()
+        #expect(told.withLock { $0 } == [2], "one call for the two messages; none for an ingest that found nothing")
+        #expect(ownCommits.withLock { $0 } == 0, "another node's messages are not this node's commits")
+        try b.publishAndWait(draft("B's own"))
+        #expect(told.withLock { $0 } == [2], "B's own commit is not an ingest")
+        #expect(ownCommits.withLock { $0 } == 1)
+    }
+
     @Test func aCommitAfterTheOtherNodesFillsTheRingInOrderFirst() throws {
         let store = InMemoryMessageStore()
         let a = try MessageBus(store: store), b = try MessageBus(store: store)

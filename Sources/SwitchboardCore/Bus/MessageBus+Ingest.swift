@@ -29,7 +29,19 @@ extension MessageBus {
         var seen = Set<ObjectIdentifier>()
         for subscriber in woken where seen.insert(ObjectIdentifier(subscriber)).inserted { subscriber.wake() }
         conversations.notify(changes)
+        if count > 0 {
+            for observer in ingestObservers.withLock({ $0 }) { observer(count) }
+        }
         return count
+    }
+
+    /// Calls `observer` with how many messages each ``ingest()`` brought in
+    /// from other nodes (none: not called), on the thread that ingested: it
+    /// must only decide in memory. What reads the log for every node (the
+    /// webhooks) wakes on it, as it wakes on this node's commits
+    /// (``observeCommits(_:)``).
+    public func observeIngests(_ observer: @escaping @Sendable (Int) -> Void) {
+        ingestObservers.withLock { $0.append(observer) }
     }
 
     /// Messages committed by other nodes after the ring's last id and before

@@ -53,6 +53,8 @@ public final class MessageBus: Sendable {
     public let conversations: ConversationDirectory
     /// Told of each group's newly stored messages on this node (``observeCommits(_:)``).
     let commitObservers = Mutex<[@Sendable ([EncodedMessage]) -> Void]>([])
+    /// Told of what ``ingest()`` brought in from other nodes (``observeIngests(_:)``).
+    let ingestObservers = Mutex<[@Sendable (Int) -> Void]>([])
 
     /// - Parameters:
     ///   - store: where messages are kept; its last assigned id seeds the ring.
