@@ -43,13 +43,14 @@ gather() {
 }
 failed_build() { grep -E "error" -A3 "$work/build-$1.log" >&2; echo "FAILED: fuzz target $1 does not build" >&2; exit 1; }
 
-# build NAME MODULE FILE...: the target as one swiftc module.
+# build NAME MODULE FILE...: the target as one swiftc module (about a
+# minute of one core each: the targets are built side by side).
 build() {
   local name=$1 module=$2; shift 2
-  gather "$work/src" "$module" "$@"
-  clang -c -O1 -I Sources/CICU/include Sources/CICU/shim.c -o "$work/cicu.o"
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${c_modules[@]}" "$work"/src/*.swift \
-    "$work/cicu.o" "${libraries[@]}" -o "$work/fuzz-$name" \
+  gather "$work/src-$name" "$module" "$@"
+  clang -c -O1 -I Sources/CICU/include Sources/CICU/shim.c -o "$work/cicu-$name.o"
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${c_modules[@]}" "$work/src-$name"/*.swift \
+    "$work/cicu-$name.o" "${libraries[@]}" -o "$work/fuzz-$name" \
     2>"$work/build-$name.log" || failed_build "$name"
 }
 
@@ -73,6 +74,8 @@ build_token() {
 # the stack is not instrumented, and AddressSanitizer would report it).
 export SWIFT_BACKTRACE=enable=no
 status=0
+builds=()
+# Every target's seeds, and its build started in the background; then each run in turn.
 for target in $targets; do
   corpus=Fuzz/corpus/$target
   mkdir -p "$corpus"
@@ -108,7 +111,12 @@ for target in $targets; do
     printf '\x00eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJsdWtlIiwiZXhwIjoxOTAwMDAwMDAwfQ.c2ln' > "$corpus/seed-token"
     printf '\x01{"sub":"luke","exp":1900000000,"nbf":1700000000,"iat":1700000000,"jti":"j1","rooms":["lobby","team-*"]}' > "$corpus/seed-claims" ;;
   *) echo "unknown fuzz target $target (line, requests, uploads, token)" >&2; exit 2 ;;
-  esac
+  esac &
+  builds+=($!)
+done
+for build in "${builds[@]}"; do wait "$build" || exit 1; done
+for target in $targets; do
+  corpus=Fuzz/corpus/$target
   echo "== fuzz target $target, $seconds s"
   "$work/fuzz-$target" -max_total_time="$seconds" -artifact_prefix="Fuzz/crashes/$target-" -print_final_stats=1 "$corpus" 2>&1 \
     | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY|Done)" || true
