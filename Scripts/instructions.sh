@@ -17,6 +17,7 @@
 #   TRANSPORTS="tcp" CLIENTS=1 Scripts/instructions.sh
 #   CLIENT=path/to/switchboard ...                            # a load client built elsewhere
 #   KEEP=/tmp/profiles ...                                    # keep the callgrind files
+#   SERVER_ARGS="--connection-memory-kib 8" ...              # Switchboard started with these too
 #   NCHAN=1 TRANSPORTS="sse long-poll" Scripts/instructions.sh # and Nchan beside it (nginx
 #                                                             # in one process under callgrind)
 set -euo pipefail
@@ -53,7 +54,7 @@ total() {
   else
     valgrind --tool=callgrind --callgrind-out-file="$out" "$work/server" serve \
       --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$work/db.sqlite" \
-      --admin-token instructions >"$work/server.log" 2>&1 &
+      --admin-token instructions ${SERVER_ARGS:-} >"$work/server.log" 2>&1 &
     server_pid=$!
     target=(--url "127.0.0.1:$http" --tcp "127.0.0.1:$tcp")
   fi
