@@ -49,7 +49,6 @@ public final class HTTPDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .EXTERNAL_LOGGER,
                                value: unsafeBitCast(daemonLogger, to: Int.self), ptr_value: contextPointer),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(storagePointer)),
-                MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: configuration.listenBacklog, ptr_value: nil),
@@ -59,6 +58,11 @@ public final class HTTPDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .NOTIFY_COMPLETED,
                                value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: contextPointer),
             ]
+            // One worker is the daemon's own internal thread: a pool of one
+            // is refused with a warning at every start ("Thread pool is not used").
+            if configuration.threadPoolSize > 1 {
+                options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil))
+            }
             options += Self.tlsOptions(context)
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { buffer in

@@ -4,7 +4,8 @@ public struct HTTPDaemonConfiguration: Sendable {
     public var host: String
     /// Port to bind; 0 picks a free one (read it back from ``HTTPDaemon/port``).
     public var port: UInt16
-    /// Worker threads, each with its own epoll loop. Defaults to the core count.
+    /// Worker threads, each with its own epoll loop. Defaults to the core
+    /// count. One is the daemon's own internal thread (no pool).
     public var threadPoolSize: Int
     /// Maximum simultaneous connections (libmicrohttpd silently defaults to 1,020).
     public var connectionLimit: Int

@@ -27,6 +27,24 @@ struct DaemonLifecycleTests {
         #expect(try open.readResponse().status == 200, "an open keep-alive connection is still served")
     }
 
+    /// One worker (the server's default on 2 cores) is libmicrohttpd's own
+    /// thread: it serves, and the start says nothing (a pool of one was
+    /// refused with a warning at every start).
+    @Test func oneWorkerServesAndStartsWithoutAWarning() throws {
+        let logged = Mutex<[String]>([])
+        var configuration = HTTPDaemonConfiguration(port: 0, threadPoolSize: 1)
+        configuration.log = { line in logged.withLock { $0.append(line) } }
+        let daemon = try HTTPDaemon(configuration: configuration, handler: EmptyAnswer())
+        defer { daemon.stop() }
+        #expect(Self.get(port: daemon.port))
+        let connection = try TestHTTPConnection(port: daemon.port)
+        for _ in 0..<3 {
+            try connection.sendRequest("GET", "/")
+            #expect(try connection.readResponse().status == 200)
+        }
+        #expect(logged.withLock { $0 }.isEmpty, "\(logged.withLock { $0 })")
+    }
+
     /// Shutdown while clients keep connecting: each cycle quiesces and stops a
     /// daemon whose workers are busy accepting. With `MHD_quiesce_daemon`
     /// this aborted the process ("Failed to remove listen FD from epoll
