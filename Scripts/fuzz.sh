@@ -48,9 +48,8 @@ failed_build() { grep -E "error" -A3 "$work/build-$1.log" >&2; echo "FAILED: fuz
 build() {
   local name=$1 module=$2; shift 2
   gather "$work/src-$name" "$module" "$@"
-  clang -c -O1 -I Sources/CICU/include Sources/CICU/shim.c -o "$work/cicu-$name.o"
   swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${c_modules[@]}" "$work/src-$name"/*.swift \
-    "$work/cicu-$name.o" "${libraries[@]}" -o "$work/fuzz-$name" \
+    "$work/cicu.o" "${libraries[@]}" -o "$work/fuzz-$name" \
     2>"$work/build-$name.log" || failed_build "$name"
 }
 
@@ -74,6 +73,8 @@ build_token() {
 # the stack is not instrumented, and AddressSanitizer would report it).
 export SWIFT_BACKTRACE=enable=no
 status=0
+# ICU's shim, once for every target.
+clang -c -O1 -I Sources/CICU/include Sources/CICU/shim.c -o "$work/cicu.o"
 builds=()
 # Every target's seeds, and its build started in the background; then each run in turn.
 for target in $targets; do

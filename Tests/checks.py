@@ -1,9 +1,12 @@
 """What the Python end-to-end tests share: a check that records failures and prints one line,
 a free loopback port, and waiting for a condition (never a timed assertion: a bound on how long
 to wait for something that must happen)."""
+import json
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 
 failures = []
 
@@ -32,9 +35,6 @@ def wait_for(predicate, timeout, interval=0.05):
 def request(port, method, path, body=None, token=None, timeout=15):
     """A JSON request to the server on loopback, as curl would make it: (status, decoded body);
     (0, why) when there was no answer."""
-    import json
-    import urllib.error
-    import urllib.request
     data = json.dumps(body).encode() if body is not None else None
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
     made = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method, headers=headers)

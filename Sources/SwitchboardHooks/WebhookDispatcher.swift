@@ -41,7 +41,8 @@ public final class WebhookDispatcher: Sendable {
     let wakeup = WakeSignal()
     /// Wakes each receiver's sender (events queued for it).
     let senders: [String: WakeSignal]
-    /// Whether this node holds the lease, as the reader last found.
+    /// Whether this node holds the lease, as the reader last found (only
+    /// the reader changes it, through `standing`).
     let holding = Atomic<Bool>(false)
     /// Presence events seen here and not yet queued in the store, oldest first.
     let presence = Mutex<[WebhookEvent]>([])
@@ -110,7 +111,6 @@ public final class WebhookDispatcher: Sendable {
 
     /// The reader: the lease, presence news, the backlog's count, the log read on.
     private func run() async {
-        var holds = false
         // The lease is renewed (or, by a node without it, asked for), and the
         // backlog counted, every few rounds, not every one: a busy server
         // wakes it at each commit, its own or another node's.
@@ -125,8 +125,8 @@ public final class WebhookDispatcher: Sendable {
                     let held = try await gate.value("the webhook lease") {
                         try store.holdWebhookLease(node: node, now: now, until: now + Self.leaseMilliseconds, start: try store.lastAssignedID())
                     }
-                    if held, !holds { try await tookLease() }
-                    (holds, renewed) = (held, now)
+                    if held, !holding.load(ordering: .relaxed) { try await tookLease() }
+                    renewed = now
                     standing(held)
                 }
                 // Every node counts (on a shared store, every node's figure is the one queue's).
@@ -136,19 +136,18 @@ public final class WebhookDispatcher: Sendable {
                     counters.update { $0.pending = backlog.values.reduce(0, +) }
                     (counted, full) = (now, (backlog.values.max() ?? 0) >= backlogLimit)
                 }
-                if holds, !full, try await readLog(now: now) {
+                if holding.load(ordering: .relaxed), !full, try await readLog(now: now) {
                     busy = true
                     wakeSenders()
                 }
             } catch is LeaseLost {
                 // Another node took the lease (this one stalled past it): it delivers now, this one stops at once.
                 logger.notice("webhooks: another node delivers now", metadata: ["node": "\(node)"])
-                holds = false
                 standing(false)
             } catch {
                 logger.debug("webhooks: the store did not answer", metadata: ["error": "\(error)"])
             }
-            if !busy { await wakeup.sleep(milliseconds: holds ? idleMilliseconds : Self.leaseMilliseconds / 3) }
+            if !busy { await wakeup.sleep(milliseconds: holding.load(ordering: .relaxed) ? idleMilliseconds : Self.leaseMilliseconds / 3) }
         }
     }
 

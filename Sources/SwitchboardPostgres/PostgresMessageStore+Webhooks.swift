@@ -24,12 +24,10 @@ extension PostgresMessageStore: WebhookStore {
         let datas = events.map { String(decoding: $0.data, as: UTF8.self) }
         let messages = events.map { $0.message ?? 0 }
         // Unsends: the text of events still waiting for their message is taken out (earlier batches' rows).
-        let unsends = events.filter { $0.type == "message.deleted" && $0.message != nil }
-        let unsent = unsends.map { $0.message ?? 0 }
-        let createdStubs = unsends.map { String(decoding: WebhookEvent.unsentData("message.created", id: $0.message ?? 0,
-                                                                                  room: String($0.key.dropFirst(5))), as: UTF8.self) }
-        let editedStubs = unsends.map { String(decoding: WebhookEvent.unsentData("message.edited", id: $0.message ?? 0,
-                                                                                 room: String($0.key.dropFirst(5))), as: UTF8.self) }
+        let unsends = events.compactMap(\.unsend)
+        let unsent = unsends.map(\.message)
+        let createdStubs = unsends.map { String(decoding: $0.created, as: UTF8.self) }
+        let editedStubs = unsends.map { String(decoding: $0.edited, as: UTF8.self) }
         // A nil node needs no lease: `held` is then one row whatever the lease.
         let query: PostgresQuery = """
             WITH moved AS (UPDATE switchboard_webhook_lease SET cursor = coalesce(\(cursor)::bigint, cursor)

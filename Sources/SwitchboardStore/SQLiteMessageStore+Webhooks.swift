@@ -35,11 +35,10 @@ extension SQLiteMessageStore: WebhookStore {
                 try event.execute(arguments: [item.type, item.key, item.ts, Data(item.data), item.message])
                 let id = db.lastInsertedRowID
                 for target in targets { try delivery.execute(arguments: [target, id, item.key, now]) }
-                if item.type == "message.deleted", let unsent = item.message {
-                    let room = String(item.key.dropFirst("room:".count))
-                    for type in ["message.created", "message.edited"] {
+                if let unsend = item.unsend {
+                    for (type, data) in [("message.created", unsend.created), ("message.edited", unsend.edited)] {
                         try db.execute(sql: "UPDATE webhook_event SET data = ? WHERE message = ? AND type = ?",
-                                       arguments: [Data(WebhookEvent.unsentData(type, id: unsent, room: room)), unsent, type])
+                                       arguments: [Data(data), unsend.message, type])
                         scrubbed = scrubbed || db.changesCount > 0
                     }
                 }

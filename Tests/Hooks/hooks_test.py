@@ -284,11 +284,10 @@ def down_across_restart(binary, folder):
     got = lambda: [e["data"]["id"] for e in backend.of_type("message.created") if e["data"]["room"] == "outage"]
     check("a receiver down across a restart of the server gets what happened meanwhile, in order",
           wait_for(lambda: got() == ids, 40), (got(), ids))
-    unsent = [e["data"] for e in backend.of_type("message.created") if e["data"]["room"] == "unsent"]
+    unsent = lambda: [e["data"] for e in backend.of_type("message.created") if e["data"]["room"] == "unsent"]
     check("... and the unsent message's event says deleted, without its text",
-          wait_for(lambda: [e["data"] for e in backend.of_type("message.created") if e["data"]["room"] == "unsent"], 10)
-          and [e["data"] for e in backend.of_type("message.created") if e["data"]["room"] == "unsent"][0]
-          == {"id": secret["id"], "room": "unsent", "kind": "message", "deleted": True}, unsent)
+          wait_for(unsent, 10) and unsent()[0] == {"id": secret["id"], "room": "unsent", "kind": "message", "deleted": True},
+          unsent())
     status, stats = server.request("GET", "/api/admin/stats", token=ADMIN)
     check("the admin's stats show the backend's figures",
           status == 200 and stats.get("backend", {}).get("delivered", 0) >= 5 and "pending" in stats["backend"], stats.get("backend"))

@@ -27,20 +27,21 @@ public struct WebhookEvent: Sendable, Equatable {
         self.message = message
     }
 
-    /// What an event still waiting says of message `id` of `room` once it is
-    /// unsent: its text (or an edit's) is not kept anywhere.
-    public static func unsentData(_ type: String, id: Int64, room: String) -> [UInt8] {
-        var out = Array(#"{"#.utf8)
-        if type == "message.edited" {
-            out.append(contentsOf: #""room":"#.utf8)
-            MessageJSON.appendString(room, to: &out)
-            out.append(contentsOf: #","kind":"edit","target":\#(id),"deleted":true}"#.utf8)
-        } else {
-            out.append(contentsOf: #""id":\#(id),"room":"#.utf8)
-            MessageJSON.appendString(room, to: &out)
-            out.append(contentsOf: #","kind":"message","deleted":true}"#.utf8)
-        }
-        return out
+    /// The ``key`` of a room's events.
+    public static func roomKey(_ room: String) -> String { roomKeyPrefix + room }
+    private static let roomKeyPrefix = "room:"
+
+    /// For a `message.deleted` event: the unsent message, and the `data` its
+    /// `message.created` and `message.edited` events still waiting take
+    /// instead of theirs (``WebhookStore/queueWebhooks(_:targets:cursor:node:now:)``):
+    /// an unsent text is kept nowhere. Nil for any other event.
+    public var unsend: (message: Int64, created: [UInt8], edited: [UInt8])? {
+        guard type == "message.deleted", let message, key.hasPrefix(Self.roomKeyPrefix) else { return nil }
+        var room: [UInt8] = []
+        MessageJSON.appendString(String(key.dropFirst(Self.roomKeyPrefix.count)), to: &room)
+        return (message,
+                Array(#"{"id":\#(message),"room":"#.utf8) + room + Array(#","kind":"message","deleted":true}"#.utf8),
+                Array(#"{"room":"#.utf8) + room + Array(#","kind":"edit","target":\#(message),"deleted":true}"#.utf8))
     }
 
     /// The body POSTed: `{"id":"…","type":"…","ts":…,"data":{…}}`. The id is

@@ -11,7 +11,7 @@ public enum WebhookEvents {
     ///   `conversation.member_removed` (removed, or left): `data` is
     ///   `{"room","by"}` with `user`, or `title`, `members` and `direct`.
     public static func of(_ message: Message) -> WebhookEvent? {
-        let key = "room:" + message.room
+        let key = WebhookEvent.roomKey(message.room)
         switch message.kind {
         case .message:
             return WebhookEvent(type: "message.created", key: key, ts: message.ts, data: MessageJSON.encode(message), message: message.id)

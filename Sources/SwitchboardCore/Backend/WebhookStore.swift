@@ -17,7 +17,7 @@ public protocol WebhookStore: Sendable {
     /// holds the lease; false (nothing written) when it does not. A nil
     /// `node` needs no lease (a user's presence, which every node tells).
     /// A `message.deleted` among them takes the text out of the events
-    /// still waiting for its message (``WebhookEvent/unsentData(_:id:room:)``):
+    /// still waiting for its message (``WebhookEvent/unsend``):
     /// an unsent text is kept nowhere, the queue included.
     func queueWebhooks(_ events: [WebhookEvent], targets: [String], cursor: Int64?, node: String?, now: Int64) throws -> Bool
     /// Up to `limit` events queued for `target`, oldest first, leaving out

@@ -95,13 +95,5 @@ public struct HTTPServerConfiguration: Sendable {
     public static var defaultThreads: Int { max(1, coreCount - 1) }
 
     /// Number of online processors, at least 1.
-    public static var coreCount: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
+    public static var coreCount: Int { HTTPDaemonConfiguration.coreCount }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
