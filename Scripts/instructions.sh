@@ -20,6 +20,13 @@
 #   SERVER_ARGS="--connection-memory-kib 8" ...              # Switchboard started with these too
 #   NCHAN=1 TRANSPORTS="sse long-poll" Scripts/instructions.sh # and Nchan beside it (nginx
 #                                                             # in one process under callgrind)
+#   REP_STRINGS=1 ...                                         # glibc's default string code
+#
+# Callgrind counts a `rep stosb` or `rep movsb` once per byte: glibc uses
+# them for a memset or memcpy over 2 KiB, and one 12 KiB memset then counts
+# 12,300 instructions where its vector loop (what the processor runs in the
+# same time) counts 700. Both servers are counted with glibc's vector loops
+# (GLIBC_TUNABLES below) unless REP_STRINGS is set; see docs/BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRANSPORTS=${TRANSPORTS:-"sse websocket tcp long-poll"}
@@ -35,6 +42,8 @@ trap cleanup EXIT
 # Valgrind 3.19 (Debian 12) gives up on the Swift toolchain's debug info
 # ("Possibly corrupted debuginfo file"): count on a copy without it.
 strip --strip-debug -o "$work/server" "$SERVER"
+string_code=()
+[ -n "${REP_STRINGS:-}" ] || string_code=(env GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1000000000:glibc.cpu.x86_rep_movsb_threshold=1000000000)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # total SERVER TRANSPORT MESSAGES: the server's instruction count for one
@@ -46,13 +55,13 @@ total() {
   if [ "$kind" = nchan ]; then
     mkdir -p "$work/nginx"
     nchan_conf "$work/nginx" "$http" off >"$work/nginx/nginx.conf"
-    valgrind --tool=callgrind --callgrind-out-file="$out" nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" \
+    "${string_code[@]}" valgrind --tool=callgrind --callgrind-out-file="$out" nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" \
       >"$work/server.log" 2>&1 &
     server_pid=$!
     target=(--url "127.0.0.1:$http" --peer nchan)
     for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/static" && break; sleep 0.1; done
   else
-    valgrind --tool=callgrind --callgrind-out-file="$out" "$work/server" serve \
+    "${string_code[@]}" valgrind --tool=callgrind --callgrind-out-file="$out" "$work/server" serve \
       --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$work/db.sqlite" \
       --admin-token instructions ${SERVER_ARGS:-} >"$work/server.log" 2>&1 &
     server_pid=$!
@@ -71,6 +80,8 @@ total() {
 }
 
 echo "server: $SERVER ($(git -C "$(dirname "$SERVER")" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+if [ -n "${REP_STRINGS:-}" ]; then echo "string code: glibc's default (rep stosb/movsb over 2 KiB)"
+else echo "string code: glibc's vector loops (GLIBC_TUNABLES)"; fi
 echo "each: $CLIENTS subscribers, $FEW then $MANY messages published closed loop"
 servers=switchboard
 if [ -n "${NCHAN:-}" ]; then

@@ -70,16 +70,16 @@ public final class PostgresMessageStore: MessageStore {
             // a read bounded by it can say it scanned that far.
             let highWater = try lastAssignedID(on: connection)
             let rows: PostgresQueryResult
-            switch filter {
-            case .all:
+            let rooms = filter.names
+            if rooms.isEmpty {
                 rows = try connections.query("""
                     SELECT \(unescaped: Self.columns) FROM switchboard_messages
                     WHERE id > \(cursor) AND id <= \(highWater) ORDER BY id LIMIT \(limit)
                     """, on: connection)
-            case .rooms(let rooms):
+            } else {
                 rows = try connections.query("""
                     SELECT \(unescaped: Self.columns) FROM switchboard_messages
-                    WHERE id > \(cursor) AND id <= \(highWater) AND room = ANY(\(rooms.sorted())) ORDER BY id LIMIT \(limit)
+                    WHERE id > \(cursor) AND id <= \(highWater) AND room = ANY(\(rooms)) ORDER BY id LIMIT \(limit)
                     """, on: connection)
             }
             let messages = try rows.map(Self.message)

@@ -103,9 +103,10 @@ public final class SQLiteMessageStore: MessageStore {
             let highWater = try Self.lastAssignedID(db)
             var sql = "SELECT \(Self.columns) FROM message WHERE id > ?"
             var arguments: StatementArguments = [cursor]
-            if case .rooms(let rooms) = filter {
+            let rooms = filter.names
+            if !rooms.isEmpty {
                 sql += " AND room IN (\(databaseQuestionMarks(count: rooms.count)))"
-                arguments += StatementArguments(rooms.sorted())
+                arguments += StatementArguments(rooms)
             }
             sql += " ORDER BY id LIMIT ?"
             arguments += [limit]

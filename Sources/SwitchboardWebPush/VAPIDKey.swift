@@ -9,9 +9,11 @@ public struct VAPIDKey: Sendable {
     /// The key that signs.
     public let privateKey: P256.Signing.PrivateKey
 
-    /// A new key pair.
+    /// A new key pair. Any point will do (browsers take it uncompressed):
+    /// not swift-crypto's default "compact representable" key, drawn again
+    /// until its point has one, a random number of tries at each start.
     public init() {
-        privateKey = P256.Signing.PrivateKey()
+        privateKey = P256.Signing.PrivateKey(compactRepresentable: false)
     }
 
     /// The key whose 32-byte scalar is `raw` (as the database keeps it).

@@ -80,8 +80,8 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         let connection = services.connections.open(.websocket, identity: request.identity, soleRoom: filter.soleRoom, close: end)
         self.connection = connection
         // A named user in named rooms is present (a join, queued for the store).
-        if let user = request.user, case .rooms(let names) = filter {
-            services.connections.identify(connection, user: user, rooms: names.sorted(), close: end)
+        if let user = request.user, case let names = filter.names, !names.isEmpty {
+            services.connections.identify(connection, user: user, rooms: names, close: end)
         }
         listening = services.notices.listen(filter: filter, access: access, user: request.identity.user ?? request.user) { notice in
             eventLoop.execute { loop.value.hear(notice) }

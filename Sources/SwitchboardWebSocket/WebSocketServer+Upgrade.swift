@@ -42,8 +42,8 @@ extension WebSocketServer: HTTPUpgradeEndpoint {
         if path != .echo { try services.access.checkRooms(identity, filter) }
         let user = try services.access.speaker(identity, naming: request.query("user"), limits: limits)
         // A named reader is present, and its join makes a new room exist: counted.
-        if user != nil, case .rooms(let rooms) = filter {
-            for room in rooms { try services.access.admitRoom(identity, room, client: request.clientAddress ?? "unknown") }
+        if user != nil {
+            for room in filter.names { try services.access.admitRoom(identity, room, client: request.clientAddress ?? "unknown") }
         }
         if checkHandshake, let refusal = try WebSocketHandshake.refusal(request) { throw RefusedHandshake(response: refusal) }
         guard !services.bus.isClosed else { throw SwitchboardError.shuttingDown }

@@ -16,6 +16,20 @@ struct ValidationTests {
         #expect(throws: SwitchboardError.self) { try limits.validRoom(room) }
     }
 
+    /// `?rooms=`: none is every room, one is a single room (no set to hash
+    /// per message), a repeat is one room, and several pass only themselves.
+    @Test func roomListsBecomeTheFilterTheyName() throws {
+        #expect(try limits.validRooms(nil) == .all && limits.validRooms("") == .all && limits.validRooms(",") == .all)
+        let one = try limits.validRooms("lobby,lobby")
+        #expect(one == .room("lobby") && one.soleRoom == "lobby" && one.names == ["lobby"])
+        #expect(one.contains("lobby") && !one.contains("lobby2"))
+        let two = try limits.validRooms("b,a,b")
+        #expect(two == .rooms(["a", "b"]) && two.soleRoom == nil && two.names == ["a", "b"])
+        #expect(two.contains("a") && two.contains("b") && !two.contains("c"))
+        #expect(RoomFilter.all.names.isEmpty && RoomFilter.all.contains("anything") && RoomFilter.all.soleRoom == nil)
+        #expect(throws: SwitchboardError.self) { try limits.validRooms("a,b c") }
+    }
+
     @Test func userNamesAreTrimmedAndCountedInCodePoints() throws {
         #expect(try limits.validUser("  luke\t") == "luke")
         #expect(try limits.validUser(String(repeating: "é", count: 32)).unicodeScalars.count == 32)

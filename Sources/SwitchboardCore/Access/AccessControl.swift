@@ -182,6 +182,8 @@ public final class AccessControl: Sendable {
             case .guest: if mode == .required { throw .unauthorized }
             case .user(let claims): if !claims.rooms.isUnlimited { throw .allRoomsForbidden }
             }
+        case .room(let room):
+            try checkRoom(identity, room)
         case .rooms(let rooms):
             for room in rooms { try checkRoom(identity, room) }
         }

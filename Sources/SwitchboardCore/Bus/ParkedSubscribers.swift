@@ -16,6 +16,7 @@ struct ParkedSubscribers {
         }
         switch filter {
         case .all: anyRoom.insert(key)
+        case .room(let room): byRoom[room, default: []].insert(key)
         case .rooms(let rooms):
             for room in rooms { byRoom[room, default: []].insert(key) }
         }
@@ -71,6 +72,7 @@ struct ParkedSubscribers {
     private mutating func removeIndexes(_ key: ObjectIdentifier, filter: RoomFilter) {
         switch filter {
         case .all: anyRoom.remove(key)
+        case .room(let room): removeIndex(key, room: room)
         case .rooms(let rooms):
             for room in rooms { removeIndex(key, room: room) }
         }

@@ -44,7 +44,7 @@ public struct MessageLimits: Sendable, Equatable {
         for name in list.split(separator: ",", omittingEmptySubsequences: true) {
             rooms.insert(try validRoom(String(name)))
         }
-        return rooms.isEmpty ? .all : .rooms(rooms)
+        return .named(rooms)
     }
 
     /// A user name, trimmed of white space and in NFKC (`Ｌｕｋｅ` is `Luke`,

@@ -61,8 +61,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
                                       resumeAfter: resumeAfter,
                                       retryMilliseconds: services.configuration.sseRetryMilliseconds,
                                       onWake: { [unowned exchange] in exchange.resumeInTurn() })
-        var rooms: [String] = []
-        if case .rooms(let names) = filter { rooms = names.sorted() }
+        let rooms = filter.names
         let connection = services.connections.open(.sse, user: rooms.isEmpty ? nil : user, rooms: rooms, identity: identity,
                                                    soleRoom: filter.soleRoom) { reason in
             if case .removed = reason { stream.endWhenDrained() } else { stream.end() }

@@ -24,7 +24,7 @@ extension RouteTable {
         Route("GET", "/api/events", .identified, "events") { request in
             let filter = try request.services.limits.validRooms(request.exchange.query("rooms"))
             try request.services.access.checkRooms(request.identity, filter)
-            if case .rooms(let rooms) = filter { for room in rooms.sorted() { try admitNamedReader(request, to: room) } }
+            for room in filter.names { try admitNamedReader(request, to: room) }
             return .respond(try ServerSentEvents.open(filter, identity: request.identity, exchange: request.exchange,
                                                       services: request.services))
         },
