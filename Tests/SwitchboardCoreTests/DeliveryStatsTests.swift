@@ -7,9 +7,6 @@ struct DeliveryStatsTests {
     final class RecordingSink: DeliveryStatsSink {
         let calls = Mutex<[String]>([])
         func published(storeSeconds: Double) { calls.withLock { $0.append("published") } }
-        func delivered(_ count: Int, transport: Transport, latencyMilliseconds: Double) {
-            calls.withLock { $0.append("\(transport.rawValue) \(count) \(Int(latencyMilliseconds))") }
-        }
     }
 
     func message(id: Int64, ts: Int64) -> EncodedMessage {
@@ -29,8 +26,26 @@ struct DeliveryStatsTests {
         #expect(figures[.tcp] == .init(delivered: 2, p50Milliseconds: 10, p99Milliseconds: 10))
         #expect(figures[.longPoll] == .init(delivered: 0, p50Milliseconds: nil, p99Milliseconds: nil))
         #expect(stats.publishedCount == 1)
-        #expect(sink.calls.withLock { $0.first } == "published")
-        #expect(sink.calls.withLock { $0.last } == "tcp 2 10")
+        #expect(sink.calls.withLock { $0 } == ["published"])
+    }
+
+    /// `/metrics`' histogram: each write counted once, in the first bucket
+    /// whose bound it does not exceed (a bound is inclusive), over 10 s in +Inf only.
+    @Test func aWritesLatencyFallsInItsBucket() throws {
+        let now = Mutex<Int64>(100_000)
+        let stats = DeliveryStats(sampleCount: 10, clock: { now.withLock { $0 } })
+        for latency: Int64 in [0, 5, 6, 10, 11, 250, 10_000, 10_001, 60_000] {
+            stats.delivered([message(id: 1, ts: 100_000 - latency), message(id: 2, ts: 100_000)], transport: .websocket)
+        }
+        now.withLock { $0 = 99_000 }  // a clock that stepped back: 0, never negative
+        stats.delivered([message(id: 3, ts: 100_000)], transport: .websocket)
+        let totals = stats.totals()
+        let histogram = try #require(totals[.websocket]?.latency)
+        #expect(totals[.websocket]?.delivered == 19)
+        #expect(histogram.count == 10 && histogram.sumMilliseconds == 80_283)
+        // le:               5  10 25 50 100 250 500 1s 2.5s 5s 10s
+        #expect(histogram.cumulative == [3, 5, 6, 6, 6, 7, 7, 7, 7, 7, 8])
+        #expect(totals[.sse]?.latency == DeliveryLatencyHistogram() && totals[.sse]?.delivered == 0)
     }
 
     @Test func keepsOnlyTheMostRecentSamples() {

@@ -83,6 +83,10 @@ struct AdminAndMetricsTests {
         #expect(text.contains(#"switchboard_messages_delivered_total{transport="sse"} 1"#))
         #expect(text.contains(#"switchboard_connections{transport="sse"} 1"#))
         #expect(text.contains(#"switchboard_delivery_latency_seconds_count{transport="sse"} 1"#))
+        #expect(text.contains("# TYPE switchboard_delivery_latency_seconds histogram"))
+        #expect(text.contains(#"switchboard_delivery_latency_seconds_bucket{transport="sse",le="10.0"} 1"#))
+        #expect(text.contains(#"switchboard_delivery_latency_seconds_bucket{transport="sse",le="+Inf"} 1"#))
+        #expect(text.contains(#"switchboard_delivery_latency_seconds_bucket{transport="tcp",le="0.005"} 0"#))
         #expect(text.contains("switchboard_store_append_seconds_count 1"))
     }
 }

@@ -1,18 +1,17 @@
 import Synchronization
 
-/// Receives every count that ``DeliveryStats`` keeps, e.g. to export them as
-/// Prometheus metrics.
+/// Receives every publish that ``DeliveryStats`` counts, e.g. to export it
+/// as a Prometheus metric. Deliveries are not passed on, one call a write:
+/// ``DeliveryStats`` keeps their totals and latency histograms itself.
 public protocol DeliveryStatsSink: Sendable {
     /// A message was stored (taking `storeSeconds`) and published.
     func published(storeSeconds: Double)
-    /// `count` messages were written to a client of `transport`, `latencyMilliseconds`
-    /// after they were stored.
-    func delivered(_ count: Int, transport: Transport, latencyMilliseconds: Double)
 }
 
 /// What the server has delivered, per transport: totals, and the latency from
-/// publish (the message's `ts`) to the write, over the most recent deliveries.
-/// Cheap enough for the hot path: one lock, a few additions.
+/// publish (the message's `ts`) to the write, over the most recent deliveries
+/// and as a histogram since start (`/metrics`). Cheap enough for the hot
+/// path: one lock, a few additions.
 public final class DeliveryStats: Sendable {
     /// Totals and recent latency percentiles for one transport.
     public struct TransportFigures: Sendable, Equatable, Codable {
@@ -33,6 +32,7 @@ public final class DeliveryStats: Sendable {
         var delivered = [Int](repeating: 0, count: Transport.allCases.count)
         var samples = [[Double]](repeating: [], count: Transport.allCases.count)
         var next = [Int](repeating: 0, count: Transport.allCases.count)
+        var histograms = [DeliveryLatencyHistogram](repeating: DeliveryLatencyHistogram(), count: Transport.allCases.count)
     }
 
     private let state = Mutex(State())
@@ -42,7 +42,7 @@ public final class DeliveryStats: Sendable {
 
     /// - Parameters:
     ///   - sampleCount: latencies kept per transport for the percentiles.
-    ///   - sink: also told of every count (e.g. Prometheus).
+    ///   - sink: also told of every publish (e.g. Prometheus).
     ///   - clock: milliseconds since the Unix epoch (messages' `ts` are in it).
     public init(sampleCount: Int = 2048, sink: (any DeliveryStatsSink)? = nil,
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
@@ -62,7 +62,8 @@ public final class DeliveryStats: Sendable {
         guard !messages.isEmpty else { return }
         let now = clock()
         // One latency sample per write: the oldest message's (the worst in it).
-        let latency = Double(max(0, now - messages[0].message.ts))
+        let milliseconds = max(0, now - messages[0].message.ts)
+        let latency = Double(milliseconds)
         let slot = transport.ordinal
         state.withLock { state in
             state.delivered[slot] += messages.count
@@ -73,8 +74,16 @@ public final class DeliveryStats: Sendable {
                 state.samples[slot][index] = latency
             }
             state.next[slot] = (index + 1) % sampleCount
+            state.histograms[slot].observe(milliseconds)
         }
-        sink?.delivered(messages.count, transport: transport, latencyMilliseconds: latency)
+    }
+
+    /// Messages delivered, and the latency histogram, per transport since start.
+    public func totals() -> [Transport: (delivered: Int, latency: DeliveryLatencyHistogram)] {
+        let (delivered, histograms) = state.withLock { ($0.delivered, $0.histograms) }
+        var result: [Transport: (delivered: Int, latency: DeliveryLatencyHistogram)] = [:]
+        for transport in Transport.allCases { result[transport] = (delivered[transport.ordinal], histograms[transport.ordinal]) }
+        return result
     }
 
     /// Messages published since start.

@@ -33,7 +33,10 @@ public struct FrameOutbox: Sendable {
             }
         }
         if first == frames.count {
-            frames.removeAll(keepingCapacity: true)
+            // Mostly one frame or two: taken off one at a time, capacity kept
+            // (`removeAll(keepingCapacity:)` is a generic range replacement,
+            // 350 instructions of an SSE delivery's 10,500 under callgrind).
+            while !frames.isEmpty { frames.removeLast() }
             first = 0
         }
         return written

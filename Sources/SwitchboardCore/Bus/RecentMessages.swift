@@ -79,11 +79,19 @@ struct RecentMessages {
     func read(after cursor: Int64, in filter: RoomFilter, access: RoomAccess, limit: Int)
         -> (messages: [EncodedMessage], scannedThrough: Int64)
     {
-        // Binary search for the first id > cursor.
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if element(mid).id <= cursor { low = mid + 1 } else { high = mid }
+        // Nothing newer: where every pump of an up-to-date reader (each re-park) ends.
+        guard cursor < lastID else { return ([], cursor) }
+        // The first id > cursor. A live reader is a message or a few behind:
+        // step back from the newest, and bisect only a reader further behind.
+        var low = count
+        while low > 0, count - low < 8, element(low - 1).id > cursor { low -= 1 }
+        if low > 0, element(low - 1).id > cursor {
+            var high = low
+            low = 0
+            while low < high {
+                let mid = (low + high) / 2
+                if element(mid).id <= cursor { low = mid + 1 } else { high = mid }
+            }
         }
         var found: [EncodedMessage] = []
         found.reserveCapacity(min(limit, count - low))

@@ -92,7 +92,7 @@ enum RoomEndpoints {
         guard let metrics = services.metrics else { return .error(.notFound) }
         let text = metrics.exposition(connections: services.connections.counts(),
                                       storeBytes: services.bus.storeFigures.current()?.bytes ?? 0,
-                                      uptimeSeconds: services.uptimeSeconds)
+                                      uptimeSeconds: services.uptimeSeconds, deliveries: services.bus.stats.totals())
             + (services.media.map { PrometheusExporter.mediaExposition($0.usageAsLastRead) } ?? [])
             + (services.push.map { PrometheusExporter.pushExposition($0.figures) } ?? [])
             + (services.backend.map { PrometheusExporter.backendExposition($0()) } ?? [])

@@ -6,15 +6,13 @@ import SwitchboardWebPush
 /// `/metrics` in the Prometheus text format: swift-metrics counters, timers
 /// and gauges backed by a swift-prometheus registry of this server's own (no
 /// process-wide bootstrap). It is the bus's ``DeliveryStatsSink``, so it sees
-/// every publish and delivery; connection and store gauges are set at scrape.
+/// every publish; connection and store gauges are set at scrape, and the
+/// deliveries' totals and latency histograms are read from ``DeliveryStats``
+/// then (kept there, under the lock each write takes anyway).
 public final class PrometheusExporter: DeliveryStatsSink {
     private let registry = PrometheusCollectorRegistry()
     private let publishedMessages: CoreMetrics.Counter
     private let storeAppend: CoreMetrics.Timer
-    /// Per transport, by ``Transport/ordinal``: looked up on every delivery,
-    /// where hashing a dictionary key cost more than the count itself.
-    private let delivered: [CoreMetrics.Counter]
-    private let latency: [CoreMetrics.Timer]
     private let connections: [Transport: CoreMetrics.Gauge]
     private let storeBytes: CoreMetrics.Gauge
     private let uptime: CoreMetrics.Gauge
@@ -23,13 +21,6 @@ public final class PrometheusExporter: DeliveryStatsSink {
         let factory = PrometheusMetricsFactory(registry: registry)
         publishedMessages = Counter(label: "switchboard_messages_published_total", factory: factory)
         storeAppend = Timer(label: "switchboard_store_append_seconds", factory: factory)
-        let transports = Transport.allCases.sorted()  // by ordinal
-        delivered = transports.map {
-            Counter(label: "switchboard_messages_delivered_total", dimensions: [("transport", $0.rawValue)], factory: factory)
-        }
-        latency = transports.map {
-            Timer(label: "switchboard_delivery_latency_seconds", dimensions: [("transport", $0.rawValue)], factory: factory)
-        }
         connections = Dictionary(uniqueKeysWithValues: Transport.allCases.map {
             ($0, Gauge(label: "switchboard_connections", dimensions: [("transport", $0.rawValue)], factory: factory))
         })
@@ -42,19 +33,38 @@ public final class PrometheusExporter: DeliveryStatsSink {
         storeAppend.recordNanoseconds(Int64(storeSeconds * 1e9))
     }
 
-    public func delivered(_ count: Int, transport: Transport, latencyMilliseconds: Double) {
-        delivered[transport.ordinal].increment(by: count)
-        latency[transport.ordinal].recordNanoseconds(Int64(latencyMilliseconds * 1e6))
-    }
-
-    /// The text exposition, with the gauges set to these values first.
-    public func exposition(connections counts: [Transport: Int], storeBytes bytes: Int64, uptimeSeconds: Double) -> [UInt8] {
+    /// The text exposition, with the gauges set to these values first, and
+    /// `deliveries` (``DeliveryStats/totals()``) after the registry's metrics.
+    public func exposition(connections counts: [Transport: Int], storeBytes bytes: Int64, uptimeSeconds: Double,
+                           deliveries: [Transport: (delivered: Int, latency: DeliveryLatencyHistogram)]) -> [UInt8] {
         for (transport, gauge) in connections { gauge.record(counts[transport] ?? 0) }
         storeBytes.record(bytes)
         uptime.record(uptimeSeconds)
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
-        return buffer
+        return buffer + Self.deliveryExposition(deliveries)
+    }
+
+    /// `switchboard_messages_delivered_total` and `switchboard_delivery_latency_seconds`
+    /// per transport, as swift-prometheus writes a counter and a timer's histogram.
+    static func deliveryExposition(_ deliveries: [Transport: (delivered: Int, latency: DeliveryLatencyHistogram)]) -> [UInt8] {
+        let transports = Transport.allCases.sorted()  // by ordinal
+        var text = "# TYPE switchboard_messages_delivered_total counter\n"
+        for transport in transports {
+            text += "switchboard_messages_delivered_total{transport=\"\(transport.rawValue)\"} \(deliveries[transport]?.delivered ?? 0)\n"
+        }
+        text += "# TYPE switchboard_delivery_latency_seconds histogram\n"
+        for transport in transports {
+            let histogram = deliveries[transport]?.latency ?? DeliveryLatencyHistogram()
+            let label = "transport=\"\(transport.rawValue)\""
+            for (bound, count) in zip(DeliveryLatencyHistogram.boundsMilliseconds, histogram.cumulative) {
+                text += "switchboard_delivery_latency_seconds_bucket{\(label),le=\"\(Double(bound) / 1000)\"} \(count)\n"
+            }
+            text += "switchboard_delivery_latency_seconds_bucket{\(label),le=\"+Inf\"} \(histogram.count)\n"
+            text += "switchboard_delivery_latency_seconds_sum{\(label)} \(Double(histogram.sumMilliseconds) / 1000)\n"
+            text += "switchboard_delivery_latency_seconds_count{\(label)} \(histogram.count)\n"
+        }
+        return Array(text.utf8)
     }
 
     /// Web Push's queue and outcomes in the text format.
