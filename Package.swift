@@ -220,7 +220,10 @@ let package = Package(
             dependencies: ["SwitchboardHooks", "SwitchboardCore", "SwitchboardStore", "SwitchboardPostgres", "SwitchboardTesting",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket", "SwitchboardCore"]),
+        .testTarget(name: "SwitchboardWebSocketTests", dependencies: [
+            "SwitchboardWebSocket", "SwitchboardCore",
+            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
         .testTarget(
             name: "SwitchboardScaleOutTests",
             dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardTesting"]

@@ -29,6 +29,10 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     let request: WebSocketRequest
     let services: WebSocketServices
     var context: ChannelHandlerContext?
+    /// The frame encoder's context: messages' frames, encoded once for
+    /// every reader (``WebSocketTextFrame``), are written there, so that
+    /// they go on below the encoder as the bytes they already are.
+    private var encodedOutput: ChannelHandlerContext?
     /// Set once when added to the channel, before it can ever be parked (so before any wake).
     private var eventLoop: (any EventLoop)?
     private var connection: ConnectionDirectory.ID?
@@ -53,6 +57,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         eventLoop = context.eventLoop
+        encodedOutput = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
         // Added after an upgrade on the wss listener: the channel is active already.
         if context.channel.isActive { start(context) }
     }
@@ -101,6 +106,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         if let listening { services.notices.remove(listening) }
         if let connection { services.connections.close(connection) }
         self.context = nil
+        encodedOutput = nil
         context.fireChannelInactive()
     }
 
@@ -108,7 +114,14 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
 
     func deliver(_ batch: [EncodedMessage]) -> Bool {
         guard let context else { return false }
-        for message in batch { send(message.json, on: context) }
+        if let encodedOutput {
+            // Every frame of the batch in one buffer: one write, one `writev` at the flush.
+            var buffer = context.channel.allocator.buffer(capacity: batch.count * 128)
+            for message in batch { message.withFrame(WebSocketTextFrame.self) { buffer.writeBytes($0) } }
+            encodedOutput.write(NIOAny(buffer), promise: nil)
+        } else {
+            for message in batch { send(message.json, on: context) }
+        }
         return context.channel.isWritable
     }
 
