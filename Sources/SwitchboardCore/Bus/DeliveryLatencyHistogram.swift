@@ -11,7 +11,7 @@ public struct DeliveryLatencyHistogram: Sendable, Equatable {
     /// Observations per bucket, not cumulative; the last is over every bound.
     private(set) var perBucket = [Int](repeating: 0, count: boundsMilliseconds.count + 1)
     /// How many writes were observed.
-    public private(set) var count = 0
+    public var count: Int { perBucket.reduce(0, +) }
     /// Their latencies added up.
     public private(set) var sumMilliseconds: Int64 = 0
 
@@ -23,7 +23,6 @@ public struct DeliveryLatencyHistogram: Sendable, Equatable {
         let bounds = Self.boundsMilliseconds
         while index < bounds.count, milliseconds > bounds[index] { index += 1 }
         perBucket[index] += 1
-        count += 1
         sumMilliseconds += milliseconds
     }
 

@@ -26,13 +26,32 @@ public final class DeliveryStats: Sendable {
         }
     }
 
-    /// Indexed by ``Transport/allCases`` order; arrays mutated in place (no copies on the hot path).
+    /// One transport's counts: its messages, its most recent latencies (a
+    /// ring of `sampleCount`, for the percentiles) and every latency since
+    /// start (the histogram, for `/metrics`).
+    private struct Tally {
+        var delivered = 0
+        var samples: [Double] = []
+        var next = 0
+        var latency = DeliveryLatencyHistogram()
+
+        /// Counts one write of `count` messages, `milliseconds` after the oldest was stored.
+        mutating func record(_ count: Int, milliseconds: Int64, keeping sampleCount: Int) {
+            delivered += count
+            if samples.count < sampleCount {
+                samples.append(Double(milliseconds))
+            } else {
+                samples[next] = Double(milliseconds)
+            }
+            next = (next + 1) % sampleCount
+            latency.observe(milliseconds)
+        }
+    }
+
     private struct State {
         var published = 0
-        var delivered = [Int](repeating: 0, count: Transport.allCases.count)
-        var samples = [[Double]](repeating: [], count: Transport.allCases.count)
-        var next = [Int](repeating: 0, count: Transport.allCases.count)
-        var histograms = [DeliveryLatencyHistogram](repeating: DeliveryLatencyHistogram(), count: Transport.allCases.count)
+        /// By ``Transport/ordinal``; mutated in place (no copies on the hot path).
+        var tallies = [Tally](repeating: Tally(), count: Transport.allCases.count)
     }
 
     private let state = Mutex(State())
@@ -63,27 +82,16 @@ public final class DeliveryStats: Sendable {
         let now = clock()
         // One latency sample per write: the oldest message's (the worst in it).
         let milliseconds = max(0, now - messages[0].message.ts)
-        let latency = Double(milliseconds)
-        let slot = transport.ordinal
-        state.withLock { state in
-            state.delivered[slot] += messages.count
-            let index = state.next[slot]
-            if state.samples[slot].count < sampleCount {
-                state.samples[slot].append(latency)
-            } else {
-                state.samples[slot][index] = latency
-            }
-            state.next[slot] = (index + 1) % sampleCount
-            state.histograms[slot].observe(milliseconds)
-        }
+        let sampleCount = sampleCount
+        state.withLock { $0.tallies[transport.ordinal].record(messages.count, milliseconds: milliseconds, keeping: sampleCount) }
     }
 
     /// Messages delivered, and the latency histogram, per transport since start.
     public func totals() -> [Transport: (delivered: Int, latency: DeliveryLatencyHistogram)] {
-        let (delivered, histograms) = state.withLock { ($0.delivered, $0.histograms) }
-        var result: [Transport: (delivered: Int, latency: DeliveryLatencyHistogram)] = [:]
-        for transport in Transport.allCases { result[transport] = (delivered[transport.ordinal], histograms[transport.ordinal]) }
-        return result
+        let tallies = state.withLock { $0.tallies }
+        return Dictionary(uniqueKeysWithValues: Transport.allCases.map { transport in
+            (transport, (tallies[transport.ordinal].delivered, tallies[transport.ordinal].latency))
+        })
     }
 
     /// Messages published since start.
@@ -91,14 +99,15 @@ public final class DeliveryStats: Sendable {
 
     /// Figures for every transport.
     public func figures() -> [Transport: TransportFigures] {
-        let snapshot = state.withLock { ($0.delivered, $0.samples) }
+        let tallies = state.withLock { $0.tallies }
         var result: [Transport: TransportFigures] = [:]
         for transport in Transport.allCases {
-            let sorted = snapshot.1[transport.ordinal].sorted()
+            let tally = tallies[transport.ordinal]
+            let sorted = tally.samples.sorted()
             func percentile(_ p: Double) -> Double? {
                 sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
             }
-            result[transport] = TransportFigures(delivered: snapshot.0[transport.ordinal],
+            result[transport] = TransportFigures(delivered: tally.delivered,
                                                  p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99))
         }
         return result

@@ -40,12 +40,19 @@ struct RecentMessages {
     /// The position of message `id` in the ring, if it is there.
     private func index(of id: Int64) -> Int? {
         guard id > coveredAfter, id <= lastID else { return nil }
-        var low = 0, high = count
+        let low = firstIndex(after: id - 1, below: count)
+        return low < count && element(low).id == id ? low : nil
+    }
+
+    /// The position of the first message with an id > `cursor` among the
+    /// first `end` (`end` when none is), bisected.
+    private func firstIndex(after cursor: Int64, below end: Int) -> Int {
+        var low = 0, high = end
         while low < high {
             let mid = (low + high) / 2
-            if element(mid).id < id { low = mid + 1 } else { high = mid }
+            if element(mid).id <= cursor { low = mid + 1 } else { high = mid }
         }
-        return low < count && element(low).id == id ? low : nil
+        return low
     }
 
     /// What the ring knows of message `id`: `.held` with it, `.absent` when
@@ -85,14 +92,7 @@ struct RecentMessages {
         // step back from the newest, and bisect only a reader further behind.
         var low = count
         while low > 0, count - low < 8, element(low - 1).id > cursor { low -= 1 }
-        if low > 0, element(low - 1).id > cursor {
-            var high = low
-            low = 0
-            while low < high {
-                let mid = (low + high) / 2
-                if element(mid).id <= cursor { low = mid + 1 } else { high = mid }
-            }
-        }
+        if low > 0, element(low - 1).id > cursor { low = firstIndex(after: cursor, below: low) }
         var found: [EncodedMessage] = []
         found.reserveCapacity(min(limit, count - low))
         let anyDeleted = !deleted.isEmpty
