@@ -7,7 +7,14 @@ internal import CICU
 public enum NameSkeleton {
     /// The comparison key of `name`: TR39's skeleton of its NFKC case
     /// fold. Equal keys: names a reader cannot tell apart.
+    /// Remembered for the last names asked (``NameKeyMemo``): a guest's
+    /// name is checked at each of its publishes.
     public static func key(_ name: String) -> String {
+        memo.key(name, skeleton)
+    }
+
+    /// ``key(_:)`` worked out by ICU, without the memo.
+    static func skeleton(_ name: String) -> String {
         guard let folded = transform(name, sb_nfkc_casefold) else { return name.lowercased() }
         guard let checker else { return folded }
         return transform(folded) { text, length, out, capacity in sb_spoof_skeleton(checker.pointer, text, length, out, capacity) }
@@ -39,6 +46,10 @@ public enum NameSkeleton {
 
     /// One checker for the process: ICU's skeleton reads it only, from any thread.
     private static let checker = Checker()
+
+    /// The keys of the names asked last; like the checker, one for the
+    /// process: a pure function's answers, the same whoever asks.
+    static let memo = NameKeyMemo(capacity: 1024)
 
     private typealias Transform = (UnsafePointer<UInt16>?, Int32, UnsafeMutablePointer<UInt16>?, Int32) -> Int32
 

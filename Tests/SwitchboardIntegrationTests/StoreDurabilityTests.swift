@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import SwitchboardCore
 @testable import SwitchboardStore
@@ -12,12 +13,8 @@ struct StoreDurabilityTests {
     /// connection must still say FULL (2) once the store is open, and again
     /// when it is opened a second time on the same file.
     @Test func everyCommitIsSyncedToDisk() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("durability-\(UUID().uuidString).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
+        let path = try Self.temporaryPath("durability")
+        defer { Self.remove(path) }
         do {
             let store = try SQLiteMessageStore(path: path)
             #expect(try store.synchronousSetting() == 2)
@@ -26,5 +23,38 @@ struct StoreDurabilityTests {
         let reopened = try SQLiteMessageStore(path: path)
         #expect(try reopened.synchronousSetting() == 2)
         #expect(try reopened.lastAssignedID() == 1)
+    }
+
+    /// The group commit's transaction (its BEGIN and COMMIT compiled once):
+    /// a group that fails part-way keeps nothing of itself, not even the id
+    /// it took, and leaves no transaction open for the next group.
+    @Test func aGroupThatFailsKeepsNothing() throws {
+        let path = try Self.temporaryPath("rollback")
+        defer { Self.remove(path) }
+        struct Refused: Error {}
+        let store = try SQLiteMessageStore(path: path)
+        _ = try store.append([MessageDraft(room: "lobby", user: "luke", text: "kept", kind: .message)], timestamp: 1)
+        #expect(throws: Refused.self) {
+            try store.writer.writeInCompiledTransaction { db in
+                try db.execute(sql: "INSERT INTO message (room, user, text, kind, ts) VALUES ('lobby', 'luke', 'lost', 'message', 2)")
+                throw Refused()
+            }
+        }
+        #expect(try store.lastAssignedID() == 1)
+        let next = try store.append([MessageDraft(room: "lobby", user: "luke", text: "after", kind: .message)], timestamp: 3)
+        #expect(next.map(\.id) == [2])
+        #expect(try store.writer.read { try String.fetchAll($0, sql: "SELECT text FROM message ORDER BY id") } == ["kept", "after"])
+    }
+
+    /// A fresh SQLite file's path in the tests' directory.
+    private static func temporaryPath(_ name: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("\(name)-\(UUID().uuidString).sqlite").path
+    }
+
+    /// Removes the file at `path` with its WAL and shared memory.
+    private static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
