@@ -157,6 +157,61 @@ sb_connection_fd(struct MHD_Connection *connection)
     return info == NULL ? -1 : info->connect_fd;
 }
 
+// ---- A daemon run by its own loop (external epoll, no internal thread) -----
+
+/// An eventfd for waking a daemon's loop (see sb_loop_create); -1 on failure.
+static inline int
+sb_loop_wake_fd(void)
+{
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+/// An epoll set watching libmicrohttpd's epoll fd and `wake_fd` for
+/// input; -1 on failure.
+static inline int
+sb_loop_create(struct MHD_Daemon *daemon, int wake_fd)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    if (info == NULL || info->epoll_fd < 0 || wake_fd < 0) return -1;
+    int set = epoll_create1(EPOLL_CLOEXEC);
+    if (set < 0) return -1;
+    struct epoll_event event = { .events = EPOLLIN };
+    event.data.fd = info->epoll_fd;
+    int failed = epoll_ctl(set, EPOLL_CTL_ADD, info->epoll_fd, &event) != 0;
+    event.data.fd = wake_fd;
+    if (failed || epoll_ctl(set, EPOLL_CTL_ADD, wake_fd, &event) != 0) {
+        close(set);
+        return -1;
+    }
+    return set;
+}
+
+/// Wakes the loop sleeping in sb_loop_wait (writes to its eventfd).
+static inline void
+sb_loop_wake(int wake_fd)
+{
+    uint64_t one = 1;
+    (void)!write(wake_fd, &one, sizeof one);
+}
+
+/// Sleeps on `set` until libmicrohttpd has work (a socket, or its next
+/// timeout) or `wake_fd` is written; empties `wake_fd` if it was.
+static inline void
+sb_loop_wait(struct MHD_Daemon *daemon, int set, int wake_fd)
+{
+    MHD_UNSIGNED_LONG_LONG next = 0;
+    int timeout = -1;
+    if (MHD_get_timeout(daemon, &next) == MHD_YES) timeout = next > 60000 ? 60000 : (int) next;
+    struct epoll_event events[2];
+    int ready = epoll_wait(set, events, 2, timeout);
+    for (int i = 0; i < ready; i++) {
+        if (events[i].data.fd == wake_fd) {
+            uint64_t count;
+            (void)!read(wake_fd, &count, sizeof count);
+        }
+    }
+}
+
 /// MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE): libmicrohttpd is done
 /// with an upgraded socket (variadic in C).
 static inline enum MHD_Result

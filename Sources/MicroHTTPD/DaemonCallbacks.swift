@@ -31,7 +31,8 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "/",
             resumeQueue: context.resumeQueue,
-            hangups: context.hangups
+            hangups: context.hangups,
+            loop: context.loop
         )
         exchange.overTLS = context.configuration.tls != nil
         exchange.tooManyParameters = cutQuery

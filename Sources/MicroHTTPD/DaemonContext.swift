@@ -15,6 +15,9 @@ final class DaemonContext: Sendable {
     let resumeQueue: ResumeQueue
     /// Notices clients that leave while their connection is suspended.
     let hangups = HangupWatch()
+    /// The thread that runs a daemon of one worker (nil: libmicrohttpd's own
+    /// threads, a pool); see ``DaemonLoop``.
+    let loop: DaemonLoop?
     /// The TLS priorities as a C string that lives as long as the daemon; none without TLS.
     let tlsStrings: CStrings
     /// The certificate and key served, replaceable; nil without TLS.
@@ -25,6 +28,7 @@ final class DaemonContext: Sendable {
         self.configuration = configuration
         resumeQueue = ResumeQueue(batchSize: configuration.resumeBatchSize,
                                   patience: .microseconds(configuration.resumePatienceMicroseconds))
+        loop = configuration.threadPoolSize > 1 ? nil : try DaemonLoop()
         tlsStrings = CStrings(configuration.tls.map { [$0.priorities] } ?? [])
         certificate = try configuration.tls.map { tls throws(MicroHTTPDError) in try TLSCertificateSlot(tls) }
     }

@@ -34,8 +34,10 @@ public final class HTTPDaemon: @unchecked Sendable {
         // about 11 % under strace, but CPU per delivery and p99 did not move
         // (A/B on 1,000 clients, docs/BENCHMARKS.md), and it skips the
         // shutdown() before close that lets a client read a refusal.
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
-            | MHD_ALLOW_UPGRADE.rawValue
+        // One worker: our own loop runs it (no inter-thread channel, so a
+        // resume writes no eventfd; see DaemonLoop). A pool: libmicrohttpd's threads.
+        let threads = context.loop == nil ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_EPOLL.rawValue
+        var flags = threads | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_UPGRADE.rawValue
         guard var storage = Self.socketAddress(host: configuration.host, port: configuration.port) else {
             throw MicroHTTPDError(operation: "use '\(configuration.host)' as an address (an IPv4 or IPv6 literal is needed)", errno: 0)
         }
@@ -76,6 +78,14 @@ public final class HTTPDaemon: @unchecked Sendable {
             context.hangups.stop()
             let what = configuration.tls == nil ? "" : " with TLS (is the certificate and key a matching PEM pair?)"
             throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)\(what)", errno: error)
+        }
+        do {
+            try context.loop?.start(started)
+        } catch {
+            MHD_stop_daemon(started)
+            context.resumeQueue.stop()
+            context.hangups.stop()
+            throw error
         }
         daemon = started
         port = sb_daemon_bind_port(started)
@@ -127,6 +137,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         guard let daemon else { return }
         self.daemon = nil
         context.resumeQueue.stop()
+        context.loop?.stop()
         MHD_stop_daemon(daemon)
         context.hangups.stop()
     }

@@ -74,10 +74,15 @@ public final class HTTPExchange: @unchecked Sendable {
     /// This exchange's watch, while there is one (worker thread only).
     private var hangupToken: UInt64?
 
-    init(connection: OpaquePointer, method: String, path: String, resumeQueue: ResumeQueue, hangups: HangupWatch? = nil) {
+    /// The thread running the daemon, woken after a resume (nil: libmicrohttpd wakes its own).
+    let loop: DaemonLoop?
+
+    init(connection: OpaquePointer, method: String, path: String, resumeQueue: ResumeQueue, hangups: HangupWatch? = nil,
+         loop: DaemonLoop? = nil) {
         self.connection = connection
         self.resumeQueue = resumeQueue
         self.hangups = hangups
+        self.loop = loop
         self.method = method
         self.path = path
     }
@@ -154,6 +159,7 @@ public final class HTTPExchange: @unchecked Sendable {
     /// the stream body) is then called again on the connection's worker thread.
     public func resume() {
         MHD_resume_connection(connection)
+        loop?.wake()
     }
 
     /// ``resume()`` in its turn, for wake-ups that come in thousands (a

@@ -21,7 +21,7 @@ let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraInSize, sock
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(cls).takeUnretainedValue()
     let bytes = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraInSize)) } ?? []
     let duplicate = fcntl(sock, F_DUPFD_CLOEXEC, 0)
-    let relay = UpgradeRelay(urh)
+    let relay = UpgradeRelay(urh, loop: exchange.loop)
     if !exchange.overTLS { relay.release() }
     let handler = exchange.upgradeHandler
     exchange.upgradeHandler = nil
@@ -37,13 +37,17 @@ let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraInSize, sock
 private final class UpgradeRelay: @unchecked Sendable {
     private let handle: OpaquePointer
     private let released = Atomic<Bool>(false)
+    /// Runs the daemon that closes the connection, when it has no thread of its own.
+    private let loop: DaemonLoop?
 
-    init(_ handle: OpaquePointer) {
+    init(_ handle: OpaquePointer, loop: DaemonLoop?) {
         self.handle = handle
+        self.loop = loop
     }
 
     func release() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = sb_upgrade_close(handle)
+        loop?.wake()
     }
 }

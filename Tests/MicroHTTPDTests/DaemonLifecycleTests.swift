@@ -27,9 +27,9 @@ struct DaemonLifecycleTests {
         #expect(try open.readResponse().status == 200, "an open keep-alive connection is still served")
     }
 
-    /// One worker (the server's default on 2 cores) is libmicrohttpd's own
-    /// thread: it serves, and the start says nothing (a pool of one was
-    /// refused with a warning at every start).
+    /// One worker (the server's default on 2 cores) is our own loop's
+    /// thread (``DaemonLoop``): it serves, and the start says nothing (a pool
+    /// of one was refused with a warning at every start).
     @Test func oneWorkerServesAndStartsWithoutAWarning() throws {
         let logged = Mutex<[String]>([])
         var configuration = HTTPDaemonConfiguration(port: 0, threadPoolSize: 1)
@@ -68,6 +68,39 @@ struct DaemonLifecycleTests {
             daemon.stop()
             running.store(false, ordering: .relaxed)
             #expect(clients.wait(timeout: .now() + 10) == .success)
+        }
+    }
+
+    /// Parks every request and resumes it from another thread 50 ms later;
+    /// the answer says it was resumed.
+    final class ResumedElsewhere: HTTPRequestHandler, HTTPContinuation, @unchecked Sendable {
+        func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
+            exchange.suspend(continuingWith: self)
+            nonisolated(unsafe) let exchange = exchange
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { exchange.resume() }
+            return .suspended
+        }
+
+        func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
+            .respond(HTTPResponse(status: 200, body: .bytes(Array("resumed".utf8))))
+        }
+    }
+
+    /// A resume from another thread wakes whoever runs the daemon: our loop
+    /// (one worker, no libmicrohttpd channel: ``DaemonLoop/wake()``) or
+    /// libmicrohttpd's pool. Without the wake the answer would wait for the
+    /// loop's next timeout (the connection timeout is 120 s), past the
+    /// client's 5.
+    @Test(arguments: [1, 2]) func aResumeFromAnotherThreadIsServed(workers: Int) throws {
+        let daemon = try HTTPDaemon(configuration: HTTPDaemonConfiguration(port: 0, threadPoolSize: workers),
+                                    handler: ResumedElsewhere())
+        defer { daemon.stop() }
+        let connection = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 5)
+        for _ in 0..<3 {
+            try connection.sendRequest("GET", "/")
+            let response = try connection.readResponse()
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "resumed")
         }
     }
 

@@ -1,0 +1,80 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The thread that runs a daemon started without one of its own
+/// (libmicrohttpd's external epoll mode): `MHD_run`, then sleep on
+/// libmicrohttpd's epoll set, its next timeout and a wake-up of our own.
+///
+/// Why: a daemon with its own thread must be woken through its
+/// inter-thread channel, and `MHD_resume_connection` writes that eventfd at
+/// every call: one system call per resumed publish, per SSE delivery. A
+/// daemon run from outside has no such channel; a resume only marks the
+/// connection, and whoever resumes calls ``wake()``, which writes our
+/// eventfd once until the loop has run again, however many resumes came.
+final class DaemonLoop: @unchecked Sendable {
+    private let wakePending = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let wakeFD: Int32
+    private var set: Int32 = -1
+    private var started = false
+
+    /// The wake-up's eventfd; the thread starts with ``start(_:)``.
+    init() throws(MicroHTTPDError) {
+        wakeFD = sb_loop_wake_fd()
+        guard wakeFD >= 0 else { throw MicroHTTPDError(operation: "make the daemon loop's eventfd", errno: errno) }
+    }
+
+    /// Starts the loop's thread on `daemon` (started in external epoll mode).
+    func start(_ daemon: OpaquePointer) throws(MicroHTTPDError) {
+        set = sb_loop_create(daemon, wakeFD)
+        guard set >= 0 else { throw MicroHTTPDError(operation: "watch the daemon's epoll set", errno: errno) }
+        started = true
+        // Only this thread runs the daemon from now until stop() returns.
+        nonisolated(unsafe) let daemon = daemon
+        let thread = Thread { [self] in run(daemon) }
+        thread.name = "microhttpd-loop"
+        thread.start()
+    }
+
+    /// The daemon has work from another thread (a resume, an upgraded
+    /// socket released): the loop runs it soon. Safe from any thread.
+    func wake() {
+        if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { sb_loop_wake(wakeFD) }
+    }
+
+    /// Runs the daemon once more (what was resumed for the stop is served)
+    /// and ends the thread; returns when it has ended.
+    func stop() {
+        guard started else { return }
+        stopping.store(true, ordering: .releasing)
+        sb_loop_wake(wakeFD)
+        finished.wait()
+    }
+
+    private func run(_ daemon: OpaquePointer) {
+        while true {
+            // Cleared before the run: a wake during it is seen below, and one
+            // after the check below has written the eventfd the wait sees.
+            wakePending.store(false, ordering: .releasing)
+            _ = MHD_run(daemon)
+            if stopping.load(ordering: .acquiring) { break }
+            if wakePending.load(ordering: .acquiring) { continue }
+            sb_loop_wait(daemon, set, wakeFD)
+        }
+        _ = MHD_run(daemon)
+        finished.signal()
+    }
+
+    deinit {
+        if set >= 0 { close(set) }
+        close(wakeFD)
+    }
+}
