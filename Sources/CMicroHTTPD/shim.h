@@ -60,6 +60,21 @@ sb_connection_client_address(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// An eventfd for waking a thread asleep in epoll; -1 on failure.
+static inline int
+sb_eventfd_create(void)
+{
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+/// Wakes whoever waits on `eventfd` (writes to it).
+static inline void
+sb_eventfd_signal(int eventfd)
+{
+    uint64_t one = 1;
+    (void)!write(eventfd, &one, sizeof one);
+}
+
 /// An epoll set for hang-ups (see HangupWatch.swift) with `wakeup`, an
 /// eventfd, in it under token 0. Returns the set, or -1.
 static inline int
@@ -67,7 +82,7 @@ sb_hangup_set_create(int *wakeup)
 {
     int set = epoll_create1(EPOLL_CLOEXEC);
     if (set < 0) return -1;
-    *wakeup = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    *wakeup = sb_eventfd_create();
     struct epoll_event event = { .events = EPOLLIN, .data.u64 = 0 };
     if (*wakeup < 0 || epoll_ctl(set, EPOLL_CTL_ADD, *wakeup, &event) != 0) {
         if (*wakeup >= 0) close(*wakeup);
@@ -104,14 +119,6 @@ sb_hangup_wait(int set, uint64_t *tokens, int capacity)
     if (count < 0) return errno == EINTR ? 0 : -1;
     for (int index = 0; index < count; index++) tokens[index] = events[index].data.u64;
     return count;
-}
-
-/// Wakes the waiting thread (writes to the eventfd).
-static inline void
-sb_hangup_wake(int wakeup)
-{
-    uint64_t one = 1;
-    (void)!write(wakeup, &one, sizeof one);
 }
 
 /// What the URI callback returns for a request with too many query
@@ -159,15 +166,8 @@ sb_connection_fd(struct MHD_Connection *connection)
 
 // ---- A daemon run by its own loop (external epoll, no internal thread) -----
 
-/// An eventfd for waking a daemon's loop (see sb_loop_create); -1 on failure.
-static inline int
-sb_loop_wake_fd(void)
-{
-    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-}
-
-/// An epoll set watching libmicrohttpd's epoll fd and `wake_fd` for
-/// input; -1 on failure.
+/// An epoll set watching libmicrohttpd's epoll fd and `wake_fd` (an
+/// eventfd, sb_eventfd_create) for input; -1 on failure.
 static inline int
 sb_loop_create(struct MHD_Daemon *daemon, int wake_fd)
 {
@@ -184,14 +184,6 @@ sb_loop_create(struct MHD_Daemon *daemon, int wake_fd)
         return -1;
     }
     return set;
-}
-
-/// Wakes the loop sleeping in sb_loop_wait (writes to its eventfd).
-static inline void
-sb_loop_wake(int wake_fd)
-{
-    uint64_t one = 1;
-    (void)!write(wake_fd, &one, sizeof one);
 }
 
 /// Sleeps on `set` until libmicrohttpd has work (a socket, or its next

@@ -32,6 +32,13 @@ final class DaemonContext: Sendable {
         tlsStrings = CStrings(configuration.tls.map { [$0.priorities] } ?? [])
         certificate = try configuration.tls.map { tls throws(MicroHTTPDError) in try TLSCertificateSlot(tls) }
     }
+
+    /// Ends the resume queue's and the hang-up watch's threads, for a
+    /// daemon that did not start (``HTTPDaemon/stop()`` orders them itself).
+    func stopHelpers() {
+        resumeQueue.stop()
+        hangups.stop()
+    }
 }
 
 /// C strings copied once (`strdup`) and freed with their owner: what

@@ -23,12 +23,12 @@ final class DaemonLoop: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let wakeFD: Int32
+    /// The epoll set the loop sleeps on; -1 until ``start(_:)``.
     private var set: Int32 = -1
-    private var started = false
 
     /// The wake-up's eventfd; the thread starts with ``start(_:)``.
     init() throws(MicroHTTPDError) {
-        wakeFD = sb_loop_wake_fd()
+        wakeFD = sb_eventfd_create()
         guard wakeFD >= 0 else { throw MicroHTTPDError(operation: "make the daemon loop's eventfd", errno: errno) }
     }
 
@@ -36,7 +36,6 @@ final class DaemonLoop: @unchecked Sendable {
     func start(_ daemon: OpaquePointer) throws(MicroHTTPDError) {
         set = sb_loop_create(daemon, wakeFD)
         guard set >= 0 else { throw MicroHTTPDError(operation: "watch the daemon's epoll set", errno: errno) }
-        started = true
         // Only this thread runs the daemon from now until stop() returns.
         nonisolated(unsafe) let daemon = daemon
         let thread = Thread { [self] in run(daemon) }
@@ -47,15 +46,15 @@ final class DaemonLoop: @unchecked Sendable {
     /// The daemon has work from another thread (a resume, an upgraded
     /// socket released): the loop runs it soon. Safe from any thread.
     func wake() {
-        if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { sb_loop_wake(wakeFD) }
+        if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { sb_eventfd_signal(wakeFD) }
     }
 
     /// Runs the daemon once more (what was resumed for the stop is served)
     /// and ends the thread; returns when it has ended.
     func stop() {
-        guard started else { return }
+        guard set >= 0 else { return }
         stopping.store(true, ordering: .releasing)
-        sb_loop_wake(wakeFD)
+        sb_eventfd_signal(wakeFD)
         finished.wait()
     }
 

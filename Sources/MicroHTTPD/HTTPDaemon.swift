@@ -8,8 +8,9 @@ import Musl
 import Darwin
 #endif
 
-/// A running libmicrohttpd daemon in event-loop mode: a pool of worker threads,
-/// each with its own epoll loop, with suspend/resume enabled.
+/// A running libmicrohttpd daemon in event-loop mode, with suspend/resume
+/// enabled: one worker is our ``DaemonLoop``'s thread, more are
+/// libmicrohttpd's pool, each with its own epoll loop.
 ///
 /// Owned explicitly: call ``stop()`` once, after every suspended exchange has
 /// been resumed (libmicrohttpd requires it).
@@ -74,8 +75,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         }
         guard let started else {
             let error = errno
-            context.resumeQueue.stop()
-            context.hangups.stop()
+            context.stopHelpers()
             let what = configuration.tls == nil ? "" : " with TLS (is the certificate and key a matching PEM pair?)"
             throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)\(what)", errno: error)
         }
@@ -83,8 +83,7 @@ public final class HTTPDaemon: @unchecked Sendable {
             try context.loop?.start(started)
         } catch {
             MHD_stop_daemon(started)
-            context.resumeQueue.stop()
-            context.hangups.stop()
+            context.stopHelpers()
             throw error
         }
         daemon = started

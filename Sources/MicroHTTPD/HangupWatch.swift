@@ -102,7 +102,7 @@ public final class HangupWatch: @unchecked Sendable {
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard epoll >= 0 else { return }
-        sb_hangup_wake(wakeup)
+        sb_eventfd_signal(wakeup)
         // Taken under the lock, so no watch starts a thread after this.
         if let running = thread.withLock({ $0 }) { pthread_join(running, nil) }
         close(epoll)

@@ -14,7 +14,7 @@ extension DatabaseWriter {
                 try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                 return value
             } catch {
-                if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+                if db.isInsideTransaction { try? db.rollback() }
                 throw error
             }
         }
