@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Recently asked names with their comparison keys, so that a name that
 /// publishes again is not worked out again: ICU's skeleton of a short name
@@ -8,8 +8,14 @@ import Synchronization
 /// Bounded: once `capacity` names are kept, the next new one empties it
 /// (a client sending ever new names costs what it did without the memo).
 /// What a name maps to never changes, so a kept key is never stale.
-final class NameKeyMemo: Sendable {
-    private let keys = Mutex<[String: String]>([:])
+///
+/// Guarded by an `NSLock` (a pthread mutex, which ThreadSanitizer sees),
+/// not `Mutex`: under contention `Mutex` waits in libswiftSynchronization's
+/// futex path, which ThreadSanitizer cannot see, and it reported the memo's
+/// reads and writes as a race (CI, `Scripts/sanitizers.sh core`).
+final class NameKeyMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: [String: String] = [:]
     private let capacity: Int
 
     /// - Parameter capacity: most names kept (at most 32 characters each, a
@@ -20,15 +26,22 @@ final class NameKeyMemo: Sendable {
 
     /// The kept key of `name`, or `work(name)`, kept from now on.
     func key(_ name: String, _ work: (String) -> String) -> String {
-        if let known = keys.withLock({ $0[name] }) { return known }
+        lock.lock()
+        let known = keys[name]
+        lock.unlock()
+        if let known { return known }
         let key = work(name)
-        keys.withLock { keys in
-            if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }
-            keys[name] = key
-        }
+        lock.lock()
+        if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }
+        keys[name] = key
+        lock.unlock()
         return key
     }
 
     /// How many names are kept (for tests).
-    var count: Int { keys.withLock { $0.count } }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return keys.count
+    }
 }
