@@ -390,9 +390,11 @@
     const controller = new AbortController();
     const room = encodeURIComponent(state.room);
     (async () => {
-      let attempt = 0;
+      // A long poll's first request of a connection does not wait: it answers at once, so the
+      // page says "live" and shows what it missed now, not when the first 25 s wait ends.
+      let attempt = 0, answered = false;
       while (generation === state.generation) {
-        const wait = long ? "&wait=25" : "";
+        const wait = long && answered ? "&wait=25" : "";
         try {
           const started = performance.now();
           const response = await fetch(`/api/rooms/${room}/messages?since=${state.since}${wait}&${presenceQuery()}`,
@@ -403,6 +405,7 @@
           const page = JSON.parse(body);
           if (attempt > 0 || state.stats.requests === 0) outbox.flush();
           attempt = 0;
+          answered = true;
           state.stats.requests += 1;
           state.stats.bytes += encoder.encode(body).length;
           if (page.messages.length === 0) state.stats.empty += 1;
@@ -414,6 +417,7 @@
         } catch (error) {
           if (controller.signal.aborted || generation !== state.generation) return;
           setStatus("reconnecting…", "down");
+          answered = false;
           await sleep(window.backoff(attempt++));
         }
       }

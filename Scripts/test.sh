@@ -26,10 +26,37 @@ swift build --product switchboard
 stage "smoke test of the switchboard binary"
 Scripts/smoke.sh .build/debug/switchboard
 
+# Beside the stages that follow (a browser, floods, hooks: mostly waiting on
+# sockets and timers, one core idle), at the lowest priority so they keep
+# their CPU: fuzzing every parser of a client's bytes (libFuzzer, 15 s a
+# target, built unoptimised: that each builds and finds nothing quickly; run
+# here so a target cannot fall behind the code again, as when LineSession
+# gained its AccessControl and nothing noticed; the token target, jwt-kit
+# built for libFuzzer, is left to Scripts/fuzz.sh), then ThreadSanitizer on
+# the bus, group commit, the pump and presence (SwitchboardCore's tests).
+# Joined, with its time and verdict, before the soaks.
+# (In a process group of its own, set -m, so that a stage failing stops it whole.)
+background_log="$(mktemp -t switchboard-background.XXXXXX)"
+set -m
+(
+    started=$SECONDS
+    status=0
+    echo "== fuzzing (libFuzzer, 15 s a target)"
+    SECONDS_TO_RUN=15 TARGETS="line requests uploads" OPTIMIZE=-Onone nice -n 19 Scripts/fuzz.sh || status=1
+    echo "   ($((SECONDS - started)) s)"
+    started=$SECONDS
+    echo "== ThreadSanitizer on SwitchboardCore's tests"
+    SANITIZERS=core nice -n 19 Scripts/sanitizers.sh || status=1
+    echo "   ($((SECONDS - started)) s)"
+    exit $status
+) >"$background_log" 2>&1 &
+background=$!
+set +m
+
 stage "PostgreSQL for the scale-out tests"
 # A throwaway server (Debian's PostgreSQL 15, installed if missing), stopped on exit.
 pgdir="$(mktemp -d -t switchboard-postgres.XXXXXX)"
-trap 'Scripts/postgres.sh stop "$pgdir" || true' EXIT
+trap 'kill -- -"$background" 2>/dev/null || true; Scripts/postgres.sh stop "$pgdir" || true' EXIT
 if url="$(Scripts/postgres.sh start "$pgdir")"; then
     export SWITCHBOARD_TEST_POSTGRES="$url" SWITCHBOARD_TEST_POSTGRES_DIR="$pgdir"
     echo "started $url"
@@ -63,30 +90,33 @@ if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
     python3 Tests/ScaleOut/scaleout_test.py .build/debug/switchboard
 fi
 
-stage "soak, 2 minutes with chaos (every way in, churn, misbehaving clients, SIGSTOP, the database locked, a full disk)"
-BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos
-stage "soak on two nodes and PostgreSQL, 2 minutes with chaos (PostgreSQL frozen, kill -9 of a node and its restart, PostgreSQL stopped)"
-# (A PostgreSQL of its own; run when the one above could be started.)
+stage "fuzzing and ThreadSanitizer, run beside the stages above: their output"
+background_status=0
+wait "$background" || background_status=$?
+cat "$background_log"
+if [ "$background_status" -ne 0 ]; then echo "== fuzzing or ThreadSanitizer FAILED (above)"; exit 1; fi
+
+stage "soaks side by side, 2 minutes each with chaos: one node (every way in, churn, misbehaving clients, SIGSTOP, the database locked, a full disk) and two nodes on a PostgreSQL of their own (PostgreSQL frozen, kill -9 of a node and its restart, PostgreSQL stopped)"
+# Each has its own server, database and ports; their chaos is mostly waiting
+# (a server stopped, a database frozen), so together they take the time of one.
+soak_log="$(mktemp -t switchboard-soak.XXXXXX)"
+BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos >"$soak_log" 2>&1 &
+soak=$!
+soak_status=0
 if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
-    BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos --nodes 2
+    BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos --nodes 2 || soak_status=1
 else
-    echo "PostgreSQL could not be started here: skipped"
+    echo "PostgreSQL could not be started here: the soak on two nodes is skipped"
 fi
+wait "$soak" || soak_status=1
+echo "== the soak on one node"
+cat "$soak_log"
+if [ "$soak_status" -ne 0 ]; then echo "== a soak FAILED (above)"; exit 1; fi
 
 stage "WebSocket conformance (Autobahn|Testsuite)"
 Scripts/autobahn.sh .build/debug/switchboard
 stage "WebSocket conformance over wss (--wss: TLS in SwiftNIO)"
 TLS=nio Scripts/autobahn.sh .build/debug/switchboard
-
-stage "fuzzing every parser of a client's bytes (libFuzzer, 15 s a target: that each builds and finds nothing quickly)"
-# Run here so the target cannot fall behind the code again (it stopped
-# building when LineSession gained its AccessControl, and nothing noticed).
-# The token target (jwt-kit built for libFuzzer, 1.5 min more) is left to
-# Scripts/fuzz.sh, to keep this run under 20 minutes.
-SECONDS_TO_RUN=15 TARGETS="line requests uploads" Scripts/fuzz.sh
-
-stage "ThreadSanitizer on the bus, group commit, the pump and presence (SwitchboardCore's tests, about 30 s)"
-SANITIZERS=core Scripts/sanitizers.sh
 
 stage "swift test"
 # A crash prints the crashing thread only, so its cause stays in view.
