@@ -147,6 +147,8 @@ def outbox_checks(server, options, check, screenshots, wait_for, sign_up):
             check("upgrades refused by a proxy: the page falls back to SSE",
                   bool(on_sse) and any("Upgrade" in line or "/ws" in line for line in proxy.refused), status(han))
             han.find_element(By.ID, "text").send_keys("over the fallback\n")
+            # The reply after the typed line is stored (the order both lines are checked in).
+            wait_for(lambda: "over the fallback" in [m["text"] for m in stored("outbox")], 10)
             server.publish("chewie", "heard over the fallback", room="outbox")
             check("... and still chats: typed and received, each shown once",
                   wait_for(lambda: shown(han)[-2:] == ["over the fallback", "heard over the fallback"], 10)
@@ -162,6 +164,7 @@ def outbox_checks(server, options, check, screenshots, wait_for, sign_up):
             check("event streams refused too: WebSocket, then SSE, then long-poll, live at its first answer",
                   bool(on_long_poll), status(han))
             han.find_element(By.ID, "text").send_keys("over long-poll\n")
+            wait_for(lambda: "over long-poll" in [m["text"] for m in stored("outbox")], 10)
             server.publish("chewie", "heard over long-poll", room="outbox")
             check("... and still chats", wait_for(lambda: shown(han)[-2:] == ["over long-poll", "heard over long-poll"], 10),
                   str(shown(han)[-3:]))
