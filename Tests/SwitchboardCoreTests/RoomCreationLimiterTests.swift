@@ -43,4 +43,19 @@ struct RoomCreationLimiterTests {
         try access.admitRoom(.guest, "two", client: "10.0.0.2")
         for room in ["x", "y", "z"] { try access.admitRoom(.admin, room, client: "10.0.0.1") }
     }
+
+    @Test func aNewRoomIsPaidForOnceWhileItsFirstMessageIsStored() throws {
+        // Nothing is stored yet (a slow commit): every join sees the room as new.
+        let limiter = RoomCreationLimiter(burst: 2, isKnown: { _ in false }, clock: { 0 }, rememberedRooms: 3)
+        for _ in 0..<100 { try limiter.admit("lecture", key: "address:10.0.0.1") }  // 100 guests behind one address
+        try limiter.admit("lecture", key: "address:10.0.0.2")
+        try limiter.admit("other", key: "address:10.0.0.1")
+        #expect(throws: SwitchboardError.self) { try limiter.admit("third", key: "address:10.0.0.1") }
+        // Bounded: past `rememberedRooms` the rooms kept are forgotten, and cost again.
+        for room in ["b", "c"] { try limiter.admit(room, key: "address:10.0.0.\(room == "b" ? 3 : 4)") }
+        #expect(throws: SwitchboardError.self) {
+            try limiter.admit("lecture", key: "address:10.0.0.1")
+            try limiter.admit("other", key: "address:10.0.0.1")
+        }
+    }
 }
