@@ -390,8 +390,9 @@
     const controller = new AbortController();
     const room = encodeURIComponent(state.room);
     (async () => {
-      // A long poll's first request of a connection does not wait: it answers at once, so the
-      // page says "live" and shows what it missed now, not when the first 25 s wait ends.
+      // Until a request of this connection has answered (at first, and after an error), a long
+      // poll does not wait: it answers at once, so the page says "live", shows what it missed and
+      // sends its outbox now, not when a first 25 s wait ends.
       let attempt = 0, answered = false;
       while (generation === state.generation) {
         const wait = long && answered ? "&wait=25" : "";
@@ -403,7 +404,7 @@
           if (generation !== state.generation) return;
           if (!response.ok) throw new Error(errorText(body, response.status));
           const page = JSON.parse(body);
-          if (attempt > 0 || state.stats.requests === 0) outbox.flush();
+          if (!answered) outbox.flush();
           attempt = 0;
           answered = true;
           state.stats.requests += 1;

@@ -30,11 +30,8 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
             connection: connection,
             method: method.map { String(cString: $0) } ?? "",
             path: url.map { String(cString: $0) } ?? "/",
-            resumeQueue: context.resumeQueue,
-            hangups: context.hangups,
-            loop: context.loop
+            daemon: context
         )
-        exchange.overTLS = context.configuration.tls != nil
         exchange.tooManyParameters = cutQuery
         connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
         switch context.handler.bodyReading(for: exchange) {

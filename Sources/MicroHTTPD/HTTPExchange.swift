@@ -40,7 +40,7 @@ public final class HTTPExchange: @unchecked Sendable {
     var continuation: (any HTTPContinuation)?
     /// Whether the connection is TLS: an upgraded socket is then
     /// libmicrohttpd's relay, not the client's socket (see ``UpgradedSocket``).
-    var overTLS = false
+    var overTLS: Bool { daemon.configuration.tls != nil }
     /// Who takes the socket over after a `101`; see ``HTTPResponse/Body/upgrade(_:)``.
     var upgradeHandler: (@Sendable (UpgradedSocket) -> Void)?
     /// Headers added to whatever response this exchange sends (e.g. CORS,
@@ -50,8 +50,9 @@ public final class HTTPExchange: @unchecked Sendable {
     var completionHandlers: [@Sendable (HTTPCompletion) -> Void] = []
 
     let connection: OpaquePointer
-    /// Resumes this exchange in its turn; see ``resumeInTurn()``.
-    private let resumeQueue: ResumeQueue
+    /// The daemon's helpers: its resume queue (``resumeInTurn()``), hang-up
+    /// watch and loop, and its configuration. One reference for all of them.
+    private let daemon: DaemonContext
     /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none).
     private let pacedBatch = Atomic<UInt64>(0)
     /// Where a streamed body goes (``HTTPBodyReading``), until taken.
@@ -69,20 +70,15 @@ public final class HTTPExchange: @unchecked Sendable {
     /// Whether the handler has been called since the request arrived in full.
     var started = false
 
-    /// Where a suspended exchange's socket is watched for its client leaving.
-    private let hangups: HangupWatch?
-    /// This exchange's watch, while there is one (worker thread only).
+    /// This exchange's hang-up watch, while there is one (worker thread only).
     private var hangupToken: UInt64?
 
     /// The thread running the daemon, woken after a resume (nil: libmicrohttpd wakes its own).
-    let loop: DaemonLoop?
+    var loop: DaemonLoop? { daemon.loop }
 
-    init(connection: OpaquePointer, method: String, path: String, resumeQueue: ResumeQueue, hangups: HangupWatch? = nil,
-         loop: DaemonLoop? = nil) {
+    init(connection: OpaquePointer, method: String, path: String, daemon: DaemonContext) {
         self.connection = connection
-        self.resumeQueue = resumeQueue
-        self.hangups = hangups
-        self.loop = loop
+        self.daemon = daemon
         self.method = method
         self.path = path
     }
@@ -135,8 +131,8 @@ public final class HTTPExchange: @unchecked Sendable {
     /// The watch ends when the exchange resumes or completes. Only after
     /// ``suspend(continuingWith:)``, on the worker thread.
     public func watchHangup(_ handler: @escaping @Sendable () -> Void) {
-        guard hangupToken == nil, let hangups else { return }
-        hangupToken = hangups.watch(fd: sb_connection_fd(connection), handler: handler)
+        guard hangupToken == nil else { return }
+        hangupToken = daemon.hangups.watch(fd: sb_connection_fd(connection), handler: handler)
     }
 
     /// Watches the socket while a streamed body arrives: a client that
@@ -144,15 +140,15 @@ public final class HTTPExchange: @unchecked Sendable {
     /// once (see ``HangupWatch/watch(fd:shuttingDown:handler:)``) and the
     /// body's sink is abandoned. Worker thread; ended by ``unwatchHangup()``.
     func watchBodyHangup() {
-        guard hangupToken == nil, let hangups else { return }
-        hangupToken = hangups.watch(fd: sb_connection_fd(connection), shuttingDown: true, handler: {})
+        guard hangupToken == nil else { return }
+        hangupToken = daemon.hangups.watch(fd: sb_connection_fd(connection), shuttingDown: true, handler: {})
     }
 
     /// Ends the watch of ``watchHangup(_:)``, if any (worker thread).
     func unwatchHangup() {
         guard let token = hangupToken else { return }
         hangupToken = nil
-        hangups?.unwatch(token)
+        daemon.hangups.unwatch(token)
     }
 
     /// Un-parks a suspended connection; safe from any thread. The handler (or
@@ -167,12 +163,12 @@ public final class HTTPExchange: @unchecked Sendable {
     /// a time, so that a worker serves what else came in between batches
     /// (see ``ResumeQueue``). Safe from any thread.
     public func resumeInTurn() {
-        resumeQueue.enqueue(self)
+        daemon.resumeQueue.enqueue(self)
     }
 
     /// The worker serves this exchange again: the next batch may follow.
     func served() {
-        if pacedBatch.load(ordering: .relaxed) != 0 { resumeQueue.served(self) }
+        if pacedBatch.load(ordering: .relaxed) != 0 { daemon.resumeQueue.served(self) }
     }
 
     /// The client's IP address, e.g. `127.0.0.1` or `::1`.

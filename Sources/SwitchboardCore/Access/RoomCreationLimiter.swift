@@ -9,16 +9,15 @@ import Synchronization
 /// good with its join and leave.
 ///
 /// A room is paid for once: until its first message is stored, others
-/// naming it cost nothing either. (Before, each join while that first
-/// commit was on its way cost a token: 100 guests behind one address
-/// joining a new room during a slow commit ran the address's bucket dry,
-/// and the last of them were refused; under callgrind, 2 of 100 clients of
-/// `switchboard bench --transport tcp`.)
+/// naming it (and its payer's own join announcement) cost nothing, so
+/// guests behind one address joining a new room during a slow commit are
+/// not refused.
 public final class RoomCreationLimiter: Sendable {
     private let buckets: PublishRateLimiter
     private let isKnown: @Sendable (String) -> Bool
-    /// Rooms paid for and not yet known to be stored; emptied when it holds
-    /// `rememberedRooms` (a client naming ever new rooms pays for each as before).
+    /// Rooms paid for (a stored one is known first, and never looked up
+    /// here); emptied when it holds `rememberedRooms`, so a client naming
+    /// ever new rooms pays for each.
     private let paidFor = Mutex<Set<String>>([])
     private let rememberedRooms: Int
 
