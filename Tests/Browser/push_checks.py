@@ -34,15 +34,22 @@ def push_checks(server, options, check, wait_for, sign_up):
               f"{button().text} | {error()}")
 
         rey.execute_cdp_cmd("ServiceWorker.enable", {})
-        for text in ("meet at the base", "bring the map"):
-            payload = {"room": "c.99", "id": 7, "user": "luke", "text": text, "title": "Rebels"}
-            rey.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
-                                {"origin": server.base, "registrationId": "0", "data": json.dumps(payload)})
         shown = lambda: rey.execute_async_script(
             "const done = arguments[arguments.length - 1];"
             "navigator.serviceWorker.ready.then((r) => r.getNotifications())"
             ".then((list) => done(list.map((n) => [n.title, n.body, n.tag, n.data.room])))")
+        expected = [["Rebels", "luke: bring the map", "c.99", "c.99"]]
+        # DevTools learns of the registration after `enable` returns: a push delivered before is
+        # dropped (seen under load in CI: nothing shown). Delivered again until shown, three times
+        # at most; the two again end as they did, the newer one replacing the older.
+        for _ in range(3):
+            for text in ("meet at the base", "bring the map"):
+                payload = {"room": "c.99", "id": 7, "user": "luke", "text": text, "title": "Rebels"}
+                rey.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
+                                    {"origin": server.base, "registrationId": "0", "data": json.dumps(payload)})
+            if wait_for(lambda: shown() == expected, 5):
+                break
         check("a push shows the conversation's title and 'luke: text'; a newer one of the room replaces it",
-              wait_for(lambda: shown() == [["Rebels", "luke: bring the map", "c.99", "c.99"]], 5), str(shown()))
+              shown() == expected, str(shown()))
     finally:
         rey.quit()
