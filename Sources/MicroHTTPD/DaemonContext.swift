@@ -11,8 +11,9 @@ final class DaemonContext: Sendable {
     let configuration: HTTPDaemonConfiguration
     /// False once the daemon is quiesced: new connections are closed at once.
     let accepting = Atomic<Bool>(true)
-    /// Resumes exchanges a batch at a time (``HTTPExchange/resumeInTurn()``).
-    let resumeQueue: ResumeQueue
+    /// Resumes exchanges a batch at a time (``HTTPExchange/resumeInTurn()``)
+    /// for a pool of libmicrohttpd's threads; a ``DaemonLoop`` does it itself.
+    let resumeQueue: ResumeQueue?
     /// Notices clients that leave while their connection is suspended.
     let hangups = HangupWatch()
     /// The thread that runs a daemon of one worker (nil: libmicrohttpd's own
@@ -26,9 +27,14 @@ final class DaemonContext: Sendable {
     init(handler: any HTTPRequestHandler, configuration: HTTPDaemonConfiguration) throws(MicroHTTPDError) {
         self.handler = handler
         self.configuration = configuration
-        resumeQueue = ResumeQueue(batchSize: configuration.resumeBatchSize,
-                                  patience: .microseconds(configuration.resumePatienceMicroseconds))
-        loop = configuration.threadPoolSize > 1 ? nil : try DaemonLoop()
+        if configuration.threadPoolSize > 1 {
+            loop = nil
+            resumeQueue = ResumeQueue(batchSize: configuration.resumeBatchSize,
+                                      patience: .microseconds(configuration.resumePatienceMicroseconds))
+        } else {
+            loop = try DaemonLoop(turnSize: configuration.resumeBatchSize)
+            resumeQueue = nil
+        }
         tlsStrings = CStrings(configuration.tls.map { [$0.priorities] } ?? [])
         certificate = try configuration.tls.map { tls throws(MicroHTTPDError) in try TLSCertificateSlot(tls) }
     }
@@ -36,7 +42,7 @@ final class DaemonContext: Sendable {
     /// Ends the resume queue's and the hang-up watch's threads, for a
     /// daemon that did not start (``HTTPDaemon/stop()`` orders them itself).
     func stopHelpers() {
-        resumeQueue.stop()
+        resumeQueue?.stop()
         hangups.stop()
     }
 }

@@ -18,8 +18,14 @@ import Musl
 /// daemon run from outside has no such channel; a resume only marks the
 /// connection, and whoever resumes calls ``wake()``, which writes our
 /// eventfd once until the loop has run again, however many resumes came.
+///
+/// Wake-ups that come in thousands (a message for every stream and long
+/// poll of a room) are resumed by this thread itself, a turn at a time
+/// before each pass (``ResumeTurns``): the thread that delivers a message
+/// hands its wake-ups straight to the thread that serves them.
 final class DaemonLoop: @unchecked Sendable {
     private let wakePending = Atomic<Bool>(false)
+    private let turns: ResumeTurns<HTTPExchange>
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let wakeFD: Int32
@@ -27,7 +33,9 @@ final class DaemonLoop: @unchecked Sendable {
     private var set: Int32 = -1
 
     /// The wake-up's eventfd; the thread starts with ``start(_:)``.
-    init() throws(MicroHTTPDError) {
+    /// - Parameter turnSize: most exchanges of ``resumeInTurn(_:)`` resumed before one pass.
+    init(turnSize: Int) throws(MicroHTTPDError) {
+        turns = ResumeTurns(turnSize: turnSize)
         wakeFD = sb_eventfd_create()
         guard wakeFD >= 0 else { throw MicroHTTPDError(operation: "make the daemon loop's eventfd", errno: errno) }
     }
@@ -49,6 +57,13 @@ final class DaemonLoop: @unchecked Sendable {
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { sb_eventfd_signal(wakeFD) }
     }
 
+    /// Resumes `exchange` (suspended) in its turn, before a later pass,
+    /// oldest first; at once after ``stop()``. Safe from any thread.
+    func resumeInTurn(_ exchange: HTTPExchange) {
+        guard turns.append(exchange) else { return exchange.resume() }
+        wake()
+    }
+
     /// Runs the daemon once more (what was resumed for the stop is served)
     /// and ends the thread; returns when it has ended.
     func stop() {
@@ -63,11 +78,14 @@ final class DaemonLoop: @unchecked Sendable {
             // Cleared before the run: a wake during it is seen below, and one
             // after the check below has written the eventfd the wait sees.
             wakePending.store(false, ordering: .releasing)
+            // This thread runs the daemon: resuming only marks the connection, served by the pass below.
+            let more = turns.takeTurn { $0.markResumable() }
             _ = MHD_run(daemon)
             if stopping.load(ordering: .acquiring) { break }
-            if wakePending.load(ordering: .acquiring) { continue }
+            if more || wakePending.load(ordering: .acquiring) { continue }
             sb_loop_wait(daemon, set, wakeFD)
         }
+        turns.close { $0.markResumable() }
         _ = MHD_run(daemon)
         finished.signal()
     }

@@ -135,7 +135,7 @@ public final class HTTPDaemon: @unchecked Sendable {
     public func stop() {
         guard let daemon else { return }
         self.daemon = nil
-        context.resumeQueue.stop()
+        context.resumeQueue?.stop()
         context.loop?.stop()
         MHD_stop_daemon(daemon)
         context.hangups.stop()

@@ -50,10 +50,10 @@ public final class HTTPExchange: @unchecked Sendable {
     var completionHandlers: [@Sendable (HTTPCompletion) -> Void] = []
 
     let connection: OpaquePointer
-    /// The daemon's helpers: its resume queue (``resumeInTurn()``), hang-up
-    /// watch and loop, and its configuration. One reference for all of them.
+    /// The daemon's helpers: its loop or resume queue (``resumeInTurn()``),
+    /// hang-up watch, and its configuration. One reference for all of them.
     private let daemon: DaemonContext
-    /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none).
+    /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none; always with a loop).
     private let pacedBatch = Atomic<UInt64>(0)
     /// Where a streamed body goes (``HTTPBodyReading``), until taken.
     var bodySink: (any HTTPBodySink)?
@@ -163,12 +163,22 @@ public final class HTTPExchange: @unchecked Sendable {
     /// a time, so that a worker serves what else came in between batches
     /// (see ``ResumeQueue``). Safe from any thread.
     public func resumeInTurn() {
-        daemon.resumeQueue.enqueue(self)
+        if let loop = daemon.loop {
+            loop.resumeInTurn(self)
+        } else {
+            daemon.resumeQueue?.enqueue(self)
+        }
+    }
+
+    /// Un-parks a suspended connection without waking the daemon's thread:
+    /// for that thread itself, about to run the daemon (see ``DaemonLoop``).
+    func markResumable() {
+        MHD_resume_connection(connection)
     }
 
     /// The worker serves this exchange again: the next batch may follow.
     func served() {
-        if pacedBatch.load(ordering: .relaxed) != 0 { daemon.resumeQueue.served(self) }
+        if pacedBatch.load(ordering: .relaxed) != 0 { daemon.resumeQueue?.served(self) }
     }
 
     /// The client's IP address, e.g. `127.0.0.1` or `::1`.

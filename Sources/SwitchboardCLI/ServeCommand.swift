@@ -73,7 +73,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("connection-memory-kib"), help: "libmicrohttpd's memory per connection in KiB (8-256): request headers must fit in about half; most of an idle stream's memory.")
     var connectionMemoryKiB: Int = 12
 
-    @Option(name: .customLong("wake-batch"), help: "Most SSE streams and long polls resumed at once when a message wakes them; a worker serves other requests between batches.")
+    @Option(name: .customLong("wake-batch"), help: "Most SSE streams and long polls resumed at once when a message wakes them; a worker serves other requests between turns.")
     var wakeBatch: Int = 256
 
     @Flag(name: .customLong("websocket-echo"), help: .hidden)

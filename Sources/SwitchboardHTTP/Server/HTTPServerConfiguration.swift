@@ -21,8 +21,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// most of an idle stream's memory (see docs/BENCHMARKS.md).
     public var connectionMemoryBytes: Int
     /// Most streams and long polls resumed at once when a message wakes them
-    /// (the MicroHTTPD module's `ResumeQueue` batch): a worker serves what else came
-    /// in (a publish's 201) between batches.
+    /// (a turn of the MicroHTTPD module's `DaemonLoop`, or a `ResumeQueue`
+    /// batch for a pool): a worker serves what else came in (a publish's 201)
+    /// between turns.
     public var wakeBatch: Int
     /// Limits on names and text.
     public var limits: MessageLimits
@@ -84,7 +85,7 @@ public struct HTTPServerConfiguration: Sendable {
     }
 
     /// libmicrohttpd workers unless told: one per core but one, at least
-    /// one. The core left over is the commit thread's, the resume queue's,
+    /// one. The core left over is the commit thread's,
     /// the event loops' (WebSocket, raw TCP) and the kernel's network work:
     /// with a worker on every core, the workers and the commit thread
     /// preempt one another. Measured on 2 cores against 2 workers (one
