@@ -32,7 +32,7 @@ final class DaemonContext: Sendable {
             resumeQueue = ResumeQueue(batchSize: configuration.resumeBatchSize,
                                       patience: .microseconds(configuration.resumePatienceMicroseconds))
         } else {
-            loop = try DaemonLoop(turnSize: configuration.resumeBatchSize)
+            loop = try DaemonLoop(turnSize: configuration.resumeBatchSize, passes: configuration.passes)
             resumeQueue = nil
         }
         tlsStrings = CStrings(configuration.tls.map { [$0.priorities] } ?? [])

@@ -26,6 +26,7 @@ import Musl
 final class DaemonLoop: @unchecked Sendable {
     private let wakePending = Atomic<Bool>(false)
     private let turns: ResumeTurns<HTTPExchange>
+    private let passes: DaemonPasses?
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let wakeFD: Int32
@@ -34,8 +35,10 @@ final class DaemonLoop: @unchecked Sendable {
 
     /// The wake-up's eventfd; the thread starts with ``start(_:)``.
     /// - Parameter turnSize: most exchanges of ``resumeInTurn(_:)`` resumed before one pass.
-    init(turnSize: Int) throws(MicroHTTPDError) {
+    /// - Parameter passes: told of each pass, on the loop's thread.
+    init(turnSize: Int, passes: DaemonPasses?) throws(MicroHTTPDError) {
         turns = ResumeTurns(turnSize: turnSize)
+        self.passes = passes
         wakeFD = sb_eventfd_create()
         guard wakeFD >= 0 else { throw MicroHTTPDError(operation: "make the daemon loop's eventfd", errno: errno) }
     }
@@ -74,6 +77,7 @@ final class DaemonLoop: @unchecked Sendable {
     }
 
     private func run(_ daemon: OpaquePointer) {
+        passes?.started()
         while true {
             // Cleared before the run: a wake during it is seen below, and one
             // after the check below has written the eventfd the wait sees.
@@ -81,12 +85,14 @@ final class DaemonLoop: @unchecked Sendable {
             // This thread runs the daemon: resuming only marks the connection, served by the pass below.
             let more = turns.takeTurn { $0.markResumable() }
             _ = MHD_run(daemon)
+            passes?.ended()
             if stopping.load(ordering: .acquiring) { break }
             if more || wakePending.load(ordering: .acquiring) { continue }
             sb_loop_wait(daemon, set, wakeFD)
         }
         turns.close { $0.markResumable() }
         _ = MHD_run(daemon)
+        passes?.stopped()
         finished.signal()
     }
 

@@ -34,6 +34,10 @@ public struct HTTPDaemonConfiguration: Sendable {
     /// Longest wait, in microseconds, for a batch of ``resumeBatchSize`` to be
     /// served before the next is resumed anyway.
     public var resumePatienceMicroseconds: Int = 5_000
+    /// Called on the thread that runs a daemon of one worker (``DaemonLoop``):
+    /// once before its first pass, after every pass, and once when it ends.
+    /// Nil, or a pool of libmicrohttpd's threads: never called.
+    public var passes: DaemonPasses?
     /// Receives libmicrohttpd's own diagnostics (bind failures, accept errors...).
     public var log: (@Sendable (String) -> Void)?
     /// Serve HTTPS with these; nil serves plain HTTP.

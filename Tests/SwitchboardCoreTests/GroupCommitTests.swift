@@ -62,6 +62,50 @@ struct GroupCommitTests {
         #expect(groups.count < 40, "the first commit runs alone; the rest wait and go together: \(groups)")
     }
 
+    /// libmicrohttpd's loop defers: what it publishes in one pass waits for
+    /// the pass's end and goes as one group; another thread is not held,
+    /// and its publish takes the held ones along.
+    @Test func aDeferringThreadsPublishesWaitForItsReleaseAndGoTogether() throws {
+        let store = CountingStore()
+        let bus = try MessageBus(store: store)
+        let acked = Mutex(0)
+        /// How many were acknowledged at each point the loop looked.
+        let seen = Mutex<[Int]>([])
+        @Sendable func publish(_ text: String) {
+            bus.publish(MessageDraft(room: "r", user: "u", text: text, kind: .message)) { _ in acked.withLock { $0 += 1 } }
+        }
+        @Sendable func waitFor(_ count: Int) {
+            let deadline = Date().addingTimeInterval(5)
+            while acked.withLock({ $0 }) < count, Date() < deadline { usleep(1_000) }
+        }
+        let finished = DispatchSemaphore(value: 0)
+        let loop = Thread {
+            bus.deferCommitWakesOnThisThread()
+            for index in 0..<5 { publish("pass \(index)") }
+            usleep(100_000)
+            seen.withLock { $0.append(acked.withLock { $0 }) }  // 0: held until the pass ends
+            let elsewhere = Thread { publish("elsewhere") }
+            elsewhere.start()
+            waitFor(6)
+            seen.withLock { $0.append(acked.withLock { $0 }) }  // 6: the other thread's publish took them along
+            publish("next pass")
+            usleep(50_000)
+            seen.withLock { $0.append(acked.withLock { $0 }) }  // 6: held again
+            bus.releaseCommitWakes()
+            waitFor(7)
+            seen.withLock { $0.append(acked.withLock { $0 }) }  // 7: released at the pass's end
+            publish("last")
+            bus.endDeferringCommitWakes()
+            waitFor(8)
+            seen.withLock { $0.append(acked.withLock { $0 }) }  // 8: the end releases what is held
+            finished.signal()
+        }
+        loop.start()
+        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(seen.withLock { $0 } == [0, 6, 6, 7, 8])
+        #expect(store.groups.withLock { $0 } == [6, 1, 1], "the held pass in one group with the publish that woke the commit thread")
+    }
+
     @Test func aFailedCommitRefusesEveryPublishInItAndTheNextOneWorks() throws {
         let store = CountingStore()
         let bus = try MessageBus(store: store)

@@ -77,6 +77,26 @@ extension MessageBus {
         gate.deadlines.asyncAfter(deadline: .now() + seconds) { ticket.expire(.storeTimedOut(seconds: seconds)) }
     }
 
+    /// For a thread that serves many requests in one pass (libmicrohttpd's
+    /// loop): from now on its publishes, joins and other commits wake the
+    /// commit thread once, at ``releaseCommitWakes()`` after its pass, rather
+    /// than each at once; it must release after every pass and call
+    /// ``endDeferringCommitWakes()`` on this thread before it ends. Nothing
+    /// waits: a pass of publishes becomes one group instead of one each.
+    public func deferCommitWakesOnThisThread() {
+        groupCommit.deferWakesOnThisThread()
+    }
+
+    /// Wakes the commit thread for what deferring threads queued (cheap when nothing was).
+    public func releaseCommitWakes() {
+        groupCommit.releaseWakes()
+    }
+
+    /// Ends ``deferCommitWakesOnThisThread()`` for this thread, releasing what it holds.
+    public func endDeferringCommitWakes() {
+        groupCommit.endDeferringWakesOnThisThread()
+    }
+
     /// Whether anything is queued for the store or being committed.
     public var hasQueuedCommits: Bool { groupCommit.isBusy }
 

@@ -37,9 +37,14 @@ final class GroupCommit: Sendable {
         var stopped = false
         /// Woken when the commit thread next finds nothing left to do.
         var idleWaiters: [DispatchSemaphore] = []
+        /// Threads whose submits wake the commit thread at their next
+        /// ``releaseWakes()``, not at once (``deferWakesOnThisThread()``).
+        var deferring: [pthread_t] = []
     }
 
     private let pending = Mutex(Pending())
+    /// A deferring thread submitted while the commit thread slept.
+    private let wakeOwed = Atomic<Bool>(false)
     private let work = DispatchSemaphore(value: 0)
     /// Whose deadlines answer a publish the store has not taken in time.
     private let gate: StoreGate
@@ -109,10 +114,45 @@ final class GroupCommit: Sendable {
     private func enqueue(_ entry: Entry) {
         let start = pending.withLock { pending -> Bool in
             pending.entries.append(entry)
-            defer { pending.draining = true }
-            return !pending.draining
+            if pending.draining { return false }
+            if !pending.deferring.isEmpty, pending.deferring.contains(where: { pthread_equal($0, pthread_self()) != 0 }) {
+                wakeOwed.store(true, ordering: .relaxed)
+                return false
+            }
+            pending.draining = true
+            return true
         }
         if start { work.signal() }
+    }
+
+    /// From now on, what this thread submits wakes the commit thread at
+    /// this thread's next ``releaseWakes()`` rather than at once: for a
+    /// thread that serves many requests in one pass (libmicrohttpd's loop)
+    /// and releases after each, so that a pass of publishes is one wake-up
+    /// of the commit thread and one group, not a wake-up each. The thread
+    /// must call ``releaseWakes()`` after every pass and
+    /// ``endDeferringWakesOnThisThread()`` before it ends.
+    func deferWakesOnThisThread() {
+        pending.withLock { $0.deferring.append(pthread_self()) }
+    }
+
+    /// Wakes the commit thread for what deferring threads submitted, if it
+    /// is asleep; a lock only when something was submitted.
+    func releaseWakes() {
+        guard wakeOwed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let start = pending.withLock { pending -> Bool in
+            guard !pending.draining, !pending.entries.isEmpty else { return false }
+            pending.draining = true
+            return true
+        }
+        if start { work.signal() }
+    }
+
+    /// Ends ``deferWakesOnThisThread()``, releasing what it still holds.
+    func endDeferringWakesOnThisThread() {
+        pending.withLock { pending in pending.deferring.removeAll { pthread_equal($0, pthread_self()) != 0 } }
+        wakeOwed.store(true, ordering: .relaxed)
+        releaseWakes()
     }
 
     private func drain() {

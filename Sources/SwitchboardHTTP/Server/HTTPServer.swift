@@ -48,6 +48,10 @@ public final class HTTPServer: Sendable {
             })
         daemonConfiguration.resumeBatchSize = configuration.wakeBatch
         daemonConfiguration.tls = configuration.tls
+        // One worker: the commit thread is woken once per pass for the publishes the pass queued.
+        daemonConfiguration.passes = DaemonPasses(started: { bus.deferCommitWakesOnThisThread() },
+                                                  ended: { bus.releaseCommitWakes() },
+                                                  stopped: { bus.endDeferringCommitWakes() })
         daemon = try HTTPDaemon(configuration: daemonConfiguration, handler: router)
         port = daemon.port
         scheduler.repeating(every: configuration.keepaliveSeconds) {
