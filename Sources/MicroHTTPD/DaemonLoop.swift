@@ -49,8 +49,10 @@ final class DaemonLoop: @unchecked Sendable {
         guard set >= 0 else { throw MicroHTTPDError(operation: "watch the daemon's epoll set", errno: errno) }
         // Only this thread runs the daemon from now until stop() returns.
         nonisolated(unsafe) let daemon = daemon
-        let thread = Thread { [self] in run(daemon) }
-        thread.name = "microhttpd-loop"
+        let thread = Thread { [self] in
+            Thread.current.name = "mhd-loop"
+            run(daemon)
+        }
         thread.start()
     }
 

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -55,6 +56,7 @@ public final class HangupWatch: @unchecked Sendable {
             var handle = pthread_t()
             let created = pthread_create(&handle, nil, { argument in
                 let watch = Unmanaged<HangupWatch>.fromOpaque(argument!).takeRetainedValue()
+                Thread.current.name = "mhd-hangups"
                 watch.run()
                 return nil
             }, box.toOpaque())

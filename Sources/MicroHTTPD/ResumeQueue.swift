@@ -42,8 +42,10 @@ final class ResumeQueue: @unchecked Sendable {
     init(batchSize: Int, patience: DispatchTimeInterval) {
         self.batchSize = max(1, batchSize)
         self.patience = patience
-        let thread = Thread { [self] in run() }
-        thread.name = "microhttpd-resume"
+        let thread = Thread { [self] in
+            Thread.current.name = "mhd-resume"
+            run()
+        }
         thread.start()
     }
 

@@ -45,6 +45,43 @@ struct DaemonLifecycleTests {
         #expect(logged.withLock { $0 }.isEmpty, "\(logged.withLock { $0 })")
     }
 
+    /// The loop's thread names itself, so that `top -H` and `perf` show it
+    /// (a `Thread.name` set before the start never reached the kernel), and
+    /// tells ``DaemonPasses`` of its start, of each pass and of its end, on
+    /// that thread.
+    @Test func oneWorkersThreadIsNamedAndTellsOfItsPasses() throws {
+        final class Told: Sendable {
+            let events = Mutex<[String]>([])
+            func record(_ event: String) {
+                let thread = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
+                    .trimmingCharacters(in: .newlines) ?? "?"
+                events.withLock { $0.append("\(event) on \(thread)") }
+            }
+        }
+        let told = Told()
+        var configuration = HTTPDaemonConfiguration(port: 0, threadPoolSize: 1)
+        configuration.passes = DaemonPasses(started: { told.record("started") }, ended: { told.record("ended") },
+                                            stopped: { told.record("stopped") })
+        let daemon = try HTTPDaemon(configuration: configuration, handler: EmptyAnswer())
+        #expect(Self.get(port: daemon.port))
+        #expect(Self.threadNames().contains("mhd-loop"), "\(Self.threadNames())")
+        daemon.stop()
+        let events = told.events.withLock { $0 }
+        #expect(events.first == "started on mhd-loop")
+        #expect(events.last == "stopped on mhd-loop")
+        #expect(events.dropFirst().dropLast().count >= 1)
+        #expect(events.dropFirst().dropLast().allSatisfy { $0 == "ended on mhd-loop" }, "\(events)")
+    }
+
+    /// The names of this process's threads, as the kernel has them.
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .newlines)
+        }
+    }
+
     /// Shutdown while clients keep connecting: each cycle quiesces and stops a
     /// daemon whose workers are busy accepting. With `MHD_quiesce_daemon`
     /// this aborted the process ("Failed to remove listen FD from epoll

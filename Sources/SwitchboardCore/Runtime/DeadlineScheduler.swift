@@ -26,8 +26,10 @@ public final class DeadlineScheduler: @unchecked Sendable {
 
     /// Starts the scheduler's thread.
     public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "switchboard-deadlines"
+        let thread = Thread { [self] in
+            Thread.current.name = "sb-deadlines"
+            run()
+        }
         condition.lock()
         self.thread = thread
         running = true

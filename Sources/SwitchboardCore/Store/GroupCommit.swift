@@ -58,9 +58,9 @@ final class GroupCommit: Sendable {
     func start(committing commit: @escaping Commit) {
         pending.withLock { $0.commit = commit }
         let thread = Thread { [self] in
+            Thread.current.name = "sb-commit"
             while waitForWork() { drain() }
         }
-        thread.name = "switchboard-commit"
         thread.start()
     }
 

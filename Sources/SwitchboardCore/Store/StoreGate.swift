@@ -176,6 +176,7 @@ public final class StoreGate: Sendable {
     /// so an idle gate holds no thread.
     private func spawn() {
         let thread = Thread { [self] in
+            Thread.current.name = "sb-store"
             while true {
                 if let job = next() {
                     job.run()
@@ -194,7 +195,6 @@ public final class StoreGate: Sendable {
                 }
             }
         }
-        thread.name = "switchboard-store"
         thread.start()
     }
 
