@@ -53,7 +53,7 @@ public final class HTTPExchange: @unchecked Sendable {
     /// The daemon's helpers: its loop or resume queue (``resumeInTurn()``),
     /// hang-up watch, and its configuration. One reference for all of them.
     private let daemon: DaemonContext
-    /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none; always with a loop).
+    /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none, and always 0 with a loop).
     private let pacedBatch = Atomic<UInt64>(0)
     /// Where a streamed body goes (``HTTPBodyReading``), until taken.
     var bodySink: (any HTTPBodySink)?
@@ -159,9 +159,10 @@ public final class HTTPExchange: @unchecked Sendable {
     }
 
     /// ``resume()`` in its turn, for wake-ups that come in thousands (a
-    /// message for every stream and long poll of a room): resumed a batch at
-    /// a time, so that a worker serves what else came in between batches
-    /// (see ``ResumeQueue``). Safe from any thread.
+    /// message for every stream and long poll of a room): resumed a turn at
+    /// a time, so that a worker serves what else came in between turns (by
+    /// the ``DaemonLoop`` itself; a pool's through ``ResumeQueue``). Safe
+    /// from any thread.
     public func resumeInTurn() {
         if let loop = daemon.loop {
             loop.resumeInTurn(self)
