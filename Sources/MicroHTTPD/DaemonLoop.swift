@@ -50,7 +50,7 @@ final class DaemonLoop: @unchecked Sendable {
         // Only this thread runs the daemon from now until stop() returns.
         nonisolated(unsafe) let daemon = daemon
         let thread = Thread { [self] in
-            Thread.current.name = "mhd-loop"
+            _ = sb_name_this_thread("mhd-loop")
             run(daemon)
         }
         thread.start()

@@ -31,8 +31,9 @@ public struct HTTPDaemonConfiguration: Sendable {
     /// (see ``HTTPRequest/tooManyParameters``) instead of filling the
     /// connection's memory.
     public var maxQueryParameters: Int = 64
-    /// Longest wait, in microseconds, for a batch of ``resumeBatchSize`` to be
-    /// served before the next is resumed anyway.
+    /// A pool's longest wait, in microseconds, for a batch of
+    /// ``resumeBatchSize`` to be served before the next is resumed anyway
+    /// (one worker's loop waits for nothing: see ``DaemonLoop``).
     public var resumePatienceMicroseconds: Int = 5_000
     /// Called on the thread that runs a daemon of one worker (``DaemonLoop``):
     /// once before its first pass, after every pass, and once when it ends.

@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -56,7 +55,7 @@ public final class HangupWatch: @unchecked Sendable {
             var handle = pthread_t()
             let created = pthread_create(&handle, nil, { argument in
                 let watch = Unmanaged<HangupWatch>.fromOpaque(argument!).takeRetainedValue()
-                Thread.current.name = "mhd-hangups"
+                _ = sb_name_this_thread("mhd-hangups")
                 watch.run()
                 return nil
             }, box.toOpaque())

@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Dispatch
 import Foundation
 import Synchronization
@@ -43,7 +44,7 @@ final class ResumeQueue: @unchecked Sendable {
         self.batchSize = max(1, batchSize)
         self.patience = patience
         let thread = Thread { [self] in
-            Thread.current.name = "mhd-resume"
+            _ = sb_name_this_thread("mhd-resume")
             run()
         }
         thread.start()

@@ -46,7 +46,8 @@ struct DaemonLifecycleTests {
     }
 
     /// The loop's thread names itself, so that `top -H` and `perf` show it
-    /// (a `Thread.name` set before the start never reached the kernel), and
+    /// (Foundation's `Thread.name` reached the kernel only if set after
+    /// `start()` returned: under load the thread kept its creator's name), and
     /// tells ``DaemonPasses`` of its start, of each pass and of its end, on
     /// that thread.
     @Test func oneWorkersThreadIsNamedAndTellsOfItsPasses() throws {

@@ -5,8 +5,9 @@ import SwitchboardTesting
 @testable import SwitchboardCore
 
 /// The core's threads name themselves, so that `top -H`, `perf` and
-/// `/proc/PID/task/*/comm` show whose they are: a `Thread.name` set before
-/// the start never reached the kernel, and one over 15 characters never does.
+/// `/proc/PID/task/*/comm` show whose they are: a `Thread.name` reaches the
+/// kernel only if set after `start()` returned (a race with the thread
+/// itself), and one over 15 characters never does.
 @Suite("Thread names")
 struct ThreadNameTests {
     @Test func theCommitTheGateAndTheSchedulerThreadsAreNamed() throws {

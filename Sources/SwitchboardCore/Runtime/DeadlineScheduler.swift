@@ -1,3 +1,4 @@
+internal import CMalloc
 import Foundation
 import Synchronization
 
@@ -27,7 +28,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
     /// Starts the scheduler's thread.
     public func start() {
         let thread = Thread { [self] in
-            Thread.current.name = "sb-deadlines"
+            _ = sb_name_this_thread("sb-deadlines")
             run()
         }
         condition.lock()

@@ -1,3 +1,4 @@
+internal import CMalloc
 import Dispatch
 import Foundation
 import Synchronization
@@ -58,7 +59,7 @@ final class GroupCommit: Sendable {
     func start(committing commit: @escaping Commit) {
         pending.withLock { $0.commit = commit }
         let thread = Thread { [self] in
-            Thread.current.name = "sb-commit"
+            _ = sb_name_this_thread("sb-commit")
             while waitForWork() { drain() }
         }
         thread.start()
@@ -115,7 +116,7 @@ final class GroupCommit: Sendable {
         let start = pending.withLock { pending -> Bool in
             pending.entries.append(entry)
             if pending.draining { return false }
-            if !pending.deferring.isEmpty, pending.deferring.contains(where: { pthread_equal($0, pthread_self()) != 0 }) {
+            if pending.deferring.contains(where: { pthread_equal($0, pthread_self()) != 0 }) {
                 wakeOwed.store(true, ordering: .relaxed)
                 return false
             }

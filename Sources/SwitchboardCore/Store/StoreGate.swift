@@ -1,3 +1,4 @@
+internal import CMalloc
 import Dispatch
 import Foundation
 import Synchronization
@@ -176,7 +177,7 @@ public final class StoreGate: Sendable {
     /// so an idle gate holds no thread.
     private func spawn() {
         let thread = Thread { [self] in
-            Thread.current.name = "sb-store"
+            _ = sb_name_this_thread("sb-store")
             while true {
                 if let job = next() {
                     job.run()
