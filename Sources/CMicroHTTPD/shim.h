@@ -101,19 +101,18 @@ sb_hangup_set_create(int *wakeup)
 }
 
 /// Watches `fd` once for the peer's FIN, a reset or an error, under `token`. 0 on success.
+/// A socket watched before stays in the set (disarmed once it fired, or
+/// holding a token nobody looks for): it is re-armed with the new token, one
+/// system call, and the kernel reports a hang-up that came before. A socket
+/// new to the set is added. The kernel takes a socket out of the set itself
+/// when it is closed.
 static inline int
 sb_hangup_watch(int set, int fd, uint64_t token)
 {
     struct epoll_event event = { .events = EPOLLRDHUP | EPOLLONESHOT, .data.u64 = token };
+    if (epoll_ctl(set, EPOLL_CTL_MOD, fd, &event) == 0) return 0;
+    if (errno != ENOENT) return -1;
     return epoll_ctl(set, EPOLL_CTL_ADD, fd, &event);
-}
-
-/// Takes `fd` out of the set.
-static inline void
-sb_hangup_unwatch(int set, int fd)
-{
-    struct epoll_event event = { 0 };
-    (void)epoll_ctl(set, EPOLL_CTL_DEL, fd, &event);
 }
 
 /// Sleeps until something fires; writes up to `capacity` tokens. Returns

@@ -19,9 +19,12 @@ import Musl
 /// happens: the thread wakes only for a hang-up or to stop.
 ///
 /// A socket is watched only while its connection is suspended: unwatch it
-/// on the connection's worker thread before libmicrohttpd may close it
-/// (when it resumes, or when the exchange completes), so that a number
-/// reused by a new connection is never in the set under the old watch.
+/// on the connection's worker thread when it resumes or its exchange
+/// completes. Unwatching forgets the token and leaves the socket in the set
+/// (the kernel takes it out when it is closed), so the next watch of a
+/// keep-alive connection re-arms it: one `epoll_ctl` a long poll, not two.
+/// A hang-up under a forgotten token only wakes the thread, which finds no
+/// one to call; a socket number reused after a close is added afresh.
 public final class HangupWatch: @unchecked Sendable {
     private struct Entry {
         let fd: Int32
@@ -90,10 +93,10 @@ public final class HangupWatch: @unchecked Sendable {
     }
 
     /// Stops watching: the handler will not run after this returns unless
-    /// it already started. Call while the socket is still open.
+    /// it already started. The socket stays in the set, disarmed or under a
+    /// token no one looks for, until it is watched again or closed.
     public func unwatch(_ token: UInt64) {
-        guard let entry = entries.withLock({ $0.removeValue(forKey: token) }) else { return }
-        sb_hangup_unwatch(epoll, entry.fd)
+        _ = entries.withLock { $0.removeValue(forKey: token) }
     }
 
     /// How many sockets are watched now.
@@ -118,7 +121,7 @@ public final class HangupWatch: @unchecked Sendable {
             let count = tokens.withUnsafeMutableBufferPointer { sb_hangup_wait(epoll, $0.baseAddress, Int32($0.count)) }
             if count < 0 { return }
             for token in tokens.prefix(Int(count)) where token != 0 {
-                // Taken once: a later unwatch finds the entry and takes the socket out of the set.
+                // Taken once (the watch was one-shot); a forgotten token finds nothing.
                 let handler = entries.withLock { entries -> (@Sendable () -> Void)? in
                     defer { entries[token]?.handler = nil }
                     if let entry = entries[token], entry.shutsDown, entry.handler != nil { shutdown(entry.fd, Int32(SHUT_RDWR)) }

@@ -55,12 +55,63 @@ struct HangupWatchTests {
         close(peer)
         Thread.sleep(forTimeInterval: 0.2)
         #expect(calls.load(ordering: .relaxed) == 0)
-        // The same descriptor can be watched again (it left the epoll set).
+        // The same descriptor can be watched again (re-armed): the hang-up
+        // that came while nobody watched is reported to the new watch.
         let again = watch.watch(fd: mine) { calls.add(1, ordering: .relaxed) }
         #expect(again != nil)
         #expect(waitFor { calls.load(ordering: .relaxed) == 1 })
         watch.unwatch(again!)
         close(mine)
+    }
+
+    /// A keep-alive connection's long polls watch its socket one after
+    /// another: each watch re-arms it (unwatching leaves it in the set), and
+    /// a hang-up reaches only the watch of the moment.
+    @Test func aSocketWatchedAgainAndAgainCallsOnlyItsLatestWatch() {
+        let watch = HangupWatch()
+        defer { watch.stop() }
+        let (mine, peer) = pair()
+        let earlier = Atomic<Int>(0)
+        let latest = Atomic<Int>(0)
+        for _ in 0..<3 {
+            let token = watch.watch(fd: mine) { earlier.add(1, ordering: .relaxed) }
+            #expect(token != nil)
+            watch.unwatch(token!)
+        }
+        let token = watch.watch(fd: mine) { latest.add(1, ordering: .relaxed) }
+        #expect(token != nil)
+        close(peer)
+        #expect(waitFor { latest.load(ordering: .relaxed) == 1 })
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(earlier.load(ordering: .relaxed) == 0 && latest.load(ordering: .relaxed) == 1)
+        watch.unwatch(token!)
+        close(mine)
+    }
+
+    /// A socket closed while still in the set leaves it with the close: its
+    /// number, reused by the next connection, is watched afresh (and a
+    /// hang-up of the old one's peer is not the new one's).
+    @Test func aClosedSocketsNumberReusedIsWatchedAfresh() {
+        let watch = HangupWatch()
+        defer { watch.stop() }
+        let (old, oldPeer) = pair()
+        let oldCalls = Atomic<Int>(0)
+        let oldToken = watch.watch(fd: old) { oldCalls.add(1, ordering: .relaxed) }
+        #expect(oldToken != nil)
+        watch.unwatch(oldToken!)
+        close(old)
+        close(oldPeer)
+        let (new, newPeer) = pair()  // the lowest free numbers: most likely the old ones
+        let newCalls = Atomic<Int>(0)
+        let newToken = watch.watch(fd: new) { newCalls.add(1, ordering: .relaxed) }
+        #expect(newToken != nil)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(newCalls.load(ordering: .relaxed) == 0)  // its peer is still there
+        close(newPeer)
+        #expect(waitFor { newCalls.load(ordering: .relaxed) == 1 })
+        #expect(oldCalls.load(ordering: .relaxed) == 0)
+        watch.unwatch(newToken!)
+        close(new)
     }
 
     @Test func aBadDescriptorIsNotWatchedAndStopIsOnce() {

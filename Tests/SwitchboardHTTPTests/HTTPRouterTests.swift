@@ -14,6 +14,7 @@ struct HTTPRouterTests {
     let application: HTTPApplication
     let client: RouterTestClient
     let bus: MessageBus
+    let scheduler = DeadlineScheduler()
     static let far: Int64 = 4_000_000_000_000
     static let tokens = [
         "luke-token": TokenClaims(user: "luke", expires: far, revocationKey: "luke"),
@@ -31,7 +32,7 @@ struct HTTPRouterTests {
         configuration.allowedOrigins = origins
         let access = AccessControl(mode: mode, verifier: StaticTokenVerifier(Self.tokens))
         application = HTTPApplication(configuration: configuration, bus: bus, presence: presence,
-                                      connections: ConnectionDirectory(presence: presence), scheduler: DeadlineScheduler(),
+                                      connections: ConnectionDirectory(presence: presence), scheduler: scheduler,
                                       access: access, accounts: nil, logger: Logger(label: "test"))
         client = RouterTestClient(application: application)
     }
@@ -80,6 +81,21 @@ struct HTTPRouterTests {
         let stream = try await client.send("GET", "/api/rooms/lobby/events?since=0")
         #expect(stream.status == 200 && String(decoding: stream.body, as: UTF8.self).contains("id: \(id)"))
         #expect(try await answer("GET", "/api/me").status == 401)
+    }
+
+    /// A long poll's deadline is on the scheduler while it waits, and leaves
+    /// it when the poll is answered: before, every answered poll stayed in
+    /// the heap (and kept its subscriber's memory) until its `wait` ran out.
+    @Test func anAnsweredLongPollLeavesTheDeadlinesAtOnce() async throws {
+        let client = client
+        let poll = Task { try await client.send("GET", "/api/rooms/lobby/messages?since=0&wait=30") }
+        let until = Date().addingTimeInterval(10)
+        while bus.parkedCount == 0, Date() < until { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(bus.parkedCount == 1 && scheduler.pending == 1)
+        #expect(try await client.send("POST", "/api/rooms/lobby/messages", json: #"{"user":"a","text":"hi"}"#).status == 201)
+        let answer = try await poll.value
+        #expect((answer.json?["messages"] as? [[String: Any]])?.map { $0["text"] as? String } == ["hi"])
+        #expect(scheduler.pending == 0 && bus.parkedCount == 0)
     }
 
     @Test func aTokenIsReadFromTheHeaderTheQueryOrTheCookie() throws {

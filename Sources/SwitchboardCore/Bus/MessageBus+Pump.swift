@@ -9,7 +9,7 @@ extension MessageBus {
     /// subscriber (calling `park` under the bus's lock, so the wake-up can
     /// never come before the park). Run it on the subscriber's own thread.
     public func pump(_ subscriber: any Subscriber, limit: Int = deliveryBatch, park: () -> Void) throws -> PumpOutcome {
-        try withoutActuallyEscaping(park) { park in try pump(subscriber, limit: limit, parkingWith: park) }
+        try pump(subscriber, limit: limit, parks: true, park: park, whileFetching: {})
     }
 
     /// ``pump(_:limit:park:)`` for a subscriber that never parks (a short
@@ -19,14 +19,17 @@ extension MessageBus {
     /// suspend the connection: the wake-up cannot come before it).
     public func pumpWithoutParking(_ subscriber: any Subscriber, limit: Int = deliveryBatch,
                                    whileFetching: () -> Void = {}) throws -> PumpOutcome {
-        try pump(subscriber, limit: limit, parkingWith: nil, whileFetching: whileFetching)
+        try pump(subscriber, limit: limit, parks: false, park: {}, whileFetching: whileFetching)
     }
 
-    private func pump(_ subscriber: any Subscriber, limit: Int, parkingWith park: (() -> Void)?,
-                      whileFetching: () -> Void = {}) throws -> PumpOutcome {
+    /// `parks`: park when nothing is new (`park` is called then). Both
+    /// closures stay non-escaping: an optional closure would be boxed on the
+    /// heap at every call (two allocations a long poll, under callgrind).
+    private func pump(_ subscriber: any Subscriber, limit: Int, parks: Bool, park: () -> Void,
+                      whileFetching: () -> Void) throws -> PumpOutcome {
         while true {
             let read: BusRead
-            if let park {
+            if parks {
                 read = try readOrPark(after: subscriber.cursor, in: subscriber.filter, limit: limit, for: subscriber, park: park)
             } else {
                 read = try readWithoutParking(after: subscriber.cursor, limit: limit, for: subscriber, whileFetching: whileFetching)
@@ -40,7 +43,7 @@ extension MessageBus {
                 if !more { return .delivered }
             case .parked: return .parked
             // Waiting for the store is parking, to a pump that parks.
-            case .fetching: return park == nil ? .fetching : .parked
+            case .fetching: return parks ? .parked : .fetching
             case .closed: return .closed
             case .cancelled: return .cancelled
             case .interrupted: return .interrupted

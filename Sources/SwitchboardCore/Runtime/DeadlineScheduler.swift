@@ -5,17 +5,16 @@ import Synchronization
 /// Runs actions at deadlines on one thread, with one heap of deadlines for the
 /// whole server — no timer per connection. The thread sleeps until the
 /// earliest deadline; with nothing scheduled it sleeps until told otherwise.
+///
+/// Two kinds of entry: an action (a closure, run once), and a
+/// ``DeadlineTarget`` (an object that keeps its own place in the heap, so it
+/// is scheduled with no allocation and cancelled at once: a long poll that
+/// answered is let go then, not at its deadline, and this thread is not
+/// woken for it). See ``DeadlineHeap`` for what a cancellation leaves.
 public final class DeadlineScheduler: @unchecked Sendable {
-    private struct Entry {
-        var deadline: UInt64
-        var sequence: UInt64
-        var action: @Sendable () -> Void
-    }
-
     private let condition = NSCondition()
     // Guarded by `condition`.
-    private var heap: [Entry] = []
-    private var sequence: UInt64 = 0
+    private var heap = DeadlineHeap()
     private var stopped = false
     private var running = false
     private var thread: Thread?
@@ -48,9 +47,35 @@ public final class DeadlineScheduler: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped else { return }
-        sequence += 1
-        push(Entry(deadline: deadline, sequence: sequence, action: action))
-        if heap[0].sequence == sequence { condition.signal() }
+        if heap.push(deadline: deadline, action: action, target: nil) { condition.signal() }
+    }
+
+    /// Calls `target`'s ``DeadlineTarget/deadlinePassed()`` once at monotonic
+    /// time `deadline`, unless ``cancel(_:)`` comes first. The scheduler holds
+    /// the target until then. A target already scheduled moves to `deadline`.
+    public func schedule(at deadline: UInt64, _ target: any DeadlineTarget) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return }
+        if heap.push(deadline: deadline, action: nil, target: target) { condition.signal() }
+    }
+
+    /// Cancels `target`'s deadline (it will not be called) and lets go of
+    /// it, at once; nothing happens if it is not scheduled. Cheap on the
+    /// caller's thread: what is left is a tombstone (``DeadlineHeap``) that
+    /// this scheduler's thread clears. That thread is not woken: at worst it
+    /// wakes once, at the deadline it was sleeping for.
+    public func cancel(_ target: any DeadlineTarget) {
+        condition.lock()
+        defer { condition.unlock() }
+        heap.cancel(target)
+    }
+
+    /// How many deadlines are scheduled and not cancelled (actions and targets).
+    public var pending: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return heap.live
     }
 
     /// Runs `action` every `seconds` until ``stop()``.
@@ -77,6 +102,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
     private func run() {
         condition.lock()
         while !stopped {
+            heap.dropTombstonesAtTop()
             guard let first = heap.first else {
                 condition.wait()
                 continue
@@ -87,47 +113,14 @@ public final class DeadlineScheduler: @unchecked Sendable {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
                 continue
             }
-            let entry = pop()
+            let entry = heap.removeFirst()
             condition.unlock()
-            entry.action()
+            entry.action?()
+            entry.target?.deadlinePassed()
             condition.lock()
         }
         running = false
         condition.broadcast()
         condition.unlock()
-    }
-
-    private func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        (a.deadline, a.sequence) < (b.deadline, b.sequence)
-    }
-
-    private func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard precedes(heap[child], heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private func pop() -> Entry {
-        let top = heap[0]
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < heap.count, precedes(heap[left], heap[smallest]) { smallest = left }
-                if right < heap.count, precedes(heap[right], heap[smallest]) { smallest = right }
-                if smallest == parent { break }
-                heap.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
-        return top
     }
 }

@@ -3,17 +3,19 @@ import Synchronization
 import SwitchboardCore
 
 /// A poll's one batch: what the pump delivers after `since`, answered as a page.
-final class PollSubscriber: Subscriber, @unchecked Sendable {
+class PollSubscriber: Subscriber, @unchecked Sendable {
     let transport: Transport
     let filter: RoomFilter
     let access: RoomAccess
     var cursor: Int64
     /// Its catch-ups from the store, read off the thread that serves it.
-    let storeFetch: StoreFetch? = StoreFetch()
+    /// Made when first needed (the pump's thread only): most polls are answered from the ring.
+    lazy var storeFetch: StoreFetch? = StoreFetch()
     /// The cursor the poll asked from: `next` when nothing is new.
     private(set) var since: Int64
     private(set) var messages: [EncodedMessage] = []
-    /// Un-parks the request (a long poll's resume).
+    /// Un-parks the request (a short poll's, after a store read; a
+    /// ``LongPoll`` resumes its own exchange instead).
     var onWake: @Sendable () -> Void = {}
     /// Set, from any thread, when the connection must end (a kick, a ban,
     /// the token expired or revoked).
