@@ -177,9 +177,7 @@ let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionContext, 
     case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: completion = .shutdown
     default: completion = .failed
     }
-    let handlers = exchange.completionHandlers
-    exchange.completionHandlers = []
-    for handler in handlers.reversed() { handler(completion) }
+    exchange.runCompletionHandlers(completion)
     exchange.continuation = nil
     exchange.upgradeHandler = nil
 }

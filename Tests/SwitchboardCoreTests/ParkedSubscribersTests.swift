@@ -37,6 +37,32 @@ struct ParkedSubscribersTests {
         #expect(none.isEmpty)
     }
 
+    /// A publish's emptied room index is kept (with its capacity) for the
+    /// next room to fill: it must come empty, whichever room takes it.
+    @Test func aRoomIndexEmptiedByAPublishServesTheNextRoomEmpty() {
+        var parked = ParkedSubscribers()
+        let many = (0..<40).map { _ in RecordingSubscriber(filter: .room("a")) }
+        for subscriber in many { parked.insert(subscriber, filter: subscriber.filter) }
+        var woken: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "a"), into: &woken)
+        #expect(woken.count == 40 && parked.count == 0)
+
+        let inB = RecordingSubscriber(filter: .room("b"))
+        parked.insert(inB, filter: inB.filter)  // takes the spare
+        var none: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "a"), into: &none)
+        #expect(none.isEmpty)
+        var second: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "b"), into: &second)
+        #expect(ids(second) == ids([inB]) && parked.count == 0)
+
+        // The first room's subscribers park again, and are all woken once.
+        for subscriber in many { parked.insert(subscriber, filter: subscriber.filter) }
+        var again: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "a"), into: &again)
+        #expect(ids(again) == ids(many) && again.count == 40)
+    }
+
     @Test func parkingAgainForAnotherRoomLeavesNoStaleEntry() {
         var parked = ParkedSubscribers()
         let subscriber = RecordingSubscriber(filter: .room("a"))

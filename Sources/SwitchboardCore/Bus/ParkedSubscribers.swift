@@ -4,6 +4,10 @@ struct ParkedSubscribers {
     private var entries: [ObjectIdentifier: (subscriber: any Subscriber, filter: RoomFilter)] = [:]
     private var byRoom: [String: Set<ObjectIdentifier>] = [:]
     private var anyRoom: Set<ObjectIdentifier> = []
+    /// The room index a publish emptied last, kept with its capacity for the
+    /// next room to be filled (as a rule the same room, its subscribers
+    /// parking again): one set, not one grown from nothing a publish.
+    private var spare: Set<ObjectIdentifier> = []
 
     var count: Int { entries.count }
 
@@ -16,9 +20,20 @@ struct ParkedSubscribers {
         }
         switch filter {
         case .all: anyRoom.insert(key)
-        case .room(let room): byRoom[room, default: []].insert(key)
+        case .room(let room): insertIndex(key, room: room)
         case .rooms(let rooms):
-            for room in rooms { byRoom[room, default: []].insert(key) }
+            for room in rooms { insertIndex(key, room: room) }
+        }
+    }
+
+    private mutating func insertIndex(_ key: ObjectIdentifier, room: String) {
+        if let index = byRoom.index(forKey: room) {
+            byRoom.values[index].insert(key)
+        } else {
+            var index: Set<ObjectIdentifier> = []
+            swap(&index, &spare)
+            index.insert(key)
+            byRoom[room] = index
         }
     }
 
@@ -34,7 +49,7 @@ struct ParkedSubscribers {
     /// conversation's message wakes only the every-room readers who may see it.
     mutating func removeAll(interestedIn message: EncodedMessage, into woken: inout [any Subscriber]) {
         let room = message.message.room
-        let inRoom = byRoom.removeValue(forKey: room) ?? []
+        var inRoom = byRoom.removeValue(forKey: room) ?? []
         if message.isPrivate {
             for key in anyRoom {
                 guard let entry = entries[key], entry.subscriber.access.sees(message) else { continue }
@@ -54,6 +69,10 @@ struct ParkedSubscribers {
                 for other in rooms where other != room { removeIndex(key, room: other) }
             }
             woken.append(entry.subscriber)
+        }
+        if inRoom.capacity > spare.capacity {
+            inRoom.removeAll(keepingCapacity: true)
+            spare = inRoom
         }
     }
 

@@ -6,8 +6,10 @@ extension HTTPResponse {
 
     /// A JSON response from already-encoded bytes.
     public static func json(_ status: Int, _ body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        // No concatenation when there is nothing to add (every page, every 201).
         HTTPResponse(status: status,
-                     headers: [("Content-Type", jsonContentType), ("Cache-Control", "no-store")] + headers,
+                     headers: headers.isEmpty ? [("Content-Type", jsonContentType), ("Cache-Control", "no-store")]
+                                              : [("Content-Type", jsonContentType), ("Cache-Control", "no-store")] + headers,
                      body: .bytes(body))
     }
 
