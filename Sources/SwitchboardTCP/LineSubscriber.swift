@@ -4,8 +4,8 @@ import SwitchboardCore
 /// A raw TCP client as a bus subscriber: each batch is written to its
 /// channel as protocol lines (one frame per message, shared by every
 /// client) while the channel is writable; a wake-up hops to the channel's
-/// event loop and pumps again. Used on the channel's event loop only, except
-/// ``wake()``.
+/// event loop (in that loop's next turn of ``LoopWakeups``) and pumps again.
+/// Used on the channel's event loop only, except ``wake()``.
 ///
 /// The same type replays a `since:` request: a subscriber that stops at
 /// `until` (where live delivery had got to), never parks, and so sends
@@ -26,19 +26,22 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     var mediaBase = ""
     private let channel: any Channel
     private let pump: NIOLoopBound<() -> Void>
+    private let wakeups: LoopWakeups
     /// Its catch-ups from the store, read off the event loop.
     let storeFetch: StoreFetch? = StoreFetch()
 
     /// - Parameters:
     ///   - until: for a replay, the last id to send; nil for live delivery.
+    ///   - wakeups: the wake-ups of the channel's event loop.
     ///   - pump: runs the bus's pump for this subscriber (on the event loop).
     init(room: String, after cursor: Int64, until: Int64? = nil, access: RoomAccess, channel: any Channel,
-         pump: @escaping () -> Void) {
+         wakeups: LoopWakeups, pump: @escaping () -> Void) {
         filter = .room(room)
         self.access = access
         self.cursor = cursor
         self.until = until
         self.channel = channel
+        self.wakeups = wakeups
         self.pump = NIOLoopBound(pump, eventLoop: channel.eventLoop)
     }
 
@@ -76,6 +79,11 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     }
 
     func wake() {
-        channel.eventLoop.execute { [pump] in pump.value() }
+        wakeups.wake(self)
+    }
+
+    /// Its pump, in its loop's turn (on the event loop).
+    func pumpOnLoop() {
+        pump.value()
     }
 }

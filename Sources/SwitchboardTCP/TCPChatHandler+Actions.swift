@@ -19,7 +19,7 @@ extension TCPChatHandler {
         case .enter(let user, let room):
             // Deliver from now on (the user's own join included), then announce.
             let subscriber = LineSubscriber(room: room, after: bus.lastID, access: access.readerAccess(session.identity),
-                                            channel: channel) { [weak self] in self?.deliver() }
+                                            channel: channel, wakeups: wakeups(context)) { [weak self] in self?.deliver() }
             subscriber.appFraming = !framer.newlineTerminated
             subscriber.mediaBase = configuration.mediaBaseURL
             self.subscriber = subscriber
@@ -78,7 +78,7 @@ extension TCPChatHandler {
             let upTo = subscriber?.cursor ?? bus.lastID
             guard after < upTo else { return }
             let replay = LineSubscriber(room: room, after: after, until: upTo, access: access.readerAccess(session.identity),
-                                        channel: channel) { [weak self] in self?.deliver() }
+                                        channel: channel, wakeups: wakeups(context)) { [weak self] in self?.deliver() }
             replay.appFraming = !framer.newlineTerminated
             replay.mediaBase = configuration.mediaBaseURL
             replays.append(replay)

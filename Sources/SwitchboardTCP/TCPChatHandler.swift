@@ -45,10 +45,15 @@ final class TCPChatHandler: ChannelDuplexHandler {
     var pending: PendingStores
     /// A read asked for while the socket's queue was full.
     var readHeldForWrites = false
+    /// Its event loop's wake-ups (the server's, shared by the loop's
+    /// clients; one of its own when made without).
+    private var loopWakeups: LoopWakeups?
 
     init(bus: MessageBus, presence: Presence, connections: ConnectionDirectory, access: AccessControl,
-         notices: NoticeBoard, acts: MessageActService? = nil, configuration: TCPServerConfiguration, client: String, logger: Logger) {
+         notices: NoticeBoard, acts: MessageActService? = nil, configuration: TCPServerConfiguration, client: String,
+         wakeups: LoopWakeups? = nil, logger: Logger) {
         self.notices = notices
+        loopWakeups = wakeups
         self.acts = acts ?? MessageActService(bus: bus, access: access, limits: configuration.limits, media: nil)
         self.bus = bus
         self.presence = presence
@@ -63,6 +68,14 @@ final class TCPChatHandler: ChannelDuplexHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+    }
+
+    /// The wake-ups of this connection's event loop.
+    func wakeups(_ context: ChannelHandlerContext) -> LoopWakeups {
+        if let loopWakeups { return loopWakeups }
+        let made = LoopWakeups(eventLoop: context.eventLoop)
+        loopWakeups = made
+        return made
     }
 
     func channelActive(context: ChannelHandlerContext) {

@@ -34,6 +34,10 @@ public final class TCPChatServer: Sendable {
         self.tls = tls
         let mediaBase = NIOLockedValueBox(configuration.mediaBaseURL)
         self.mediaBase = mediaBase
+        // One set of wake-ups a loop, shared by the loop's clients.
+        var wakeups: [ObjectIdentifier: LoopWakeups] = [:]
+        for loop in group.makeIterator() { wakeups[ObjectIdentifier(loop)] = LoopWakeups(eventLoop: loop) }
+        let loopWakeups = wakeups
         serverChannel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.maxMessagesPerRead, value: 256)
@@ -66,7 +70,7 @@ public final class TCPChatServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(bus: bus, presence: presence, connections: connections, access: access,
                                        notices: notices, acts: acts, configuration: configuration, client: channel.remoteAddress?.ipAddress ?? "unknown",
-                                       logger: logger))
+                                       wakeups: loopWakeups[ObjectIdentifier(channel.eventLoop)], logger: logger))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)

@@ -99,14 +99,17 @@ struct DeadlineSchedulerTests {
         do {
             let target = Target(1, fired: fired)
             released = target
-            scheduler.schedule(at: DeadlineScheduler.now() + 100_000_000, target)
+            scheduler.schedule(at: DeadlineScheduler.now() + 500_000_000, target)
             #expect(scheduler.pending == 1 && target.deadlineSlot == 0)
+            // The thread has looked at the top and sleeps until the deadline
+            // (it held the entry, and so the target, while it slept).
+            Thread.sleep(forTimeInterval: 0.05)
             scheduler.cancel(target)
             #expect(scheduler.pending == 0 && target.deadlineSlot == -1)
             scheduler.cancel(target)  // twice: nothing
         }
         #expect(released == nil)
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.6)
         #expect(fired.withLock { $0 }.isEmpty)
     }
 

@@ -88,8 +88,9 @@ struct HTTPRouterTests {
     /// the heap (and kept its subscriber's memory) until its `wait` ran out.
     @Test func anAnsweredLongPollLeavesTheDeadlinesAtOnce() async throws {
         let client = client
-        let poll = Task { try await client.send("GET", "/api/rooms/lobby/messages?since=0&wait=30") }
-        let until = Date().addingTimeInterval(10)
+        // Generous bounds: a full parallel run can keep the task from starting for seconds.
+        let poll = Task { try await client.send("GET", "/api/rooms/lobby/messages?since=0&wait=30", timeout: 90) }
+        let until = Date().addingTimeInterval(60)
         while bus.parkedCount == 0, Date() < until { try await Task.sleep(nanoseconds: 5_000_000) }
         #expect(bus.parkedCount == 1 && scheduler.pending == 1)
         #expect(try await client.send("POST", "/api/rooms/lobby/messages", json: #"{"user":"a","text":"hi"}"#).status == 201)

@@ -103,13 +103,15 @@ public final class DeadlineScheduler: @unchecked Sendable {
         condition.lock()
         while !stopped {
             heap.dropTombstonesAtTop()
-            guard let first = heap.first else {
+            // Only the deadline: a copy of the entry would hold its target
+            // while this thread sleeps, past a cancellation.
+            guard let deadline = heap.first?.deadline else {
                 condition.wait()
                 continue
             }
             let now = Self.now()
-            if first.deadline > now {
-                let seconds = Double(first.deadline - now) / 1e9
+            if deadline > now {
+                let seconds = Double(deadline - now) / 1e9
                 _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
                 continue
             }

@@ -1,0 +1,72 @@
+import Dispatch
+import NIOCore
+import NIOEmbedded
+import NIOPosix
+import Synchronization
+import Testing
+import SwitchboardCore
+@testable import SwitchboardTCP
+
+/// A loop's wake-ups gathered into turns, on an embedded loop (turns run
+/// when told) and on a real one woken from several threads.
+@Suite("Raw TCP: a loop's wake-ups")
+struct LoopWakeupsTests {
+    /// Which subscribers were pumped, in order.
+    final class Pumped: Sendable {
+        let names = Mutex<[Int]>([])
+        func append(_ name: Int) { names.withLock { $0.append(name) } }
+        var all: [Int] { names.withLock { $0 } }
+    }
+
+    func subscriber(_ name: Int, on channel: any Channel, wakeups: LoopWakeups, pumped: Pumped,
+                    onLoop: (@Sendable () -> Void)? = nil) -> LineSubscriber {
+        LineSubscriber(room: "lobby", after: 0, access: AccessControl(verifier: nil).readerAccess(.guest), channel: channel,
+                       wakeups: wakeups) {
+            onLoop?()
+            pumped.append(name)
+        }
+    }
+
+    /// Wake-ups wait for the loop's turn, which pumps them all in the
+    /// order woken (one woken twice, twice); a wake-up after the turn
+    /// waits for the next.
+    @Test func wakeUpsWaitForOneTurnAndArePumpedInOrder() throws {
+        let loop = EmbeddedEventLoop()
+        let channel = EmbeddedChannel(loop: loop)
+        let wakeups = LoopWakeups(eventLoop: loop)
+        let pumped = Pumped()
+        let subscribers = (0..<3).map { subscriber($0, on: channel, wakeups: wakeups, pumped: pumped) }
+        for index in [2, 0, 1, 2] { subscribers[index].wake() }
+        #expect(pumped.all.isEmpty && wakeups.waiting == 4)
+        loop.run()
+        #expect(pumped.all == [2, 0, 1, 2] && wakeups.waiting == 0)
+        subscribers[1].wake()
+        #expect(wakeups.waiting == 1)
+        loop.run()
+        #expect(pumped.all == [2, 0, 1, 2, 1])
+        _ = try channel.finish()
+    }
+
+    /// Woken from four threads at once: every wake-up is pumped, once, on the loop.
+    @Test func wakeUpsFromManyThreadsAreEachPumpedOnceOnTheLoop() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let channel = EmbeddedChannel()  // never written: only its loop matters, which the pump does not use
+        let wakeups = LoopWakeups(eventLoop: loop)
+        let pumped = Pumped()
+        let offLoop = Atomic<Int>(0)
+        let subscribers = (0..<400).map {
+            subscriber($0, on: channel, wakeups: wakeups, pumped: pumped,
+                       onLoop: { if !loop.inEventLoop { offLoop.add(1, ordering: .relaxed) } })
+        }
+        DispatchQueue.concurrentPerform(iterations: 4) { part in
+            for index in stride(from: part, to: 400, by: 4) { subscribers[index].wake() }
+        }
+        let until = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+        while pumped.all.count < 400, DispatchTime.now().uptimeNanoseconds < until { usleep(1_000) }
+        #expect(pumped.all.sorted() == Array(0..<400))
+        #expect(offLoop.load(ordering: .relaxed) == 0 && wakeups.waiting == 0)
+        _ = try? channel.finish()
+    }
+}
