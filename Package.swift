@@ -231,7 +231,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardIntegrationTests",
             dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
-                           "SwitchboardTesting", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log"),
+                           "SwitchboardPostgres", "SwitchboardTesting", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log"),
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),

@@ -22,10 +22,16 @@ final class PostgresConnections: Sendable {
     private let idle = Mutex<[PostgresConnection]>([])
     private let permits: DispatchSemaphore
     private let nextID = Atomic<Int>(0)
+    /// postgres-nio's own limit on opening a connection (the TCP connect and
+    /// the start-up), whole seconds: ``timeoutSeconds`` unless a test widens
+    /// the window where the wait gives up before postgres-nio does.
+    private let connectTimeoutSeconds: Int64
 
-    init(url: PostgresURL, maxConnections: Int = 8, timeoutSeconds: Double = 5, logger: Logger) {
+    init(url: PostgresURL, maxConnections: Int = 8, timeoutSeconds: Double = 5, connectTimeoutSeconds: Int64? = nil,
+         logger: Logger) {
         self.url = url
         self.timeoutSeconds = timeoutSeconds
+        self.connectTimeoutSeconds = connectTimeoutSeconds ?? Int64(timeoutSeconds)
         self.logger = logger
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         permits = DispatchSemaphore(value: maxConnections)
@@ -34,9 +40,17 @@ final class PostgresConnections: Sendable {
     /// Opens a connection of its own (for LISTEN), outside the pool.
     func connect() throws -> PostgresConnection {
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let future = PostgresConnection.connect(on: group.next(), configuration: url.configuration(connectTimeoutSeconds: Int64(timeoutSeconds)),
+        let future = PostgresConnection.connect(on: group.next(), configuration: url.configuration(connectTimeoutSeconds: connectTimeoutSeconds),
                                                 id: id, logger: logger)
-        return try wait(future, orClose: nil)
+        do {
+            return try wait(future, orClose: nil)
+        } catch PostgresStoreError.timedOut(let seconds) {
+            // Given up on, but the database may still answer (a frozen server
+            // thawed): that connection is closed then, never dropped open
+            // (a socket and a backend leaked; postgres-nio asserts on it).
+            future.whenSuccess { connection in let closing: EventLoopFuture<Void> = connection.close(); _ = closing }
+            throw PostgresStoreError.timedOut(seconds: seconds)
+        }
     }
 
     /// Runs `query` on a pooled connection and returns its rows.
