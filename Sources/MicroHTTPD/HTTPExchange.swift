@@ -46,12 +46,8 @@ public final class HTTPExchange: @unchecked Sendable {
     /// Headers added to whatever response this exchange sends (e.g. CORS,
     /// decided before the endpoint makes its answer). Worker thread only.
     public var responseHeaders: [(name: String, value: String)] = []
-    /// What runs when the exchange ends; see ``onCompletion(_:)``. The
-    /// first two (the router's and the endpoint's, as a rule) in fields of
-    /// their own: no array is allocated for them.
-    private var firstCompletion: (@Sendable (HTTPCompletion) -> Void)?
-    private var secondCompletion: (@Sendable (HTTPCompletion) -> Void)?
-    private var laterCompletions: [@Sendable (HTTPCompletion) -> Void] = []
+    /// What runs when the exchange ends; see ``onCompletion(_:)``.
+    private var completions = CompletionHandlers()
 
     let connection: OpaquePointer
     /// The daemon's helpers: its loop or resume queue (``resumeInTurn()``),
@@ -91,25 +87,12 @@ public final class HTTPExchange: @unchecked Sendable {
     /// Handlers run last-registered first, like `defer`: what was set up
     /// last is undone first.
     public func onCompletion(_ handler: @escaping @Sendable (HTTPCompletion) -> Void) {
-        if firstCompletion == nil {
-            firstCompletion = handler
-        } else if secondCompletion == nil {
-            secondCompletion = handler
-        } else {
-            laterCompletions.append(handler)
-        }
+        completions.append(handler)
     }
 
-    /// Runs the completion handlers, last-registered first, once: they are
-    /// let go before any runs (one registered now is never run).
+    /// Runs the completion handlers, once (see ``CompletionHandlers``).
     func runCompletionHandlers(_ completion: HTTPCompletion) {
-        let (first, second, later) = (firstCompletion, secondCompletion, laterCompletions)
-        firstCompletion = nil
-        secondCompletion = nil
-        laterCompletions = []
-        for handler in later.reversed() { handler(completion) }
-        second?(completion)
-        first?(completion)
+        completions.run(completion)
     }
 
     /// The value of a query-string argument, decoded; nil when absent.

@@ -30,10 +30,10 @@ struct ParkedSubscribers {
         if let index = byRoom.index(forKey: room) {
             byRoom.values[index].insert(key)
         } else {
-            var index: Set<ObjectIdentifier> = []
-            swap(&index, &spare)
-            index.insert(key)
-            byRoom[room] = index
+            var keys: Set<ObjectIdentifier> = []
+            swap(&keys, &spare)
+            keys.insert(key)
+            byRoom[room] = keys
         }
     }
 
