@@ -78,6 +78,29 @@ struct ConnectionDirectoryTests {
         #expect(connections.counts()[.sse] == 0)
     }
 
+    /// Streams that close give their memory back a moment later, once for
+    /// many; polls, which hold none, do not ask.
+    @Test func closedStreamsGiveTheirMemoryBackOnceForMany() throws {
+        let (_, presence, _) = try setUp()
+        let scheduler = DeadlineScheduler()
+        scheduler.start()
+        defer { scheduler.stop() }
+        let connections = ConnectionDirectory(presence: presence, scheduler: scheduler, memoryReturnDelay: 0.2)
+        let polls = (0..<3).map { _ in connections.open(.longPoll) }
+        for poll in polls { connections.close(poll) }
+        connections.openCounted(.shortPoll)
+        connections.closeCounted(.shortPoll)
+        usleep(500_000)  // past the delay
+        #expect(connections.memoryTrims == 0)
+        for transport in [Transport.sse, .tcp, .websocket] {
+            let before = connections.memoryTrims
+            let streams = (0..<50).map { _ in connections.open(transport) }
+            for stream in streams { connections.close(stream) }
+            for _ in 0..<200 where connections.memoryTrims == before { usleep(10_000) }
+            #expect(connections.memoryTrims == before + 1, "\(transport)")
+        }
+    }
+
     @Test func aConnectionWhoseTokenEndsIsClosedSayingWhy() throws {
         let (_, presence, _) = try setUp()
         let scheduler = DeadlineScheduler()

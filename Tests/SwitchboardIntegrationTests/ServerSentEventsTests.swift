@@ -108,6 +108,31 @@ struct ServerSentEventsTests {
         #expect((server.server.connections.counts()[.sse] ?? 0) == 1)
     }
 
+    @Test func aClientThatClosesItsStreamLeavesAtOnceNotAtAKeepalive() throws {
+        // The default keepalive (15 s): a parked stream's connection is
+        // suspended, and only the hang-up watch sees its client close.
+        let server = try TestServer()
+        let watcher = try TestLineClient(port: server.tcpPort, readTimeoutSeconds: 5)
+        try watcher.write("iam:watcher\n")
+        #expect(try watcher.readLine() == "watcher has joined")
+        let streams = try (0..<20).map { _ in try server.client.openStream("/api/rooms/lobby/events") }
+        let luke = try server.client.openStream("/api/rooms/lobby/events?user=luke")
+        #expect(try watcher.readLine() == "luke has joined")
+        #expect((server.server.connections.counts()[.sse] ?? 0) == 21)
+
+        luke.close()  // a FIN, as a browser tab or curl closing
+        #expect(try watcher.readLine() == "luke has left")
+        for stream in streams { stream.close() }
+        let releasedBy = Date().addingTimeInterval(5)
+        while (server.server.connections.counts()[.sse] ?? 0) > 0, Date() < releasedBy { Thread.sleep(forTimeInterval: 0.05) }
+        #expect((server.server.connections.counts()[.sse] ?? 0) == 0)
+
+        // The server goes on serving streams.
+        let next = try server.client.openStream("/api/rooms/lobby/events")
+        let published = try server.client.publish(text: "still here")
+        #expect(try next.readEvents(1).map(\.id) == ["\(published.id)"])
+    }
+
     @Test func streamParkedLongerThanTheIdleTimeoutSurvives() throws {
         // Parked streams are suspended and never time out; resumed ones must
         // not be cut for the time they spent parked.

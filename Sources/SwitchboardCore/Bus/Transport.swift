@@ -17,6 +17,15 @@ public enum Transport: String, Codable, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// Whether a connection stays open and is written to as messages come
+    /// (SSE, raw TCP, WebSocket), not answered once (the polls).
+    public var streams: Bool {
+        switch self {
+        case .shortPoll, .longPoll: return false
+        case .sse, .tcp, .websocket: return true
+        }
+    }
+
     public static func < (lhs: Transport, rhs: Transport) -> Bool {
         lhs.ordinal < rhs.ordinal
     }

@@ -46,13 +46,15 @@ public final class ConnectionDirectory: Sendable {
     let state = Mutex(State())
 
     /// - Parameters:
-    ///   - scheduler: ends connections whose token expires; nil: they are not watched.
+    ///   - scheduler: ends connections whose token expires, and gives back
+    ///     memory after streams close; nil: neither.
+    ///   - memoryReturnDelay: seconds after a stream's close that memory is given back.
     ///   - clock: milliseconds since the epoch (tokens' expiry is wall-clock time).
-    public init(presence: Presence, scheduler: DeadlineScheduler? = nil,
+    public init(presence: Presence, scheduler: DeadlineScheduler? = nil, memoryReturnDelay: Double = 2,
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
         self.presence = presence
         self.scheduler = scheduler
-        memory = scheduler.map { MemoryReturn(scheduler: $0) }
+        memory = scheduler.map { MemoryReturn(scheduler: $0, delay: memoryReturnDelay) }
         self.clock = clock
     }
 
@@ -167,6 +169,9 @@ public final class ConnectionDirectory: Sendable {
         for room in rooms where !previous.contains(room) { presence.connect(user: user, room: room, transport: entry.transport) }
     }
 
+    /// How many times closed streams' memory was given back (for tests).
+    var memoryTrims: Int { memory?.count ?? 0 }
+
     /// The connection ended. Safe to call more than once.
     public func close(_ id: ID) {
         guard let entry = state.withLock({ state -> Entry? in
@@ -174,8 +179,9 @@ public final class ConnectionDirectory: Sendable {
             state.open[entry.transport.ordinal] -= 1
             return entry
         }) else { return }
-        // A socket that streams may have queued much (a client that did not read): return it.
-        if entry.transport == .websocket || entry.transport == .tcp { memory?.connectionClosed() }
+        // A socket that streams may have queued much (a client that did not
+        // read), and thousands of SSE streams leave libmicrohttpd's pools: return it.
+        if entry.transport.streams { memory?.connectionClosed() }
         if let user = entry.user {
             for room in entry.rooms { presence.disconnect(user: user, room: room, transport: entry.transport) }
         }

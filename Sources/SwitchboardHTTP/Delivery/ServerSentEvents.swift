@@ -21,6 +21,8 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     private struct Flags {
         var keepaliveDue = false
         var ended = false
+        /// The client closed its socket: end without a clean end (nothing more can reach it).
+        var clientLeft = false
         /// End once everything its reader may still see is written (its
         /// user left the one conversation it follows: the removal is its last event).
         var endWhenDrained = false
@@ -73,6 +75,11 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
             notices.remove(listening)
             connections.close(connection)
         }
+        // A client that closes its socket frees the stream (and leaves its
+        // rooms) at once: a parked stream's connection is suspended, and
+        // libmicrohttpd does not watch it, so otherwise only the second
+        // keepalive after it left would notice (a write, its reset, a write).
+        exchange.watchHangup { stream.clientLeft() }
         return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 256))
     }
 
@@ -105,7 +112,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
                 defer { (flags.keepaliveDue, flags.notices) = (false, []) }
                 return flags
             }
-            if asked.ended { return .end }
+            if asked.ended { return asked.clientLeft ? .abort : .end }
             if asked.endWhenDrained {
                 // Out of the bus for good: whatever is left that its reader may see, then the end.
                 let outcome = (try? bus.pumpWithoutParking(self)) ?? .empty
@@ -179,6 +186,16 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     /// Makes the stream end at its next write (e.g. the user was kicked).
     func end() {
         change { $0.ended = true }
+        bus.cancel(self)
+    }
+
+    /// The client hung up (from the hang-up watch's thread): the stream
+    /// ends at once, its connection closed without a clean end.
+    func clientLeft() {
+        change { flags in
+            flags.ended = true
+            flags.clientLeft = true
+        }
         bus.cancel(self)
     }
 
