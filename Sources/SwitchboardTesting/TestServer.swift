@@ -24,12 +24,15 @@ public final class TestServer {
                 maxWebSockets: Int = 10_000, store: (any MessageStore)? = nil,
                 auth: AuthConfiguration = TestServer.auth(), allowedOrigins: [String] = [],
                 maxConnections: Int = 10_000, publicFiles: StaticFiles? = nil, publicURL: String? = nil,
-                storeTimeoutSeconds: Double = 5, editWindowSeconds: Int = 900) throws {
+                storeTimeoutSeconds: Double = 5, editWindowSeconds: Int = 900, logger: Logger? = nil) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
-        var logger = Logger(label: "switchboard-test")
-        logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
+        let logger = logger ?? {
+            var logger = Logger(label: "switchboard-test")
+            logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .error
+            return logger
+        }()
         var configuration = ChatServerConfiguration(
             databasePath: path,
             http: HTTPServerConfiguration(

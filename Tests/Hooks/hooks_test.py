@@ -135,7 +135,10 @@ def every_event(server, backend):
     check("message.edited and message.deleted name their message (target)",
           edited["target"] == message["id"] and edited["text"] == "the plans are in R2-D2" and deleted["target"] == message["id"],
           (edited, deleted))
-    check("user.offline once the connection closed", backend.of_type("user.offline")[-1]["data"] == {"user": "yoda"},
+    # Both closed: the raw TCP client's and the SSE stream's users go offline at once (an SSE
+    # stream's close is seen by the hang-up watch, not at a keepalive 15 s on).
+    check("user.offline once the connection closed, SSE and raw TCP",
+          wait_for(lambda: {e["data"]["user"] for e in backend.of_type("user.offline")} == {"yoda", "leia"}, 5),
           backend.of_type("user.offline"))
     ids = [e["id"] for e in backend.events]
     check("every event has its own id", len(ids) == len(set(ids)), ids)

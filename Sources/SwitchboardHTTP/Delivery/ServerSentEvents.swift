@@ -21,8 +21,6 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     private struct Flags {
         var keepaliveDue = false
         var ended = false
-        /// The client closed its socket: end without a clean end (nothing more can reach it).
-        var clientLeft = false
         /// End once everything its reader may still see is written (its
         /// user left the one conversation it follows: the removal is its last event).
         var endWhenDrained = false
@@ -79,7 +77,10 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         // rooms) at once: a parked stream's connection is suspended, and
         // libmicrohttpd does not watch it, so otherwise only the second
         // keepalive after it left would notice (a write, its reset, a write).
-        exchange.watchHangup { stream.clientLeft() }
+        // It ends as a kicked stream does: libmicrohttpd's write of the
+        // stream's end to a gone client fails quietly (`.abort` would log a
+        // warning, "application error", for every tab closed).
+        exchange.watchHangup { stream.end() }
         return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 256))
     }
 
@@ -112,7 +113,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
                 defer { (flags.keepaliveDue, flags.notices) = (false, []) }
                 return flags
             }
-            if asked.ended { return asked.clientLeft ? .abort : .end }
+            if asked.ended { return .end }
             if asked.endWhenDrained {
                 // Out of the bus for good: whatever is left that its reader may see, then the end.
                 let outcome = (try? bus.pumpWithoutParking(self)) ?? .empty
@@ -183,19 +184,10 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         if bus.unpark(self) { wake() }
     }
 
-    /// Makes the stream end at its next write (e.g. the user was kicked).
+    /// Makes the stream end at its next write (the user was kicked, or the
+    /// client hung up: from any thread).
     func end() {
         change { $0.ended = true }
-        bus.cancel(self)
-    }
-
-    /// The client hung up (from the hang-up watch's thread): the stream
-    /// ends at once, its connection closed without a clean end.
-    func clientLeft() {
-        change { flags in
-            flags.ended = true
-            flags.clientLeft = true
-        }
         bus.cancel(self)
     }
 
