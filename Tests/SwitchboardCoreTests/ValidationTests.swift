@@ -42,6 +42,19 @@ struct ValidationTests {
         #expect(throws: SwitchboardError.self) { try limits.validUser(user) }
     }
 
+    /// Plain ASCII names take a short way (no trimming or normalizing to
+    /// do); with spaces around them they take the long one: the same answer.
+    @Test func plainASCIINamesAreJudgedAsByTheFullRules() throws {
+        for name in ["luke", "Luke_Skywalker-2", "a~b", "x", String(repeating: "y", count: 32), "R2-D2", "sy5tem"] {
+            #expect(try limits.validUser(name) == name)
+            #expect(try limits.validUser(" \(name)\t") == name)
+        }
+        for name in [String(repeating: "y", count: 33), "a:b", "a\u{7F}b", "system", "System", "SYSTEM"] {
+            #expect(throws: SwitchboardError.self, "\(name)") { try limits.validUser(name) }
+            #expect(throws: SwitchboardError.self, "\(name)") { try limits.validUser(" \(name) ") }
+        }
+    }
+
     /// Invisible characters and text-direction controls are never part of a name.
     @Test(arguments: ["luke\u{200D}", "lu\u{200B}ke", "lu\u{00AD}ke", "lu\u{2060}ke", "luke\u{FE0F}", "luke\u{E0041}",
                       "\u{202E}ekul", "a\u{200E}b", "\u{2066}luke\u{2069}", "lu\u{180E}ke"])

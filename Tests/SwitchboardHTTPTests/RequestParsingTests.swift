@@ -43,6 +43,9 @@ struct RequestParsingTests {
         #expect(ContentType.essence(of: " \tApplication/JSON \t; charset=utf-8") == "application/json")
         #expect(ContentType.essence(of: "application/x-www-form-urlencoded;charset=UTF-8") == "application/x-www-form-urlencoded")
         #expect(ContentType.essence(of: "") == "")
+        #expect(ContentType.essence(of: "Application/JSON") == "application/json")
+        #expect(ContentType.essence(of: "text/plain;charset=utf-8") == "text/plain")
+        #expect(ContentType.essence(of: "image/png ") == "image/png")
         #expect(ContentType.essence(of: "  ; charset=utf-8") == "")
         #expect(ContentType.essence(of: ";") == "")
     }

