@@ -79,6 +79,13 @@ public final class HTTPDaemon: @unchecked Sendable {
             let what = configuration.tls == nil ? "" : " with TLS (is the certificate and key a matching PEM pair?)"
             throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)\(what)", errno: error)
         }
+        if let milliseconds = configuration.unacknowledgedTimeoutMilliseconds,
+           sb_daemon_set_unacknowledged_timeout(started, UInt32(clamping: milliseconds)) != 0 {
+            let error = errno
+            MHD_stop_daemon(started)
+            context.stopHelpers()
+            throw MicroHTTPDError(operation: "set TCP_USER_TIMEOUT on the listening socket", errno: error)
+        }
         do {
             try context.loop?.start(started)
         } catch {
