@@ -146,9 +146,14 @@ class Misbehaviour:
         data = os.path.join(self.second.postgres_dir, "data")
         main = int(open(os.path.join(data, "postmaster.pid")).readline())
         children = await asyncio.create_subprocess_exec("pgrep", "-P", str(main), stdout=asyncio.subprocess.PIPE)
-        frozen = [main] + [int(pid) for pid in (await children.communicate())[0].split()]
-        for pid in frozen:
-            os.kill(pid, signal.SIGSTOP)
+        os.kill(main, signal.SIGSTOP)
+        frozen = [main]
+        for pid in [int(pid) for pid in (await children.communicate())[0].split()]:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+                frozen.append(pid)
+            except ProcessLookupError:
+                pass  # a backend whose connection ended after pgrep listed it (CI, 2026-11-27)
 
         async def thaw():
             for pid in frozen:
