@@ -130,11 +130,10 @@ public final class HTTPExchange: @unchecked Sendable {
     /// socket (or it is reset) while this exchange is suspended: libmicrohttpd
     /// does not watch a suspended connection's socket. The handler should
     /// resume the exchange, which then answers (to nobody) and is closed.
-    /// On the worker thread, either after ``suspend(continuingWith:)`` (the
-    /// watch ends when the continuation is resumed) or while making a
-    /// streamed response (the watch lasts the whole stream, however often
-    /// it parks: one `epoll_ctl` a stream, none a message). The watch ends
-    /// at the latest when the exchange completes.
+    /// After ``suspend(continuingWith:)``, on the worker thread; the watch
+    /// ends when the continuation is resumed or the exchange completes. (A
+    /// streamed response is watched by the daemon for its whole life:
+    /// ``HTTPStreamBody/clientLeft()``.)
     public func watchHangup(_ handler: @escaping @Sendable () -> Void) {
         guard hangupToken == nil else { return }
         hangupToken = daemon.hangups.watch(fd: sb_connection_fd(connection), handler: handler)

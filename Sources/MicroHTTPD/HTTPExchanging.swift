@@ -33,8 +33,7 @@ public protocol HTTPExchanging: AnyObject, Sendable {
     func suspend()
     /// Parks the request before its answer; on ``resume()`` the continuation answers.
     func suspend(continuingWith continuation: any HTTPContinuation)
-    /// Calls `handler` (once, from any thread) if the client leaves while the exchange is suspended
-    /// (after ``suspend(continuingWith:)``, or for a streamed response's whole life).
+    /// Calls `handler` (once, from any thread) if the client leaves while the exchange is suspended.
     func watchHangup(_ handler: @escaping @Sendable () -> Void)
     /// Un-parks a suspended exchange; safe from any thread.
     func resume()

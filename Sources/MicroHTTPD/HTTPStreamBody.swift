@@ -18,9 +18,19 @@ public enum HTTPStreamRead: Sendable, Equatable {
 /// whenever the socket can take more bytes. ``finish(_:)`` is called exactly
 /// once, when libmicrohttpd releases the response (stream ended, client gone,
 /// or daemon stopped).
-public protocol HTTPStreamBody: AnyObject {
+///
+/// The daemon watches a stream's socket for its whole life (one `epoll_ctl`
+/// a stream, none a write): a parked stream's connection is suspended, and
+/// libmicrohttpd does not see a client close a suspended socket, so without
+/// it only a failed write would tell (for SSE, the second keepalive after).
+public protocol HTTPStreamBody: AnyObject, Sendable {
     /// Writes up to `buffer.count` bytes into `buffer`.
     func read(into buffer: UnsafeMutableRawBufferPointer, exchange: any HTTPExchanging) -> HTTPStreamRead
+    /// The client closed its socket (or it was reset) while the stream was
+    /// open; called once, on another thread. End the stream at its next read
+    /// (``HTTPStreamRead/end``: a write to a gone client fails quietly),
+    /// resuming it if it is parked.
+    func clientLeft()
     /// The response has been released; no further reads follow.
     func finish()
 }

@@ -23,6 +23,8 @@ func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_Result {
         if created == nil {
             streamContext.release()
             body.finish()
+        } else {
+            exchange.watchHangup { body.clientLeft() }
         }
     case .file(let descriptor, let offset, let length):
         created = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset))

@@ -73,14 +73,6 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
             notices.remove(listening)
             connections.close(connection)
         }
-        // A client that closes its socket frees the stream (and leaves its
-        // rooms) at once: a parked stream's connection is suspended, and
-        // libmicrohttpd does not watch it, so otherwise only the second
-        // keepalive after it left would notice (a write, its reset, a write).
-        // It ends as a kicked stream does: libmicrohttpd's write of the
-        // stream's end to a gone client fails quietly (`.abort` would log a
-        // warning, "application error", for every tab closed).
-        exchange.watchHangup { stream.end() }
         return HTTPResponse(status: 200, headers: SSEEvent.headers, body: .stream(stream, blockSize: 256))
     }
 
@@ -184,11 +176,15 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         if bus.unpark(self) { wake() }
     }
 
-    /// Makes the stream end at its next write (the user was kicked, or the
-    /// client hung up: from any thread).
+    /// Makes the stream end at its next write (e.g. the user was kicked).
     func end() {
         change { $0.ended = true }
         bus.cancel(self)
+    }
+
+    /// Its client is gone: it ends as a kicked stream does, and leaves its rooms.
+    func clientLeft() {
+        end()
     }
 
     /// The response was released: make sure the bus holds no reference.

@@ -52,6 +52,10 @@ final class AdminStatsStream: HTTPStreamBody, @unchecked Sendable {
         }
     }
 
+    func clientLeft() {
+        end()
+    }
+
     func finish() {
         onFinish(self)
     }
