@@ -11,8 +11,6 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # the TLS test's throw
 command -v convert-im6.q16 >/dev/null 2>&1 || missing+=(imagemagick)
 command -v exiftool >/dev/null 2>&1 || missing+=(libimage-exiftool-perl)
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
-# The security test's client gone without a word: its packets dropped on loopback.
-command -v iptables >/dev/null 2>&1 || missing+=(iptables)
 "$(dirname "$0")/apt-install.sh" "${missing[@]+"${missing[@]}"}"
 python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q "selenium==4.27.1"
 # PyJWT (with cryptography, for RS256 and ES256): the identity tests mint

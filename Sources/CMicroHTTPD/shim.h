@@ -8,7 +8,6 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -58,17 +57,6 @@ sb_daemon_bind_port(struct MHD_Daemon *daemon)
     const union MHD_DaemonInfo *info =
         MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
-}
-
-/// Sets TCP_USER_TIMEOUT (milliseconds) on the daemon's listening socket,
-/// inherited by every connection it accepts. 0 on success, else -1 (errno).
-static inline int
-sb_daemon_set_unacknowledged_timeout(struct MHD_Daemon *daemon, unsigned int milliseconds)
-{
-    const union MHD_DaemonInfo *info =
-        MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
-    if (info == NULL || info->listen_fd < 0) { errno = EBADF; return -1; }
-    return setsockopt(info->listen_fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &milliseconds, sizeof milliseconds);
 }
 
 /// The client's socket address of a connection, or NULL.

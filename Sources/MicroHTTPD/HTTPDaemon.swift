@@ -79,13 +79,6 @@ public final class HTTPDaemon: @unchecked Sendable {
             let what = configuration.tls == nil ? "" : " with TLS (is the certificate and key a matching PEM pair?)"
             throw MicroHTTPDError(operation: "start on \(configuration.host):\(configuration.port)\(what)", errno: error)
         }
-        // A nicety, not a condition of serving: a kernel without it is told of, not refused.
-        if let milliseconds = configuration.unacknowledgedTimeoutMilliseconds,
-           sb_daemon_set_unacknowledged_timeout(started, UInt32(clamping: milliseconds)) != 0 {
-            let reason = String(cString: strerror(errno))
-            configuration.log?("could not set TCP_USER_TIMEOUT on the listening socket (\(reason)): a client whose network "
-                               + "is gone is let go only when the kernel gives up retransmitting")
-        }
         do {
             try context.loop?.start(started)
         } catch {

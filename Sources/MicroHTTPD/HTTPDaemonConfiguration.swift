@@ -43,14 +43,6 @@ public struct HTTPDaemonConfiguration: Sendable {
     public var log: (@Sendable (String) -> Void)?
     /// Serve HTTPS with these; nil serves plain HTTP.
     public var tls: TLSCredentials?
-    /// Milliseconds that bytes sent on a connection may stay unacknowledged
-    /// before the kernel ends it (`TCP_USER_TIMEOUT`, set on the listening
-    /// socket, which every accepted one inherits); nil leaves the kernel's
-    /// retransmissions, about 15 minutes. A client gone without a word (its
-    /// network lost) answers nothing, so without it a stream kept writing
-    /// to it (SSE keepalives) for that long. A slow reader that acknowledges
-    /// is not affected, nor is a connection with nothing in flight.
-    public var unacknowledgedTimeoutMilliseconds: Int?
 
     /// A configuration with defaults suited to many long-lived connections.
     public init(

@@ -47,10 +47,6 @@ public final class HTTPServer: Sendable {
                 logger.log(level: routine ? .debug : .warning, "libmicrohttpd: \(message)")
             })
         daemonConfiguration.resumeBatchSize = configuration.wakeBatch
-        // Two keepalive intervals unanswered (at least 10 s): a client whose
-        // network is gone is let go, its stream and presence with it, rather
-        // than after the kernel's 15 minutes of retransmissions.
-        daemonConfiguration.unacknowledgedTimeoutMilliseconds = Int(max(10, 2 * configuration.keepaliveSeconds) * 1000)
         daemonConfiguration.tls = configuration.tls
         // One worker: the commit thread is woken once per pass for the publishes the pass queued.
         daemonConfiguration.passes = DaemonPasses(started: { bus.deferCommitWakesOnThisThread() },
