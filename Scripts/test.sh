@@ -78,22 +78,36 @@ python3 Tests/TLS/tls_test.py .build/debug/switchboard
 stage "security: floods of pings, joins, sign-ins and sign-ups, a forged Host, TLS suites and renegotiation"
 python3 Tests/Security/security_test.py .build/debug/switchboard
 
-stage "Web Push: a push service on loopback that verifies every VAPID header and decrypts every payload"
-python3 Tests/Push/push_test.py .build/debug/switchboard
-
-stage "an application's backend: webhooks and the publish hook, to a backend on loopback that checks every signature"
-python3 Tests/Hooks/hooks_test.py .build/debug/switchboard
-
-stage "attachments: photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory"
-python3 Tests/Media/media_test.py .build/debug/switchboard
-
-stage "a stalled store: SQLite locked by another process, a PostgreSQL of its own frozen (SIGSTOP), 8 s each"
-python3 Tests/Stall/stall_test.py .build/debug/switchboard
-
-if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
-    stage "several nodes on PostgreSQL (kill -9 of a node, the database restarted)"
-    python3 Tests/ScaleOut/scaleout_test.py .build/debug/switchboard
-fi
+stage "side by side, in two lanes: webhooks and the publish hook to a backend on loopback that checks every signature, then attachments (photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory) | Web Push to a push service on loopback that verifies every VAPID header and decrypts every payload, a stalled store (SQLite locked by another process, a PostgreSQL of its own frozen, 8 s each), several nodes on PostgreSQL (kill -9 of a node, the database restarted)"
+# These mostly wait on timers and sockets (a receiver's retries, a frozen
+# store's deadline, a node's restart), each with its own server, database
+# and ports: two lanes take the time of the longer one (about 100 s here
+# rather than 200). Each test's output is printed whole after both lanes,
+# with how long it took.
+# lane LOG TEST...: runs the tests one after another, stopping at the first that fails.
+lane() {
+    local log=$1 test started
+    shift
+    for test in "$@"; do
+        started=$SECONDS
+        echo "== $test"
+        python3 "$test" .build/debug/switchboard || { echo "== $test FAILED"; return 1; }
+        echo "   ($((SECONDS - started)) s)"
+    done >"$log" 2>&1
+}
+lane_one_log="$(mktemp -t switchboard-lane.XXXXXX)" lane_two_log="$(mktemp -t switchboard-lane.XXXXXX)"
+lane "$lane_one_log" Tests/Hooks/hooks_test.py Tests/Media/media_test.py &
+lane_one=$!
+lane_two_tests=(Tests/Push/push_test.py Tests/Stall/stall_test.py)
+if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then lane_two_tests+=(Tests/ScaleOut/scaleout_test.py); fi
+lane "$lane_two_log" "${lane_two_tests[@]}" &
+lane_two=$!
+lanes_status=0
+wait "$lane_one" || lanes_status=1
+wait "$lane_two" || lanes_status=1
+cat "$lane_one_log" "$lane_two_log"
+if [ -z "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then echo "PostgreSQL could not be started here: the tests on several nodes are skipped"; fi
+if [ "$lanes_status" -ne 0 ]; then echo "== a test in the lanes FAILED (above)"; exit 1; fi
 
 stage "fuzzing and ThreadSanitizer, run beside the stages above: their output"
 background_status=0

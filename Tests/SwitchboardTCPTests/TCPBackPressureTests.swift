@@ -24,8 +24,8 @@ struct TCPBackPressureTests {
     @Test func readsAreHeldWhileTooManyStoresWaitAndResumeWhenTheyDrain() async throws {
         let store = GatedMessageStore()
         // The stores must still be pending when the read is asked for: with the
-        // default 5 s deadline a loaded machine (CI runs this beside
-        // ThreadSanitizer and the fuzzers) answered them "timed out" first,
+        // default 5 s deadline a loaded machine (CI runs 372 tests at once
+        // on 2 cores) answered them "timed out" first,
         // which lets the read through; the deadline is not what is tested here.
         let bus = try MessageBus(store: store, gate: StoreGate(timeoutSeconds: 600))
         let presence = Presence(bus: bus)
