@@ -15,6 +15,13 @@ protocol Expiring: AnyObject, Sendable {
 /// Adding one is a lock and an append (a publish pays no timer of its own);
 /// the timer, armed only while something waits, fires at the oldest
 /// deadline, expires what is due and arms itself for the next.
+///
+/// What was answered is let go by ``trimAnswered()``, called by the thread
+/// that answered (the commit thread after each group, a gate thread after
+/// its call), so that freeing the answered tickets and the completions
+/// they hold is that thread's work, not the work of the thread that adds
+/// (libmicrohttpd's loop, the busiest). An add trims only when the FIFO has
+/// grown past ``addTrimsFrom`` with no one trimming.
 final class ExpiryQueue: Sendable {
     private struct Waiting {
         let deadline: UInt64
@@ -25,7 +32,12 @@ final class ExpiryQueue: Sendable {
         var waiting: [Waiting] = []
         var head = 0
         var armed = false
+        /// An emptied buffer with its capacity, for ``trimAnswered()`` to reuse.
+        var spare: [Waiting] = []
     }
+
+    /// The FIFO's length from which an add trims it itself.
+    static let addTrimsFrom = 4096
 
     let timeoutNanoseconds: UInt64
     private let error: SwitchboardError
@@ -46,20 +58,44 @@ final class ExpiryQueue: Sendable {
     func add(_ item: any Expiring, now: UInt64 = DeadlineScheduler.now()) {
         let deadline = now + timeoutNanoseconds
         let arm = state.withLock { state -> Bool in
-            // What was answered meanwhile leaves from the front, so the FIFO holds about what still waits.
-            while state.head < state.waiting.count, state.waiting[state.head].item.isAnswered { state.head += 1 }
-            if state.head == state.waiting.count {
-                state.waiting.removeAll(keepingCapacity: true)
-                state.head = 0
-            } else if state.head > 1024, state.head * 2 > state.waiting.count {
-                state.waiting.removeFirst(state.head)
-                state.head = 0
+            if state.waiting.count >= Self.addTrimsFrom {
+                // No one trimmed: what was answered leaves from the front here.
+                while state.head < state.waiting.count, state.waiting[state.head].item.isAnswered { state.head += 1 }
+                if state.head == state.waiting.count {
+                    state.waiting.removeAll(keepingCapacity: true)
+                    state.head = 0
+                } else if state.head * 2 > state.waiting.count {
+                    state.waiting.removeFirst(state.head)
+                    state.head = 0
+                }
             }
             state.waiting.append(Waiting(deadline: deadline, item: item))
             defer { state.armed = true }
             return !state.armed
         }
         if arm { schedule(at: deadline) }
+    }
+
+    /// Lets go of the answered at the front, so the FIFO holds about what
+    /// still waits. The tickets (and the completions they hold) are freed
+    /// here, on the caller's thread, outside the lock; the emptied buffer
+    /// is kept for the next trim.
+    func trimAnswered() {
+        var released = state.withLock { state -> [Waiting] in
+            while state.head < state.waiting.count, state.waiting[state.head].item.isAnswered { state.head += 1 }
+            guard state.head > 0 else { return [] }
+            var kept: [Waiting] = []
+            swap(&kept, &state.spare)
+            kept.append(contentsOf: state.waiting[state.head...])
+            swap(&kept, &state.waiting)
+            state.head = 0
+            return kept
+        }
+        guard released.capacity > 0 else { return }
+        released.removeAll(keepingCapacity: true)
+        state.withLock { state in
+            if state.spare.capacity < released.capacity { swap(&state.spare, &released) }
+        }
     }
 
     private func schedule(at deadline: UInt64) {

@@ -186,6 +186,8 @@ final class GroupCommit: Sendable {
                 }
             }
             Self.commitRun(run, commit)
+            // The group's tickets are answered: freed here, not by the next publisher's thread.
+            gate.trimAnsweredDeadlines()
         }
     }
 

@@ -88,6 +88,7 @@ public final class StoreGate: Sendable {
                 result = .failure(.storeUnavailable("\(error)"))
             }
             ticket.finish(result)
+            trimAnsweredDeadlines()
         }, refuse: {
             ticket.expire(.storeUnavailable("the server is stopping"))
         })
@@ -226,5 +227,11 @@ extension StoreGate {
     /// have passed, unless it was answered before (one timer for all).
     func expire(_ ticket: some Expiring) {
         expiries.add(ticket)
+    }
+
+    /// Frees what was answered (``ExpiryQueue/trimAnswered()``): for the
+    /// thread that answers, after it answered.
+    func trimAnsweredDeadlines() {
+        expiries.trimAnswered()
     }
 }
