@@ -46,7 +46,8 @@ struct OriginPolicyTests {
 
     @Test(arguments: [("127.0.0.1", true), ("127.0.0.1:8080", true), ("10.1.2.3:1", true), ("1.2.3", false),
                       ("1.2.3.4.5", false), ("256.1.1.1", false), ("1.2.3.4:", false), ("1.example", false),
-                      ("1.2.3.4:80x", false), ("", false), ("1..2.3", false), ("1.2.3.4:123456", false)])
+                      ("1.2.3.4:80x", false), ("", false), ("1..2.3", false), ("1.2.3.4:123456", false),
+                      ("１.2.3.4", false), ("1.2.3.4\u{0}", false)])
     func ipv4AuthoritiesAreReadInPlace(host: String, expected: Bool) {
         #expect(OriginPolicy.isIPv4Authority(host) == expected)
     }
