@@ -34,6 +34,23 @@ final class ExpiryQueue: Sendable {
         var armed = false
         /// An emptied buffer with its capacity, for ``trimAnswered()`` to reuse.
         var spare: [Waiting] = []
+
+        /// Steps the head over the answered at the front.
+        mutating func skipAnswered() {
+            while head < waiting.count, waiting[head].item.isAnswered { head += 1 }
+        }
+
+        /// Drops, in place, what the head has passed once that is all of the
+        /// buffer or most of a long one (the paths that hold the lock anyway).
+        mutating func compact() {
+            if head == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 1024, head * 2 > waiting.count {
+                waiting.removeFirst(head)
+                head = 0
+            }
+        }
     }
 
     /// The FIFO's length from which an add trims it itself.
@@ -60,14 +77,8 @@ final class ExpiryQueue: Sendable {
         let arm = state.withLock { state -> Bool in
             if state.waiting.count >= Self.addTrimsFrom {
                 // No one trimmed: what was answered leaves from the front here.
-                while state.head < state.waiting.count, state.waiting[state.head].item.isAnswered { state.head += 1 }
-                if state.head == state.waiting.count {
-                    state.waiting.removeAll(keepingCapacity: true)
-                    state.head = 0
-                } else if state.head * 2 > state.waiting.count {
-                    state.waiting.removeFirst(state.head)
-                    state.head = 0
-                }
+                state.skipAnswered()
+                state.compact()
             }
             state.waiting.append(Waiting(deadline: deadline, item: item))
             defer { state.armed = true }
@@ -82,7 +93,7 @@ final class ExpiryQueue: Sendable {
     /// is kept for the next trim.
     func trimAnswered() {
         var released = state.withLock { state -> [Waiting] in
-            while state.head < state.waiting.count, state.waiting[state.head].item.isAnswered { state.head += 1 }
+            state.skipAnswered()
             guard state.head > 0 else { return [] }
             var kept: [Waiting] = []
             swap(&kept, &state.spare)
@@ -111,11 +122,8 @@ final class ExpiryQueue: Sendable {
                 due.append(state.waiting[state.head].item)
                 state.head += 1
             }
-            while state.head < state.waiting.count, state.waiting[state.head].item.isAnswered { state.head += 1 }
-            if state.head > 1024, state.head * 2 > state.waiting.count {
-                state.waiting.removeFirst(state.head)
-                state.head = 0
-            }
+            state.skipAnswered()
+            state.compact()
             let next = state.head < state.waiting.count ? state.waiting[state.head].deadline : nil
             state.armed = next != nil
             return (due, next)
