@@ -82,31 +82,26 @@ stage "side by side, in three lanes: security (floods of pings, joins, sign-ins 
 # speeds: three lanes take the time of the longest (about 110 s here rather
 # than 280). Each test's output is printed whole after the lanes, with how
 # long it took.
-# lane LOG TEST...: runs the tests one after another, stopping at the first that fails.
+# lane TEST...: runs the tests one after another in the background, stopping
+# at the first that fails, their output kept in a log of the lane's own.
+lane_logs=() lane_pids=()
 lane() {
-    local log=$1 test started
-    shift
+    local log test started
+    log="$(mktemp -t switchboard-lane.XXXXXX)"
+    lane_logs+=("$log")
     for test in "$@"; do
         started=$SECONDS
         echo "== $test"
-        python3 "$test" .build/debug/switchboard || { echo "== $test FAILED"; return 1; }
+        python3 "$test" .build/debug/switchboard || { echo "== $test FAILED"; exit 1; }
         echo "   ($((SECONDS - started)) s)"
-    done >"$log" 2>&1
-}
-lane_logs=() lane_pids=()
-# start_lane TEST...: one lane, in the background.
-start_lane() {
-    lane_logs+=("$(mktemp -t switchboard-lane.XXXXXX)")
-    lane "${lane_logs[-1]}" "$@" &
+    done >"$log" 2>&1 &
     lane_pids+=($!)
 }
-start_lane Tests/Security/security_test.py
-start_lane Tests/Hooks/hooks_test.py Tests/Media/media_test.py
-if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
-    start_lane Tests/Push/push_test.py Tests/Stall/stall_test.py Tests/ScaleOut/scaleout_test.py
-else
-    start_lane Tests/Push/push_test.py Tests/Stall/stall_test.py
-fi
+several_nodes=()
+if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then several_nodes=(Tests/ScaleOut/scaleout_test.py); fi
+lane Tests/Security/security_test.py
+lane Tests/Hooks/hooks_test.py Tests/Media/media_test.py
+lane Tests/Push/push_test.py Tests/Stall/stall_test.py "${several_nodes[@]}"
 lanes_status=0
 for pid in "${lane_pids[@]}"; do wait "$pid" || lanes_status=1; done
 cat "${lane_logs[@]}"
