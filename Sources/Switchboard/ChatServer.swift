@@ -74,15 +74,27 @@ public final class ChatServer: @unchecked Sendable {
         self.cluster = cluster
         let metrics = PrometheusExporter()
         let conversations = ConversationDirectory()
-        bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages,
-                             stats: DeliveryStats(sink: metrics), conversations: conversations,
-                             gate: StoreGate(timeoutSeconds: configuration.storeTimeoutSeconds))
+        let gate = StoreGate(timeoutSeconds: configuration.storeTimeoutSeconds)
+        /// Closes the store of a start that failed, once no gate thread is
+        /// inside it: work queued during the start (the media usage's read)
+        /// would otherwise read a closed connection.
+        func closeStore() {
+            _ = gate.close()
+            try? store.close()
+        }
+        do {
+            bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages,
+                                 stats: DeliveryStats(sink: metrics), conversations: conversations, gate: gate)
+        } catch {
+            closeStore()
+            throw error
+        }
         let conversationStore = store as? any ConversationStore
         do {
             // After the bus took its last id: a change committed since is applied again as it comes in (idempotent).
             if let conversationStore { conversations.load(try conversationStore.conversations()) }
         } catch {
-            try? store.close()
+            closeStore()
             throw error
         }
         let notices = NoticeBoard(cluster: cluster)
@@ -98,7 +110,7 @@ public final class ChatServer: @unchecked Sendable {
                                                    bus: bus)
         } catch {
             scheduler.stop()
-            try? store.close()
+            closeStore()
             throw error
         }
         self.access = access
@@ -112,7 +124,7 @@ public final class ChatServer: @unchecked Sendable {
             cluster?.stop()
             scheduler.stop()
             try? eventLoops.syncShutdownGracefully()
-            try? store.close()
+            closeStore()
         }
         do {
             try cluster?.start(Self.clusterHandlers(bus: bus, presence: presence, connections: connections, accounts: accounts,
