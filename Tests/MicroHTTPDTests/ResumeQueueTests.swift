@@ -13,6 +13,7 @@ struct ResumeQueueTests {
         private let numbers = Mutex<[Int]>([])
         func append(_ number: Int) { numbers.withLock { $0.append(number) } }
         func withLock<T: Sendable>(_ body: ([Int]) -> T) -> T { numbers.withLock { body($0) } }
+        func removeFirst() { numbers.withLock { _ = $0.removeFirst() } }
     }
 
     final class FakeExchange: ResumableInTurn, @unchecked Sendable {
@@ -41,8 +42,16 @@ struct ResumeQueueTests {
         let resumed = Resumed()
         let queue = ResumeQueue(batchSize: 3, patience: .seconds(60))
         defer { queue.stop() }
+        // The seven are queued while a first batch is out, so the next batches
+        // are made of all seven: queued from an idle start, the queue's thread
+        // may wake after the first two and rightly resume those two alone.
+        let first = FakeExchange(-1, resumed: resumed)
+        queue.enqueue(first)
+        #expect(waitFor(1, in: resumed) == [-1])
         let exchanges = (0..<7).map { FakeExchange($0, resumed: resumed) }
         for exchange in exchanges { queue.enqueue(exchange) }
+        queue.served(first)
+        resumed.removeFirst()
 
         #expect(waitFor(3, in: resumed) == [0, 1, 2])
         usleep(50_000)
