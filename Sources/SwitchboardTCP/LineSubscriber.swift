@@ -12,6 +12,7 @@ import SwitchboardCore
 /// nothing twice.
 final class LineSubscriber: Subscriber, @unchecked Sendable {
     let transport = Transport.tcp
+    let parkingSpot = ParkingSpot()
     private(set) var filter: RoomFilter
     /// What its client may see of conversations: a guest's until `auth:`.
     /// Changed on the event loop while the subscriber is out of the bus.

@@ -21,6 +21,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     typealias OutboundOut = WebSocketFrame
 
     let transport = Transport.websocket
+    let parkingSpot = ParkingSpot()
     let filter: RoomFilter
     let access: RoomAccess
     var cursor: Int64

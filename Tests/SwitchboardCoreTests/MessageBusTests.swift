@@ -8,6 +8,7 @@ import SwitchboardTesting
 final class CountingSubscriber: Subscriber, @unchecked Sendable {
         let access = RoomAccess.everything
     let transport = Transport.sse
+    let parkingSpot = ParkingSpot()
     let filter = RoomFilter.all
     var cursor: Int64 = 0
     func deliver(_ batch: [EncodedMessage]) -> Bool { false }
@@ -143,6 +144,7 @@ struct CancellationTests {
     final class CancellableSubscriber: Subscriber, @unchecked Sendable {
         let access = RoomAccess.everything
         let transport = Transport.sse
+        let parkingSpot = ParkingSpot()
         let filter = RoomFilter.all
         var cursor: Int64 = 0
         func deliver(_ batch: [EncodedMessage]) -> Bool { false }

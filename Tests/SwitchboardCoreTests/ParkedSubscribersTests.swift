@@ -90,4 +90,82 @@ struct ParkedSubscribersTests {
         parked.removeAll(interestedIn: Self.message(in: "b"), into: &woken)
         #expect(ids(woken) == ids([stays]))
     }
+
+    /// A long poll that times out leaves its room: a room nobody waits for
+    /// keeps no index (polls for made-up room names leave nothing behind).
+    @Test func aRoomWhoseWaitersAllLeftKeepsNoIndex() {
+        var parked = ParkedSubscribers()
+        let polls = (0..<100).map { RecordingSubscriber(filter: .room("made-up-\($0)")) }
+        let several = RecordingSubscriber(filter: .rooms(["x", "y"]))
+        for subscriber in polls + [several] { parked.insert(subscriber, filter: subscriber.filter) }
+        #expect(parked.indexedRooms == 102)
+        for subscriber in polls + [several] { #expect(parked.remove(subscriber) != nil) }
+        #expect(parked.indexedRooms == 0 && parked.count == 0)
+    }
+
+    /// A subscriber taken out and parked again, over and over, in a room
+    /// where another waits the while: the stale entries are dropped as the
+    /// index would grow, and each is woken once.
+    @Test func staleEntriesAreDroppedAndEveryoneIsWokenOnce() {
+        var parked = ParkedSubscribers()
+        let waits = RecordingSubscriber(filter: .room("a"))
+        let comesAndGoes = RecordingSubscriber(filter: .room("a"))
+        parked.insert(waits, filter: waits.filter)
+        for _ in 0..<1_000 {
+            parked.insert(comesAndGoes, filter: comesAndGoes.filter)
+            #expect(parked.remove(comesAndGoes) != nil)
+        }
+        parked.insert(comesAndGoes, filter: comesAndGoes.filter)
+        #expect(parked.entriesHeld(in: "a") <= 16)
+        #expect(parked.count == 2)
+        var woken: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "a"), into: &woken)
+        #expect(woken.count == 2 && ids(woken) == ids([waits, comesAndGoes]))
+        #expect(parked.count == 0)
+    }
+
+    /// Parked twice without being woken (the same room, then several):
+    /// in the index once, woken once.
+    @Test func parkingTwiceCountsOnceAndWakesOnce() {
+        var parked = ParkedSubscribers()
+        let subscriber = RecordingSubscriber(filter: .room("a"))
+        parked.insert(subscriber, filter: .room("a"))
+        parked.insert(subscriber, filter: .room("a"))
+        parked.insert(subscriber, filter: .rooms(["a", "b"]))
+        #expect(parked.count == 1)
+        var woken: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "a"), into: &woken)
+        parked.removeAll(interestedIn: Self.message(in: "b"), into: &woken)
+        #expect(woken.count == 1 && parked.count == 0)
+        #expect(parked.indexedRooms <= 1)  // room a's, kept for its subscribers' next park; b's dropped
+    }
+
+    /// A conversation's message wakes the every-room readers who may see
+    /// it; the others stay parked for the next message they may see.
+    @Test func aPrivateMessageWakesOnlyTheEveryRoomReadersWhoSeeIt() {
+        var parked = ParkedSubscribers()
+        let sees = RecordingSubscriber(filter: .all, access: .everything)
+        let publicOnly = RecordingSubscriber(filter: .all, access: .publicRooms)
+        parked.insert(sees, filter: .all)
+        parked.insert(publicOnly, filter: .all)
+        var woken: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "c.7"), into: &woken)
+        #expect(ids(woken) == ids([sees]) && parked.count == 1)
+        var next: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "lobby"), into: &next)
+        #expect(ids(next) == ids([publicOnly]) && parked.count == 0)
+    }
+
+    /// Taking out by a predicate (kicks, the shutdown) takes a several-room
+    /// subscriber once, and leaves no index behind.
+    @Test func takingOutByAPredicateTakesEachOnce() {
+        var parked = ParkedSubscribers()
+        let several = RecordingSubscriber(filter: .rooms(["a", "b", "c"]))
+        let one = RecordingSubscriber(filter: .room("a"))
+        let everywhere = RecordingSubscriber(filter: .all)
+        for subscriber in [several, one, everywhere] { parked.insert(subscriber, filter: subscriber.filter) }
+        let taken = parked.removeAll(where: { _ in true })
+        #expect(taken.count == 3 && ids(taken) == ids([several, one, everywhere]))
+        #expect(parked.count == 0 && parked.indexedRooms == 0)
+    }
 }

@@ -7,6 +7,7 @@ import SwitchboardTesting
 final class RecordingSubscriber: Subscriber, @unchecked Sendable {
     let access: RoomAccess
     let transport: Transport
+    let parkingSpot = ParkingSpot()
     let filter: RoomFilter
     var cursor: Int64
     var batches: [[Int64]] = []

@@ -1,105 +1,160 @@
 /// The subscribers parked on a bus, indexed by the rooms they wait for.
 /// Not thread-safe: lives inside ``MessageBus``'s lock.
+///
+/// Each subscriber carries its ``ParkingSpot``: parking appends one entry
+/// to its room's ``RoomWaiters`` (found through the spot when it parks for
+/// the same room again, as a stream does after every delivery), and a
+/// publish takes the room's entries whole. No subscriber is hashed on the
+/// way: a delivery's park and wake-up cost an append and a generation check.
 struct ParkedSubscribers {
-    private var entries: [ObjectIdentifier: (subscriber: any Subscriber, filter: RoomFilter)] = [:]
-    private var byRoom: [String: Set<ObjectIdentifier>] = [:]
-    private var anyRoom: Set<ObjectIdentifier> = []
-    /// The room index a publish emptied last, kept with its capacity for the
-    /// next room to be filled (as a rule the same room, its subscribers
-    /// parking again): one set, not one grown from nothing a publish.
-    private var spare: Set<ObjectIdentifier> = []
+    private var byRoom: [String: RoomWaiters] = [:]
+    private let anyRoom = RoomWaiters(room: "")
+    /// The entries a publish took last, kept with their capacity for the
+    /// next publish (as a rule the same room's, its subscribers parked again).
+    private var spare: [RoomWaiters.Entry] = []
 
-    var count: Int { entries.count }
+    private(set) var count = 0
+
+    /// How many rooms have an index (tests: a room nobody waits for has none).
+    var indexedRooms: Int { byRoom.count }
+
+    /// How many entries, current and stale, `room`'s index holds (tests).
+    func entriesHeld(in room: String) -> Int { byRoom[room]?.entries.count ?? 0 }
 
     mutating func insert(_ subscriber: any Subscriber, filter: RoomFilter) {
-        let key = ObjectIdentifier(subscriber)
-        // Parked again, perhaps for other rooms: no stale index entries
-        // (one lookup for both, not a removal and then an insertion).
-        if let earlier = entries.updateValue((subscriber, filter), forKey: key) {
-            removeIndexes(key, filter: earlier.filter)
-        }
+        let spot = subscriber.parkingSpot
+        if spot.parked != nil { take(spot) }  // parked again, perhaps for other rooms
+        spot.generation &+= 1
+        spot.parked = subscriber
+        spot.filter = filter
+        count += 1
+        let entry = RoomWaiters.Entry(spot: spot, generation: spot.generation)
         switch filter {
-        case .all: anyRoom.insert(key)
-        case .room(let room): insertIndex(key, room: room)
+        case .all:
+            anyRoom.append(entry)
+        case .room(let room):
+            if let waiters = spot.waiters, waiters.attached, spot.waitersRoom == room {
+                waiters.append(entry)
+            } else {
+                let waiters = self.waiters(for: room)
+                spot.waiters = waiters
+                spot.waitersRoom = room
+                waiters.append(entry)
+            }
         case .rooms(let rooms):
-            for room in rooms { insertIndex(key, room: room) }
+            for room in rooms { waiters(for: room).append(entry) }
         }
     }
 
-    private mutating func insertIndex(_ key: ObjectIdentifier, room: String) {
-        if let index = byRoom.index(forKey: room) {
-            byRoom.values[index].insert(key)
-        } else {
-            var keys: Set<ObjectIdentifier> = []
-            swap(&keys, &spare)
-            keys.insert(key)
-            byRoom[room] = keys
-        }
+    private mutating func waiters(for room: String) -> RoomWaiters {
+        if let waiters = byRoom[room] { return waiters }
+        let waiters = RoomWaiters(room: room)
+        byRoom[room] = waiters
+        return waiters
     }
 
     /// Removes and returns the subscriber if it is parked.
     mutating func remove(_ subscriber: any Subscriber) -> (any Subscriber)? {
-        remove(key: ObjectIdentifier(subscriber))
+        let spot = subscriber.parkingSpot
+        guard spot.parked != nil else { return nil }
+        return take(spot)
     }
 
     /// Removes every subscriber interested in `message` and appends it to `woken`.
-    /// The room's index is taken whole (a publish to a busy room wakes
-    /// thousands: one hash removal each, not three, and no set copied); only a
-    /// subscriber waiting for several rooms is looked up in its others. A
-    /// conversation's message wakes only the every-room readers who may see it.
+    /// The room's entries are taken whole (a publish to a busy room wakes
+    /// thousands: a generation check each); only a subscriber waiting for
+    /// several rooms is looked up in its others. A conversation's message
+    /// wakes only the every-room readers who may see it.
     mutating func removeAll(interestedIn message: EncodedMessage, into woken: inout [any Subscriber]) {
         let room = message.message.room
-        var inRoom = byRoom.removeValue(forKey: room) ?? []
-        if message.isPrivate {
-            for key in anyRoom {
-                guard let entry = entries[key], entry.subscriber.access.sees(message) else { continue }
-                entries.removeValue(forKey: key)
-                anyRoom.remove(key)
-                woken.append(entry.subscriber)
+        if anyRoom.live > 0 {
+            if message.isPrivate {
+                var staying: [RoomWaiters.Entry] = []
+                for entry in anyRoom.entries where entry.spot.holds(entry) {
+                    if let subscriber = entry.spot.parked, subscriber.access.sees(message) {
+                        woken.append(leave(entry.spot, subscriber))
+                    } else {
+                        staying.append(entry)
+                    }
+                }
+                anyRoom.entries = staying
+                anyRoom.live = staying.count
+            } else {
+                for entry in anyRoom.entries where entry.spot.holds(entry) {
+                    woken.append(leave(entry.spot, entry.spot.parked!))
+                }
+                anyRoom.entries.removeAll(keepingCapacity: true)
+                anyRoom.live = 0
             }
-        } else {
-            for key in anyRoom {
-                if let entry = entries.removeValue(forKey: key) { woken.append(entry.subscriber) }
+        }
+        guard let waiters = byRoom[room], waiters.live > 0 else { return }
+        // The room's entries out, the last publish's emptied array (its
+        // capacity kept) in: each array held once, so neither is copied.
+        var taken: [RoomWaiters.Entry] = []
+        swap(&taken, &spare)
+        swap(&taken, &waiters.entries)
+        waiters.live = 0
+        for entry in taken where entry.spot.holds(entry) {
+            let spot = entry.spot
+            if case .rooms(let rooms) = spot.filter, rooms.count > 1 {
+                for other in rooms where other != room { leaveIndex(other) }
             }
-            anyRoom.removeAll()
+            woken.append(leave(spot, spot.parked!))
         }
-        for key in inRoom {
-            guard let entry = entries.removeValue(forKey: key) else { continue }
-            if case .rooms(let rooms) = entry.filter, rooms.count > 1 {
-                for other in rooms where other != room { removeIndex(key, room: other) }
-            }
-            woken.append(entry.subscriber)
-        }
-        if inRoom.capacity > spare.capacity {
-            inRoom.removeAll(keepingCapacity: true)
-            spare = inRoom
-        }
+        taken.removeAll(keepingCapacity: true)
+        spare = taken
     }
 
     /// Removes and returns every subscriber passing `predicate`.
     mutating func removeAll(where predicate: (any Subscriber) -> Bool) -> [any Subscriber] {
-        let keys = entries.filter { predicate($0.value.subscriber) }.map(\.key)
-        return keys.compactMap { remove(key: $0) }
-    }
-
-    private mutating func remove(key: ObjectIdentifier) -> (any Subscriber)? {
-        guard let entry = entries.removeValue(forKey: key) else { return nil }
-        removeIndexes(key, filter: entry.filter)
-        return entry.subscriber
-    }
-
-    private mutating func removeIndexes(_ key: ObjectIdentifier, filter: RoomFilter) {
-        switch filter {
-        case .all: anyRoom.remove(key)
-        case .room(let room): removeIndex(key, room: room)
-        case .rooms(let rooms):
-            for room in rooms { removeIndex(key, room: room) }
+        var chosen: [ParkingSpot] = []
+        for waiters in [anyRoom] + Array(byRoom.values) {
+            for entry in waiters.entries where entry.spot.holds(entry) {
+                if let subscriber = entry.spot.parked, predicate(subscriber) { chosen.append(entry.spot) }
+            }
         }
+        // A several-room subscriber is in several indexes: taken once.
+        return chosen.compactMap { $0.parked == nil ? nil : take($0) }
     }
 
-    private mutating func removeIndex(_ key: ObjectIdentifier, room: String) {
-        guard let index = byRoom.index(forKey: room) else { return }
-        byRoom.values[index].remove(key)
-        if byRoom.values[index].isEmpty { byRoom.remove(at: index) }
+    /// Takes a parked spot out of every index it is in.
+    @discardableResult
+    private mutating func take(_ spot: ParkingSpot) -> any Subscriber {
+        let subscriber = spot.parked!
+        switch spot.filter {
+        case .all:
+            anyRoom.live -= 1
+        case .room(let room):
+            if let waiters = spot.waiters, waiters.attached, spot.waitersRoom == room {
+                waiters.live -= 1
+                if waiters.live == 0 { detach(waiters) }
+            } else {
+                leaveIndex(room)
+            }
+        case .rooms(let rooms):
+            for room in rooms { leaveIndex(room) }
+        }
+        return leave(spot, subscriber)
+    }
+
+    /// The spot is parked no more (its entries are stale from now on).
+    private mutating func leave(_ spot: ParkingSpot, _ subscriber: any Subscriber) -> any Subscriber {
+        spot.parked = nil
+        count -= 1
+        return subscriber
+    }
+
+    /// One of a room's waiters left it some other way than by its publish.
+    private mutating func leaveIndex(_ room: String) {
+        guard let waiters = byRoom[room] else { return }
+        waiters.live -= 1
+        if waiters.live == 0 { detach(waiters) }
+    }
+
+    /// Drops a room nobody waits for from the index, with its stale entries.
+    private mutating func detach(_ waiters: RoomWaiters) {
+        waiters.attached = false
+        waiters.entries = []
+        byRoom[waiters.room] = nil
     }
 }

@@ -32,6 +32,9 @@ public protocol Subscriber: AnyObject, Sendable {
     /// then returns ``BusRead/interrupted`` rather than parking it. Read
     /// under the bus's lock, like ``isCancelled``.
     var isInterrupted: Bool { get }
+    /// Its place on the bus while it waits, which only the bus touches
+    /// (a `let` of its own: `let parkingSpot = ParkingSpot()`).
+    var parkingSpot: ParkingSpot { get }
     /// Where its catch-ups from the store are read off its own thread
     /// (see ``StoreFetch``). Nil: read on the caller's thread, which only
     /// the server's own readers and tests may do; every transport has one.

@@ -5,6 +5,7 @@ import SwitchboardCore
 /// A poll's one batch: what the pump delivers after `since`, answered as a page.
 class PollSubscriber: Subscriber, @unchecked Sendable {
     let transport: Transport
+    let parkingSpot = ParkingSpot()
     let filter: RoomFilter
     let access: RoomAccess
     var cursor: Int64

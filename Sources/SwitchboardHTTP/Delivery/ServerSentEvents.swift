@@ -10,6 +10,7 @@ import SwitchboardCore
 /// stream costs no CPU, and a slow reader costs no memory.
 final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     let transport = Transport.sse
+    let parkingSpot = ParkingSpot()
     let filter: RoomFilter
     let access: RoomAccess
     // Touched only on the connection's worker thread, or while parked (and so not running).

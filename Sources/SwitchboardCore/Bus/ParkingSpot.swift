@@ -1,0 +1,31 @@
+/// A subscriber's place on the bus while it waits, kept by the subscriber
+/// so that parking and waking need no lookup by identity: a park appends
+/// one entry to its room's waiters, a wake-up takes the room's entries
+/// whole, and an entry left behind in another index (a several-room
+/// subscriber woken by one of them, one taken out by a deadline) is known
+/// stale by its generation. Every field is the bus's: read and written
+/// only under its lock (``ParkedSubscribers``).
+public final class ParkingSpot: @unchecked Sendable {
+    /// Bumped at every park: an entry of an earlier park is stale.
+    var generation: UInt32 = 0
+    /// The subscriber while it is parked (nil otherwise): the bus holds it
+    /// until it is taken out.
+    var parked: (any Subscriber)?
+    /// The rooms it waits for while parked.
+    var filter: RoomFilter = .all
+    /// Its one room's waiters, kept from the last park: a subscriber parking
+    /// again for the same room appends to them without looking the room up.
+    var waiters: RoomWaiters?
+    /// The room as the subscriber's own filter spells it when ``waiters``
+    /// was kept: its next park compares its own string with itself, which
+    /// Swift answers from the strings' bits, not byte by byte.
+    var waitersRoom = ""
+
+    public init() {}
+
+    /// Whether `entry` is this spot's current park.
+    @inline(__always)
+    func holds(_ entry: RoomWaiters.Entry) -> Bool {
+        parked != nil && entry.generation == generation
+    }
+}
