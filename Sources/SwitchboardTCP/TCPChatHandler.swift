@@ -188,7 +188,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
         // the bus already, and one still parked is parked again, not twice.
         if !replayWaits, let subscriber, context.channel.isWritable {
             PushDelivery.pump(subscriber, bus: bus, logger: logger, what: "TCP", retry: {
-                context.eventLoop.scheduleTask(in: PushDelivery.retryDelay) { [weak self] in self?.deliver() }
+                // On this loop, where the handler lives: no Sendable capture of it.
+                context.eventLoop.assumeIsolated().scheduleTask(in: PushDelivery.retryDelay) { [weak self] in self?.deliver() }
             })
         }
         context.flush()

@@ -56,7 +56,19 @@ extension WebSocketServer: HTTPUpgradeEndpoint {
     }
 }
 
-/// A handshake refused for its headers: the answer to send as it is.
+/// A handshake refused for its headers: the answer to send as it is (a
+/// JSON error, kept as its status, headers and bytes: an error is Sendable,
+/// a response that may carry a stream is not).
 struct RefusedHandshake: Error {
-    let response: HTTPResponse
+    let status: Int
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]
+
+    init(response: HTTPResponse) {
+        status = response.status
+        headers = response.headers
+        if case .bytes(let bytes) = response.body { body = bytes } else { body = [] }
+    }
+
+    var response: HTTPResponse { HTTPResponse(status: status, headers: headers, body: .bytes(body)) }
 }

@@ -38,6 +38,8 @@ public final class WebSocketTLSListener: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let handshake = HandshakeOutcome()
                     let refusal = HandshakeRefusal(handshake)
+                    // Used again on this channel's loop only (the upgrade's pipeline handler runs there).
+                    let boundRefusal = NIOLoopBound(refusal, eventLoop: channel.eventLoop)
                     let upgrader = NIOWebSocketServerUpgrader(
                         maxFrameSize: maxBytes, automaticErrorHandling: false,
                         shouldUpgrade: { channel, head in
@@ -48,7 +50,7 @@ public final class WebSocketTLSListener: Sendable {
                             guard let request = handshake.accepted else { return channel.close() }
                             return channel.eventLoop.makeCompletedFuture {
                                 // Frames from here on: the HTTP side's last handler goes with the others.
-                                channel.pipeline.syncOperations.removeHandler(refusal, promise: nil)
+                                channel.pipeline.syncOperations.removeHandler(boundRefusal.value, promise: nil)
                                 try server.install(on: channel, request: request, release: {})
                             }
                         })
