@@ -44,11 +44,11 @@ public final class ChatServer: @unchecked Sendable {
     /// Webhooks and the publish hook; nil when neither is configured.
     let backend: BackendParts?
     /// The media folder to remove at shutdown, when it was a throwaway one.
-    private let throwawayMedia: MediaDirectory?
-    private let scheduler: DeadlineScheduler
-    private let eventLoops: MultiThreadedEventLoopGroup
-    private let logger: Logger
-    private var stopped = false
+    let throwawayMedia: MediaDirectory?
+    let scheduler: DeadlineScheduler
+    let eventLoops: MultiThreadedEventLoopGroup
+    let logger: Logger
+    var stopped = false
 
     /// Opens the store and starts serving.
     /// - Parameter store: a store to use instead of the configuration's
@@ -75,13 +75,9 @@ public final class ChatServer: @unchecked Sendable {
         let metrics = PrometheusExporter()
         let conversations = ConversationDirectory()
         let gate = StoreGate(timeoutSeconds: configuration.storeTimeoutSeconds)
-        /// Closes the store of a start that failed, once no gate thread is
-        /// inside it: work queued during the start (the media usage's read)
-        /// would otherwise read a closed connection.
-        func closeStore() {
-            _ = gate.close()
-            try? store.close()
-        }
+        /// A start that failed closes the store as shutdown does: work queued
+        /// during the start (the media usage's read) may be running.
+        func closeStore() { Self.close(store, after: gate, logger: logger) }
         do {
             bus = try MessageBus(store: store, recentCapacity: configuration.recentMessages,
                                  stats: DeliveryStats(sink: metrics), conversations: conversations, gate: gate)
@@ -224,35 +220,4 @@ public final class ChatServer: @unchecked Sendable {
 
     /// The bound HTTP port.
     public var httpPort: UInt16 { http.port }
-
-    /// Graceful stop: no new connections, waiting long-polls answered, streams
-    /// ended, daemon stopped, store closed. Every acknowledged message is
-    /// already on disk. Idempotent.
-    public func shutdown() {
-        guard !stopped else { return }
-        stopped = true
-        tcp?.stopAccepting()
-        webSocketTLS?.close()
-        http.stopAccepting()
-        bus.close()  // no more publishes; every parked long poll and stream woken to finish
-        http.stop()
-        webSockets.closeAll()
-        tcp?.closeAll()
-        webPush?.stop()  // before the event loops its client runs on
-        backend?.stop()
-        try? eventLoops.syncShutdownGracefully()
-        scheduler.stop()
-        // Every connection is closed: give up the lease, so this node's users
-        // leave now rather than when the lease runs out.
-        cluster?.stop()
-        // No gate thread may be inside the store when it closes (a catch-up
-        // read still under way would read a closed connection).
-        if !bus.gate.close() { logger.warning("a store call was still running when the store closed") }
-        do {
-            try store.close()
-        } catch {
-            logger.error("closing the store failed: \(error)")
-        }
-        throwawayMedia?.removeEverything()
-    }
 }
