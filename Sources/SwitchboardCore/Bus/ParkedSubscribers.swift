@@ -33,12 +33,11 @@ struct ParkedSubscribers {
         case .all:
             anyRoom.append(entry)
         case .room(let room):
-            if let waiters = spot.waiters, waiters.attached, spot.waitersRoom == room {
-                waiters.append(entry)
+            if let kept = spot.keptWaiters(for: room) {
+                kept.append(entry)  // as a rule: a stream parks again where it parked
             } else {
                 let waiters = self.waiters(for: room)
-                spot.waiters = waiters
-                spot.waitersRoom = room
+                spot.keep(waiters, for: room)
                 waiters.append(entry)
             }
         case .rooms(let rooms):
@@ -68,24 +67,18 @@ struct ParkedSubscribers {
     mutating func removeAll(interestedIn message: EncodedMessage, into woken: inout [any Subscriber]) {
         let room = message.message.room
         if anyRoom.live > 0 {
-            if message.isPrivate {
-                var staying: [RoomWaiters.Entry] = []
-                for entry in anyRoom.entries where entry.spot.holds(entry) {
-                    if let subscriber = entry.spot.parked, subscriber.access.sees(message) {
-                        woken.append(leave(entry.spot, subscriber))
-                    } else {
-                        staying.append(entry)
-                    }
+            var staying: [RoomWaiters.Entry] = []
+            for entry in anyRoom.entries where entry.spot.holds(entry) {
+                let subscriber = entry.spot.parked!
+                if !message.isPrivate || subscriber.access.sees(message) {
+                    woken.append(leave(entry.spot, subscriber))
+                } else {
+                    staying.append(entry)
                 }
-                anyRoom.entries = staying
-                anyRoom.live = staying.count
-            } else {
-                for entry in anyRoom.entries where entry.spot.holds(entry) {
-                    woken.append(leave(entry.spot, entry.spot.parked!))
-                }
-                anyRoom.entries.removeAll(keepingCapacity: true)
-                anyRoom.live = 0
             }
+            anyRoom.entries.removeAll(keepingCapacity: true)
+            anyRoom.entries.append(contentsOf: staying)
+            anyRoom.live = staying.count
         }
         guard let waiters = byRoom[room], waiters.live > 0 else { return }
         // The room's entries out, the last publish's emptied array (its
@@ -97,7 +90,7 @@ struct ParkedSubscribers {
         for entry in taken where entry.spot.holds(entry) {
             let spot = entry.spot
             if case .rooms(let rooms) = spot.filter, rooms.count > 1 {
-                for other in rooms where other != room { leaveIndex(other) }
+                for other in rooms where other != room { leave(byRoom[other]) }
             }
             woken.append(leave(spot, spot.parked!))
         }
@@ -125,14 +118,9 @@ struct ParkedSubscribers {
         case .all:
             anyRoom.live -= 1
         case .room(let room):
-            if let waiters = spot.waiters, waiters.attached, spot.waitersRoom == room {
-                waiters.live -= 1
-                if waiters.live == 0 { detach(waiters) }
-            } else {
-                leaveIndex(room)
-            }
+            leave(spot.keptWaiters(for: room) ?? byRoom[room])
         case .rooms(let rooms):
-            for room in rooms { leaveIndex(room) }
+            for room in rooms { leave(byRoom[room]) }
         }
         return leave(spot, subscriber)
     }
@@ -145,8 +133,8 @@ struct ParkedSubscribers {
     }
 
     /// One of a room's waiters left it some other way than by its publish.
-    private mutating func leaveIndex(_ room: String) {
-        guard let waiters = byRoom[room] else { return }
+    private mutating func leave(_ waiters: RoomWaiters?) {
+        guard let waiters else { return }
         waiters.live -= 1
         if waiters.live == 0 { detach(waiters) }
     }

@@ -23,6 +23,20 @@ public final class ParkingSpot: @unchecked Sendable {
 
     public init() {}
 
+    /// The waiters kept from its last park, when they are still `room`'s index.
+    @inline(__always)
+    func keptWaiters(for room: String) -> RoomWaiters? {
+        guard let waiters, waiters.attached, waitersRoom == room else { return nil }
+        return waiters
+    }
+
+    /// Keeps `waiters`, `room`'s index, for its next park.
+    @inline(__always)
+    func keep(_ waiters: RoomWaiters, for room: String) {
+        self.waiters = waiters
+        waitersRoom = room
+    }
+
     /// Whether `entry` is this spot's current park.
     @inline(__always)
     func holds(_ entry: RoomWaiters.Entry) -> Bool {
