@@ -57,7 +57,7 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
             return poll.step()
         }
         // No cursor: the latest at once, or (an empty room) the first message from now on.
-        return try Polling.latest(room: room, limit: parameters.limit, exchange: exchange, services: services) { latest in
+        return Polling.latest(room: room, limit: parameters.limit, exchange: exchange, services: services) { latest in
             if !latest.isEmpty { return .respond(latest.page) }
             poll.start(after: latest.lastID)
             return poll.step()
