@@ -52,6 +52,28 @@ struct PumpTests {
         #expect(subscriber.batches.last == [6])
     }
 
+    /// What a stream that has had its turn asks: park if nothing new is
+    /// there for it (other rooms' messages and ones it may not see are not
+    /// new), else take nothing and leave it for its next pump.
+    @Test func parkIfNothingNewParksOnlyWhenNothingItSeesIsNew() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        try bus.publishAndWait(draft("first"))
+        let subscriber = RecordingSubscriber(filter: .room("lobby"), cursor: 1)
+        var parks = 0
+        try bus.publishAndWait(draft("elsewhere", room: "other"))
+        #expect(bus.parkIfNothingNew(subscriber, park: { parks += 1 }))
+        #expect(parks == 1 && bus.parkedCount == 1 && subscriber.batches.isEmpty)
+        try bus.publishAndWait(draft("second"))
+        #expect(subscriber.wakes.load(ordering: .relaxed) == 1, "parked like any other: a publish in its room wakes it")
+        // Woken, not pumped yet: something is new, and nothing is taken or parked.
+        #expect(!bus.parkIfNothingNew(subscriber, park: { parks += 1 }))
+        #expect(parks == 1 && bus.parkedCount == 0 && subscriber.batches.isEmpty && subscriber.cursor == 1)
+        #expect(try bus.pump(subscriber, park: { parks += 1 }) == .parked)
+        #expect(subscriber.batches == [[3]])
+        bus.close()
+        #expect(!bus.parkIfNothingNew(subscriber, park: { parks += 1 }), "a closed bus parks nobody")
+    }
+
     /// A pump that does not park (a WebSocket's last drain after its
     /// reader was removed, a long poll past its deadline, a short poll) reads
     /// with the subscriber's access like any other: it read with the admin's,

@@ -185,6 +185,25 @@ public final class MessageBus: Sendable {
         }
     }
 
+    /// Parks `subscriber` (calling `park` under the lock) if nothing new
+    /// is there for it, as ``readOrPark(after:in:limit:for:park:)`` would;
+    /// otherwise parks nothing, takes nothing and returns false (something
+    /// new, or it is cancelled or interrupted, behind the ring, or the bus
+    /// closed: its next pump finds which). For a subscriber that has had its
+    /// turn and shares its thread with many: what is new waits for its next
+    /// turn, behind those woken before it.
+    public func parkIfNothingNew(_ subscriber: any Subscriber, park: () -> Void) -> Bool {
+        state.withLock { state in
+            guard !subscriber.isCancelled, !subscriber.isInterrupted, !state.closed,
+                  subscriber.cursor >= state.recent.coveredAfter,
+                  !state.recent.hasAny(after: subscriber.cursor, in: subscriber.filter, access: subscriber.access)
+            else { return false }
+            state.parked.insert(subscriber, filter: subscriber.filter)
+            park()
+            return true
+        }
+    }
+
     /// Parks `subscriber` whatever its cursor (calling `park` under the lock),
     /// so that the next publish in its rooms, a keepalive tick or the
     /// shutdown wakes it: how a stream whose catch-up the store did not

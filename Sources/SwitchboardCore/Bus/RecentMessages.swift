@@ -88,24 +88,46 @@ struct RecentMessages {
     {
         // Nothing newer: where every pump of an up-to-date reader (each re-park) ends.
         guard cursor < lastID else { return ([], cursor) }
-        // The first id > cursor. A live reader is a message or a few behind:
-        // step back from the newest, and bisect only a reader further behind.
-        var low = count
-        while low > 0, count - low < 8, element(low - 1).id > cursor { low -= 1 }
-        if low > 0, element(low - 1).id > cursor { low = firstIndex(after: cursor, below: low) }
+        let low = firstIndex(after: cursor)
         var found: [EncodedMessage] = []
         found.reserveCapacity(min(limit, count - low))
         let anyDeleted = !deleted.isEmpty
         var index = low
         while index < count {
             let candidate = element(index)
-            if filter.contains(candidate.message.room), !anyDeleted || !deleted.contains(candidate.id), access.sees(candidate) {
+            if Self.shows(candidate, filter, access, deleted: anyDeleted ? deleted : nil) {
                 found.append(candidate)
                 if found.count == limit { return (found, candidate.id) }
             }
             index += 1
         }
         return (found, max(cursor, lastID))
+    }
+
+    /// Whether ``read(after:in:access:limit:)`` would find anything: the
+    /// same scan, stopping at the first, gathering nothing.
+    func hasAny(after cursor: Int64, in filter: RoomFilter, access: RoomAccess) -> Bool {
+        guard cursor < lastID else { return false }
+        let anyDeleted = !deleted.isEmpty
+        for index in firstIndex(after: cursor)..<count where Self.shows(element(index), filter, access, deleted: anyDeleted ? deleted : nil) {
+            return true
+        }
+        return false
+    }
+
+    /// The position of the first message with an id > `cursor`. A live
+    /// reader is a message or a few behind: step back from the newest, and
+    /// bisect only for a reader further behind.
+    private func firstIndex(after cursor: Int64) -> Int {
+        var low = count
+        while low > 0, count - low < 8, element(low - 1).id > cursor { low -= 1 }
+        if low > 0, element(low - 1).id > cursor { low = firstIndex(after: cursor, below: low) }
+        return low
+    }
+
+    /// Whether a reader of `filter` with `access` is shown `candidate` (not deleted, when any are).
+    private static func shows(_ candidate: EncodedMessage, _ filter: RoomFilter, _ access: RoomAccess, deleted: Set<Int64>?) -> Bool {
+        filter.contains(candidate.message.room) && !(deleted?.contains(candidate.id) ?? false) && access.sees(candidate)
     }
 }
 

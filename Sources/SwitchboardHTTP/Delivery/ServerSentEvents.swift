@@ -18,6 +18,9 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     /// Its catch-ups from the store, read off the thread that serves it.
     let storeFetch: StoreFetch? = StoreFetch()
     private var outbox = FrameOutbox()
+    /// Whether the stream has written a batch from the bus since it was
+    /// resumed: what is new then waits for its next turn (see ``next(into:park:)``).
+    private var hadTurn = false
     /// What other threads ask of the stream: a keepalive, its end, notices to write.
     private struct Flags {
         var keepaliveDue = false
@@ -99,6 +102,14 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
 
     /// The next bytes for `buffer`: what is waiting, a keepalive, or what the
     /// pump delivers; or park (calling `park`), or end.
+    ///
+    /// One batch from the bus a turn: a stream that has written one and
+    /// finds more waits (suspended, not parked) for its turn behind the
+    /// others woken (``HTTPExchange/resumeInTurn()``), and takes what is new
+    /// then, rather than writing again at once. Without it, with thousands
+    /// of streams that always find more, none parks, every pass of the
+    /// worker's loop writes to all of them, and the passes grow to 100 ms,
+    /// with a publish's `201` waiting one or two of them.
     func next(into buffer: UnsafeMutableRawBufferPointer, park: () -> Void) -> HTTPStreamRead {
         while true {
             if !outbox.isEmpty { return .wrote(outbox.drain(into: buffer)) }
@@ -119,9 +130,19 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
                 for notice in asked.notices { outbox.append(notice) }
                 continue
             }
+            if hadTurn {
+                hadTurn = false
+                if bus.parkIfNothingNew(self, park: park) { return .suspended }
+                park()
+                wake()
+                return .suspended
+            }
             do {
                 switch try bus.pump(self, park: park) {
-                case .delivered, .empty, .interrupted: continue
+                case .delivered:
+                    hadTurn = true
+                    continue
+                case .empty, .interrupted: continue
                 case .parked, .fetching: return .suspended
                 case .closed, .cancelled: return .end
                 }
