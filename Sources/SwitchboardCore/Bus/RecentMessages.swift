@@ -91,11 +91,10 @@ struct RecentMessages {
         let low = firstIndex(after: cursor)
         var found: [EncodedMessage] = []
         found.reserveCapacity(min(limit, count - low))
-        let anyDeleted = !deleted.isEmpty
         var index = low
         while index < count {
             let candidate = element(index)
-            if Self.shows(candidate, filter, access, deleted: anyDeleted ? deleted : nil) {
+            if shows(candidate, in: filter, to: access) {
                 found.append(candidate)
                 if found.count == limit { return (found, candidate.id) }
             }
@@ -108,11 +107,7 @@ struct RecentMessages {
     /// same scan, stopping at the first, gathering nothing.
     func hasAny(after cursor: Int64, in filter: RoomFilter, access: RoomAccess) -> Bool {
         guard cursor < lastID else { return false }
-        let anyDeleted = !deleted.isEmpty
-        for index in firstIndex(after: cursor)..<count where Self.shows(element(index), filter, access, deleted: anyDeleted ? deleted : nil) {
-            return true
-        }
-        return false
+        return (firstIndex(after: cursor)..<count).contains { shows(element($0), in: filter, to: access) }
     }
 
     /// The position of the first message with an id > `cursor`. A live
@@ -125,9 +120,11 @@ struct RecentMessages {
         return low
     }
 
-    /// Whether a reader of `filter` with `access` is shown `candidate` (not deleted, when any are).
-    private static func shows(_ candidate: EncodedMessage, _ filter: RoomFilter, _ access: RoomAccess, deleted: Set<Int64>?) -> Bool {
-        filter.contains(candidate.message.room) && !(deleted?.contains(candidate.id) ?? false) && access.sees(candidate)
+    /// Whether a reader of `filter` with `access` is shown `candidate`
+    /// (the deleted ids are hashed only when there are any).
+    @inline(__always)
+    private func shows(_ candidate: EncodedMessage, in filter: RoomFilter, to access: RoomAccess) -> Bool {
+        filter.contains(candidate.message.room) && (deleted.isEmpty || !deleted.contains(candidate.id)) && access.sees(candidate)
     }
 }
 
