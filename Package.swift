@@ -50,7 +50,11 @@ let package = Package(
         // Durable storage through GRDB (SQLite).
         .target(
             name: "SwitchboardStore",
-            dependencies: ["SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one statement every publish runs (MessageInsert).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // Shared storage for several nodes: PostgreSQL through postgres-nio,
         // with LISTEN/NOTIFY between the nodes and presence claims with leases.

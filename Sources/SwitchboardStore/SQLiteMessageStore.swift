@@ -48,11 +48,7 @@ public final class SQLiteMessageStore: MessageStore {
         let stored = try writer.writeInCompiledTransaction { db in
             // Compiled once per connection, not per message (a profile of
             // publishes on 64 connections had SQLite's parser at 5%).
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO message (room, user, text, kind, ts, event, media, reply_to, target, detail, client_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (user, client_id) WHERE client_id IS NOT NULL DO NOTHING
-                """)
+            let insert = try MessageInsert(db)
             return try drafts.map { draft -> Message? in
                 guard let event = draft.event else {
                     // A reply or act is looked up first (its target must not change twice); a plain
@@ -62,9 +58,10 @@ public final class SQLiteMessageStore: MessageStore {
                     if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
                         return nil
                     }
-                    try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp, nil,
-                                                   draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
-                                                   draft.replyTo, draft.target, StoredActFields.detail(of: draft), draft.clientID])
+                    try insert.run(draft, timestamp: timestamp, event: nil,
+                                   media: draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
+                                   replyTo: draft.replyTo, target: draft.target, detail: StoredActFields.detail(of: draft),
+                                   clientID: draft.clientID)
                     if let clientID = draft.clientID, db.changesCount == 0 {
                         guard let earlier = try Self.sent(clientID, by: draft.user, in: db) else {
                             throw DatabaseError(message: "client id \(clientID) conflicts, yet no message has it")
@@ -80,8 +77,8 @@ public final class SQLiteMessageStore: MessageStore {
                                      arguments: [ConversationRoom.directKey(members[0], members[1])]) == true {
                     return nil
                 }
-                try insert.execute(arguments: [draft.room, draft.user, draft.text, draft.kind.rawValue, timestamp,
-                                               String(decoding: MessageJSON.encode(event), as: UTF8.self), nil, nil, nil, nil, nil])
+                try insert.run(draft, timestamp: timestamp, event: String(decoding: MessageJSON.encode(event), as: UTF8.self),
+                               media: nil, replyTo: nil, target: nil, detail: nil, clientID: nil)
                 let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
                 if message.room != draft.room {
                     try db.execute(sql: "UPDATE message SET room = ? WHERE id = ?", arguments: [message.room, message.id])

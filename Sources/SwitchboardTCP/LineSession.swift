@@ -76,7 +76,7 @@ public struct LineSession: Sendable {
         case .tooLong:
             return [.send(LineFormat.error("line longer than \(maxLineBytes) bytes, discarded"))]
         case .line(let bytes):
-            guard let line = String(validating: bytes, as: UTF8.self) else {
+            guard let line = bytes.validUTF8String else {
                 return [.send(LineFormat.error("not valid UTF-8"))]
             }
             return command(line)

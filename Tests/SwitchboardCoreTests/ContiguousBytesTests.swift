@@ -23,4 +23,18 @@ struct ContiguousBytesTests {
         #expect(!"message".utf8Equals(bytes))
         #expect(!"messageS".utf8Equals(bytes))
     }
+
+    /// `isValidUTF8` and `validUTF8String` (UTF8Span) decide as the standard
+    /// library's `String(validating:as:)` does, on valid text, every kind of
+    /// malformed sequence, and a sequence cut off at the end.
+    @Test(arguments: [
+        Array("plain".utf8), Array("héllo wörld 🐶".utf8), [], [0x00],
+        [0xFF], [0x80], [0xC0, 0xAF], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+        [0xF0, 0x9F, 0x98], [0xF0, 0x9F, 0x98, 0x41], [0x41, 0xE2, 0x82], Array("ok".utf8) + [0xC3],
+    ] as [[UInt8]])
+    func utf8ValidityAgreesWithTheStandardLibrary(_ bytes: [UInt8]) {
+        let expected = String(validating: bytes, as: UTF8.self)
+        #expect(bytes.isValidUTF8 == (expected != nil))
+        #expect(bytes.validUTF8String == expected)
+    }
 }

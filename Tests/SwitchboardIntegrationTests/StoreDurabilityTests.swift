@@ -46,6 +46,39 @@ struct StoreDurabilityTests {
         #expect(try store.writer.read { try String.fetchAll($0, sql: "SELECT text FROM message ORDER BY id") } == ["kept", "after"])
     }
 
+    /// The message insert runs through SQLite's C API (`MessageInsert`): a
+    /// step that fails throws SQLite's own message, the group keeps nothing
+    /// of itself, and the compiled statement serves the next group with its
+    /// own values (nothing left bound from the one that failed).
+    @Test func anInsertThatFailsThrowsSQLitesErrorAndTheNextGroupIsStored() throws {
+        let path = try Self.temporaryPath("insert-fails")
+        defer { Self.remove(path) }
+        let store = try SQLiteMessageStore(path: path)
+        try store.writer.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TEMP TRIGGER refuse BEFORE INSERT ON message WHEN NEW.text = 'refused'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        _ = try store.append([MessageDraft(room: "lobby", user: "luke", text: "kept", kind: .message)], timestamp: 1)
+        do {
+            _ = try store.append([MessageDraft(room: "lobby", user: "leia", text: "lost with its group", kind: .message),
+                                  MessageDraft(room: "lobby", user: "luke", text: "refused", kind: .message)], timestamp: 2)
+            Issue.record("the refused insert was stored")
+        } catch let error as DatabaseError {
+            #expect(error.message == "refused by the test")
+            #expect(error.resultCode == .SQLITE_CONSTRAINT)
+        }
+        var reply = MessageDraft(room: "lobby", user: "han", text: "after", kind: .message)
+        reply.clientID = "han-1"
+        let next = try store.append([reply], timestamp: 3)
+        #expect(next.map(\.id) == [2])
+        let rows = try store.writer.read { try Row.fetchAll($0, sql: "SELECT user, text, ts, client_id FROM message ORDER BY id") }
+        #expect(rows.map { [$0["user"], $0["text"]] as [String] } == [["luke", "kept"], ["han", "after"]])
+        #expect(rows.map { $0["ts"] as Int64 } == [1, 3])
+        #expect(rows.map { $0["client_id"] as String? } == [nil, "han-1"])
+    }
+
     /// A fresh SQLite file's path in the tests' directory.
     private static func temporaryPath(_ name: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")

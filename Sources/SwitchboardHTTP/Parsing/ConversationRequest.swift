@@ -10,7 +10,7 @@ struct ConversationRequest: Decodable {
     /// Reads and checks the body (UTF-8, JSON, `members` a list of strings).
     static func decode(_ body: [UInt8], contentType: String?) throws(SwitchboardError) -> ConversationRequest {
         if let contentType, ContentType.essence(of: contentType) != "application/json" { throw .unsupportedMediaType }
-        guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        guard body.isValidUTF8 else { throw .invalidUTF8 }
         do {
             return try JSONDecoder().decode(ConversationRequest.self, from: Data(body))
         } catch {

@@ -39,7 +39,7 @@ enum FormURLEncoded {
                 index += 1
             }
         }
-        guard let string = String(validating: out, as: UTF8.self) else { throw .invalidUTF8 }
+        guard let string = out.validUTF8String else { throw .invalidUTF8 }
         return string
     }
 

@@ -30,7 +30,7 @@ enum PublishRequest {
     }
 
     private static func decodeJSON(_ body: [UInt8]) throws(SwitchboardError) -> PublishFields {
-        guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        guard body.isValidUTF8 else { throw .invalidUTF8 }
         return try ClientMessageJSON.publish(of: body)
     }
 

@@ -19,7 +19,7 @@ enum RequestFields {
             return fields
         }
         if body.isEmpty { return [:] }
-        guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        guard body.isValidUTF8 else { throw .invalidUTF8 }
         do {
             return try ClientMessageJSON.members(of: body, named: names)
         } catch {
