@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Instructions per publish, by thread, counted by valgrind's callgrind: how
+# a publish's cost splits between libmicrohttpd's loop (the request, the
+# route, the answer) and the commit thread (the store, the ring, the
+# completions), figures that do not move with the machine's noise.
+#
+# A server (SERVER, default this tree's release build) runs under callgrind
+# with each thread counted apart, on DB (default `:memory:`); one keep-alive
+# connection sends FEW, then MANY, JSON publishes as `wrk` does
+# (Scripts/wrk-publish.lua's body), each after the last was answered. The
+# difference of the two runs, divided by the extra publishes, is one
+# publish's cost on each thread, with start-up and shutdown cancelled out.
+# With one connection every commit holds one publish (a transaction each).
+#
+#   Scripts/publish-instructions.sh
+#   SERVER=/work/before/.build/release/switchboard Scripts/publish-instructions.sh
+#   DB=/tmp/publishes.sqlite Scripts/publish-instructions.sh     # durable
+#   KEEP=/tmp/profiles Scripts/publish-instructions.sh           # keep the callgrind files
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FEW=${FEW:-50} MANY=${MANY:-550} DB=${DB:-:memory:}
+command -v valgrind >/dev/null || Scripts/apt-install.sh valgrind
+if [ -z "${SERVER:-}" ]; then swift build -c release --product switchboard >&2; fi
+SERVER=${SERVER:-.build/release/switchboard}
+work="$(mktemp -d -t switchboard-publish-instructions.XXXXXX)"
+server_pid=
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+# Valgrind 3.19 gives up on the toolchain's debug info: count on a copy without it.
+strip --strip-debug -o "$work/server" "$SERVER"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# run COUNT: COUNT publishes under callgrind; its files are $work/cg.COUNT-NN, one a thread.
+run() {
+  local count=$1 http tcp up=
+  http=$(free_port) tcp=$(free_port)
+  [ "$DB" = ":memory:" ] || rm -f "$DB" "$DB-wal" "$DB-shm"
+  # glibc's vector string loops, as Scripts/instructions.sh counts them.
+  GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1000000000:glibc.cpu.x86_rep_movsb_threshold=1000000000 \
+    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.$count" "$work/server" serve \
+    --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$DB" --log-level error --admin-token instructions \
+    >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/healthz" && { up=1; break; }; sleep 0.1; done
+  [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
+  python3 - "$http" "$count" <<'PY'
+import http.client, sys
+port, count = int(sys.argv[1]), int(sys.argv[2])
+connection = http.client.HTTPConnection("127.0.0.1", port)
+body = '{"id":1,"user":"bench","text":"a message of ordinary length for the benchmark"}'
+for _ in range(count):
+    connection.request("POST", "/api/rooms/bench/messages", body, {"Content-Type": "application/json"})
+    answer = connection.getresponse()
+    answer.read()
+    if answer.status != 201:
+        sys.exit(f"a publish was answered {answer.status}")
+PY
+  kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
+  [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$work"/cg."$count"* "$KEEP/"
+  return 0
+}
+
+# thread FILE: the thread a callgrind file counted, by the code it ran.
+thread() {
+  if grep -q 'DaemonLoopC3run' "$1"; then echo "libmicrohttpd's loop (mhd-loop)"
+  elif grep -q 'GroupCommitC5drain' "$1"; then echo "the commit thread (sb-commit)"
+  else echo "thread ${1##*-}"; fi
+}
+total() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
+
+echo "server: $SERVER; database: $DB; $FEW then $MANY JSON publishes on one connection"
+run "$FEW"
+run "$MANY"
+printf '%-36s %14s\n' thread "Ir/publish"
+for few in "$work"/cg."$FEW"-*; do
+  many="$work/cg.$MANY-${few##*-}"
+  [ -f "$many" ] || continue
+  per=$(( ($(total "$many") - $(total "$few")) / (MANY - FEW) ))
+  if [ "$per" -ge 100 ]; then printf '%-36s %14s\n' "$(thread "$many")" "$per"; fi
+done
