@@ -46,8 +46,6 @@ public final class SQLiteMessageStore: MessageStore {
     /// stored then is returned, `replayed`.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         let stored = try writer.writeInCompiledTransaction { db in
-            // Compiled once per connection, not per message (a profile of
-            // publishes on 64 connections had SQLite's parser at 5%).
             let insert = try MessageInsert(db)
             return try drafts.map { draft -> Message? in
                 guard let event = draft.event else {

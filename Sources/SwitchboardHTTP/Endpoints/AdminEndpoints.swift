@@ -107,7 +107,8 @@ final class AdminEndpoints: Sendable {
     func delete(id: String, exchange: any HTTPExchanging) throws -> HTTPHandlerResult {
         let id = try Cursor.parse(id, name: "id")
         return PendingAnswer.suspend(
-            exchange, awaiting: Result<EncodedMessage?, SwitchboardError>.self, until: { [bus = services.bus] done in bus.delete(id: id, completion: done) },
+            exchange, awaiting: Result<EncodedMessage?, SwitchboardError>.self,
+            until: { [bus = services.bus] done in bus.delete(id: id, completion: done) },
             answer: { outcome in
                 guard let tombstone = try outcome.get() else {
                     throw SwitchboardError(.notFound, code: "no_such_message", message: "There is no message \(id).")

@@ -60,7 +60,8 @@ enum MediaEndpoints {
     static func usage(_ request: RouteRequest) throws -> HTTPHandlerResult {
         let media = try service(request)
         return PendingAnswer.suspend(
-            request.exchange, awaiting: Result<([MediaUsage], [(record: MediaRecord, carried: Bool)]), SwitchboardError>.self, until: { done in media.usage(completion: done) },
+            request.exchange, awaiting: Result<([MediaUsage], [(record: MediaRecord, carried: Bool)]), SwitchboardError>.self,
+            until: { done in media.usage(completion: done) },
             answer: { outcome in
                 let (usage, recent) = try outcome.get()
                 return .json(200, MediaJSON.usage(usage, recent: recent))
