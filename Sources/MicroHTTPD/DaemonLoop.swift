@@ -30,8 +30,10 @@ final class DaemonLoop: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     private let wakeFD: Int32
+    // `@exclusivity(unchecked)` below: set before the loop's thread starts, then read by it
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     /// The epoll set the loop sleeps on; -1 until ``start(_:)``.
-    private var set: Int32 = -1
+    @exclusivity(unchecked) private var set: Int32 = -1
 
     /// The wake-up's eventfd; the thread starts with ``start(_:)``.
     /// - Parameter turnSize: most exchanges of ``resumeInTurn(_:)`` resumed before one pass.

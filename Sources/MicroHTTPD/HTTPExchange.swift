@@ -28,26 +28,28 @@ public final class HTTPExchange: @unchecked Sendable {
     public let method: String
     /// The request path without the query string, percent-decoded by libmicrohttpd.
     public let path: String
+    // `@exclusivity(unchecked)` below: touched on the connection's worker thread
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     /// The request body (at most the daemon's `maxBodyBytes`).
-    public internal(set) var body: [UInt8] = []
+    @exclusivity(unchecked) public internal(set) var body: [UInt8] = []
     /// True when the body was larger than allowed; ``body`` is then incomplete.
-    public internal(set) var bodyTooLarge = false
+    @exclusivity(unchecked) public internal(set) var bodyTooLarge = false
     /// True when the query had more parameters than allowed; it was then
     /// not read at all (see ``HTTPDaemonConfiguration/maxQueryParameters``).
-    public internal(set) var tooManyParameters = false
+    @exclusivity(unchecked) public internal(set) var tooManyParameters = false
     /// What runs instead of the handler when a suspended exchange resumes;
     /// see ``suspend(continuingWith:)``.
-    var continuation: (any HTTPContinuation)?
+    @exclusivity(unchecked) var continuation: (any HTTPContinuation)?
     /// Whether the connection is TLS: an upgraded socket is then
     /// libmicrohttpd's relay, not the client's socket (see ``UpgradedSocket``).
     var overTLS: Bool { daemon.configuration.tls != nil }
     /// Who takes the socket over after a `101`; see ``HTTPResponse/Body/upgrade(_:)``.
-    var upgradeHandler: (@Sendable (UpgradedSocket) -> Void)?
+    @exclusivity(unchecked) var upgradeHandler: (@Sendable (UpgradedSocket) -> Void)?
     /// Headers added to whatever response this exchange sends (e.g. CORS,
     /// decided before the endpoint makes its answer). Worker thread only.
-    public var responseHeaders: [(name: String, value: String)] = []
+    @exclusivity(unchecked) public var responseHeaders: [(name: String, value: String)] = []
     /// What runs when the exchange ends; see ``onCompletion(_:)``.
-    private var completions = CompletionHandlers()
+    @exclusivity(unchecked) private var completions = CompletionHandlers()
 
     let connection: OpaquePointer
     /// The daemon's helpers: its loop or resume queue (``resumeInTurn()``),
@@ -56,22 +58,22 @@ public final class HTTPExchange: @unchecked Sendable {
     /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none, and always 0 with a loop).
     private let pacedBatch = Atomic<UInt64>(0)
     /// Where a streamed body goes (``HTTPBodyReading``), until taken.
-    var bodySink: (any HTTPBodySink)?
+    @exclusivity(unchecked) var bodySink: (any HTTPBodySink)?
     /// libmicrohttpd's post processor for a multipart body, while it reads.
-    var postProcessor: OpaquePointer?
+    @exclusivity(unchecked) var postProcessor: OpaquePointer?
     /// The multipart field whose part goes to ``bodySink``.
-    var multipartField: String?
+    @exclusivity(unchecked) var multipartField: String?
     /// How many parts of that field began (a second is refused).
-    var multipartParts = 0
+    @exclusivity(unchecked) var multipartParts = 0
     /// Why a streamed body was not read whole.
-    public internal(set) var bodyFailure: String?
+    @exclusivity(unchecked) public internal(set) var bodyFailure: String?
     /// Bytes of an oversized body thrown away so far.
-    var discardedBytes = 0
+    @exclusivity(unchecked) var discardedBytes = 0
     /// Whether the handler has been called since the request arrived in full.
-    var started = false
+    @exclusivity(unchecked) var started = false
 
     /// This exchange's hang-up watch, while there is one (worker thread only).
-    private var hangupToken: UInt64?
+    @exclusivity(unchecked) private var hangupToken: UInt64?
 
     /// The thread running the daemon, woken after a resume (nil: libmicrohttpd wakes its own).
     var loop: DaemonLoop? { daemon.loop }

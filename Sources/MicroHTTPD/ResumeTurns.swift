@@ -21,9 +21,11 @@ final class ResumeTurns<Element: AnyObject & Sendable>: @unchecked Sendable {
     }
 
     private let incoming = Mutex(Incoming())
+    // `@exclusivity(unchecked)` below: touched on the loop's thread
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     /// The loop's own: what it takes turns from, and how far it has come.
-    private var current: [Element] = []
-    private var cursor = 0
+    @exclusivity(unchecked) private var current: [Element] = []
+    @exclusivity(unchecked) private var cursor = 0
     private let turnSize: Int
 
     /// - Parameter turnSize: most elements taken in one turn.

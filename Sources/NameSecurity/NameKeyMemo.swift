@@ -15,7 +15,9 @@ import Foundation
 /// reads and writes as a race (CI, `Scripts/sanitizers.sh core`).
 final class NameKeyMemo: @unchecked Sendable {
     private let lock = NSLock()
-    private var keys: [String: String] = [:]
+    // `@exclusivity(unchecked)` below: touched on under `lock`
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
+    @exclusivity(unchecked) private var keys: [String: String] = [:]
     private let capacity: Int
 
     /// - Parameter capacity: most names kept (at most 32 characters each, a

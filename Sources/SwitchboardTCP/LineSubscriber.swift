@@ -17,7 +17,9 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     /// What its client may see of conversations: a guest's until `auth:`.
     /// Changed on the event loop while the subscriber is out of the bus.
     var access: RoomAccess
-    var cursor: Int64
+    // `@exclusivity(unchecked)` below: touched on the channel's event loop
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
+    @exclusivity(unchecked) var cursor: Int64
     /// True for a newline-less client (the DogeChat app): one write per
     /// message, as ``AppLineFormat`` frames it.
     var appFraming = false

@@ -24,7 +24,9 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     let parkingSpot = ParkingSpot()
     let filter: RoomFilter
     let access: RoomAccess
-    var cursor: Int64
+    // `@exclusivity(unchecked)` below: touched on the channel's event loop
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
+    @exclusivity(unchecked) var cursor: Int64
     /// Its catch-ups from the store, read off the thread that serves it.
     let storeFetch: StoreFetch? = StoreFetch()
     let request: WebSocketRequest

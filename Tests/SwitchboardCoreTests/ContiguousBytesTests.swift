@@ -37,4 +37,11 @@ struct ContiguousBytesTests {
         #expect(bytes.isValidUTF8 == (expected != nil))
         #expect(bytes.validUTF8String == expected)
     }
+
+    @Test(arguments: [0, 1, 9, 10, 99, 100, 1_000_000, -1, -10, Int64.max, Int64.min, Int64.min + 1] as [Int64])
+    func decimalDigitsSpellANumberAsTheStandardLibraryDoes(_ value: Int64) {
+        var bytes: [UInt8] = Array("id:".utf8)
+        bytes.appendDecimal(value)
+        #expect(String(decoding: bytes, as: UTF8.self) == "id:\(value)")
+    }
 }

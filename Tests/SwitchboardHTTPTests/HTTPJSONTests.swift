@@ -24,4 +24,17 @@ struct HTTPJSONTests {
         #expect(error.httpStatus == 422)
         #expect(SwitchboardError.shuttingDown.httpStatus == 503)
     }
+
+    @Test(arguments: [("lobby", 1), ("café-ü", 9_007_199_254_740_993), ("a", Int64.max)] as [(String, Int64)])
+    func createdAnswersWithTheStoredMessageAndItsLocation(_ room: String, _ id: Int64) {
+        var stored = message
+        (stored.room, stored.id) = (room, id)
+        let created = Publish.created(EncodedMessage(stored))
+        #expect(created.status == 201)
+        #expect(created.headers.map(\.name) == ["Content-Type", "Cache-Control", "Location"])
+        #expect(created.headers.last?.value == "/api/rooms/\(room)/messages/\(id)")
+        stored.replayed = true
+        #expect(Publish.created(EncodedMessage(stored)).status == 200)
+    }
 }
+

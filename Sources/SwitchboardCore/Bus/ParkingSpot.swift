@@ -6,20 +6,22 @@
 /// stale by its generation. Every field is the bus's: read and written
 /// only under its lock (``ParkedSubscribers``).
 public final class ParkingSpot: @unchecked Sendable {
+    // `@exclusivity(unchecked)` below: touched on under the bus's lock
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     /// Bumped at every park: an entry of an earlier park is stale.
-    var generation: UInt32 = 0
+    @exclusivity(unchecked) var generation: UInt32 = 0
     /// The subscriber while it is parked (nil otherwise): the bus holds it
     /// until it is taken out.
-    var parked: (any Subscriber)?
+    @exclusivity(unchecked) var parked: (any Subscriber)?
     /// The rooms it waits for while parked.
-    var filter: RoomFilter = .all
+    @exclusivity(unchecked) var filter: RoomFilter = .all
     /// Its one room's waiters, kept from the last park: a subscriber parking
     /// again for the same room appends to them without looking the room up.
-    var waiters: RoomWaiters?
+    @exclusivity(unchecked) var waiters: RoomWaiters?
     /// The room as the subscriber's own filter spells it when ``waiters``
     /// was kept: its next park compares its own string with itself, which
     /// Swift answers from the strings' bits, not byte by byte.
-    var waitersRoom = ""
+    @exclusivity(unchecked) var waitersRoom = ""
 
     public init() {}
 

@@ -12,12 +12,14 @@ final class RoomWaiters: @unchecked Sendable {
     }
 
     let room: String
-    var entries: [Entry] = []
+    // `@exclusivity(unchecked)` below: touched on under the bus's lock
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
+    @exclusivity(unchecked) var entries: [Entry] = []
     /// How many of ``entries`` are current: the room's index is dropped when
     /// none is (a room nobody waits for costs nothing).
-    var live = 0
+    @exclusivity(unchecked) var live = 0
     /// False once dropped from the index: a spot's kept reference to it is then no use.
-    var attached = true
+    @exclusivity(unchecked) var attached = true
 
     init(room: String) { self.room = room }
 

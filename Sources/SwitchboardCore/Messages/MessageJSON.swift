@@ -17,7 +17,7 @@ public enum MessageJSON {
         var out: [UInt8] = []
         out.reserveCapacity(message.text.utf8.count + message.user.utf8.count + 96)
         out.append(contentsOf: #"{"id":"#.utf8)
-        out.append(contentsOf: String(message.id).utf8)
+        out.appendDecimal(message.id)
         out.append(contentsOf: #","room":"#.utf8)
         appendString(message.room, to: &out)
         out.append(contentsOf: #","user":"#.utf8)
@@ -29,7 +29,7 @@ public enum MessageJSON {
         out.append(contentsOf: #","kind":""#.utf8)
         out.append(contentsOf: message.kind.rawValue.utf8)
         out.append(contentsOf: #"","ts":"#.utf8)
-        out.append(contentsOf: String(message.ts).utf8)
+        out.appendDecimal(message.ts)
         if let event = message.event {
             out.append(contentsOf: #","event":"#.utf8)
             out.append(contentsOf: encode(event))

@@ -16,11 +16,14 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
     private unowned let exchange: any HTTPExchanging
     private let limit: Int
     private let services: HTTPServices
-    private var state: LongPollState
+    // `@exclusivity(unchecked)` below: touched by one thread at a time (its
+    // worker, the pump, the deadline scheduler under its lock)
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
+    @exclusivity(unchecked) private var state: LongPollState
     /// The scheduler's bookkeeping (``DeadlineTarget``).
-    var deadlineSlot = -1
+    @exclusivity(unchecked) var deadlineSlot = -1
     /// Its entry in the connection directory (nil: only counted, see ``start``).
-    private var connection: ConnectionDirectory.ID?
+    @exclusivity(unchecked) private var connection: ConnectionDirectory.ID?
     private let user: String?
     private let room: String
 

@@ -8,13 +8,15 @@ class PollSubscriber: Subscriber, @unchecked Sendable {
     let parkingSpot = ParkingSpot()
     let filter: RoomFilter
     let access: RoomAccess
-    var cursor: Int64
+    // `@exclusivity(unchecked)` below: touched on the pump's thread, one at a time
+    // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
+    @exclusivity(unchecked) var cursor: Int64
     /// Its catch-ups from the store, read off the thread that serves it.
     /// Made when first needed (the pump's thread only): most polls are answered from the ring.
     lazy var storeFetch: StoreFetch? = StoreFetch()
     /// The cursor the poll asked from: `next` when nothing is new.
-    private(set) var since: Int64
-    private(set) var messages: [EncodedMessage] = []
+    @exclusivity(unchecked) private(set) var since: Int64
+    @exclusivity(unchecked) private(set) var messages: [EncodedMessage] = []
     /// Un-parks the request (a short poll's, after a store read; a
     /// ``LongPoll`` resumes its own exchange instead).
     var onWake: @Sendable () -> Void = {}

@@ -13,14 +13,16 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     let parkingSpot = ParkingSpot()
     let filter: RoomFilter
     let access: RoomAccess
-    // Touched only on the connection's worker thread, or while parked (and so not running).
-    var cursor: Int64
+    // Touched only on the connection's worker thread, or while parked (and so
+    // not running): unchecked, as the fields below (docs/ARCHITECTURE.md,
+    // "Exclusivity checked where it can fail").
+    @exclusivity(unchecked) var cursor: Int64
     /// Its catch-ups from the store, read off the thread that serves it.
     let storeFetch: StoreFetch? = StoreFetch()
-    private var outbox = FrameOutbox()
+    @exclusivity(unchecked) private var outbox = FrameOutbox()
     /// Whether the stream has written a batch from the bus since it was
     /// resumed: what is new then waits for its next turn (see ``next(into:park:)``).
-    private var hadTurn = false
+    @exclusivity(unchecked) private var hadTurn = false
     /// What other threads ask of the stream: a keepalive, its end, notices to write.
     private struct Flags {
         var keepaliveDue = false

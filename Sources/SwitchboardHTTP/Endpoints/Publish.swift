@@ -38,7 +38,30 @@ enum Publish {
 
     /// 201 with the stored message; 200 with the one stored before, for a client id sent again.
     static func created(_ stored: EncodedMessage) -> HTTPResponse {
-        .json(stored.message.replayed ? 200 : 201, stored.json,
-              headers: [("Location", "/api/rooms/\(stored.message.room)/messages/\(stored.id)")])
+        HTTPResponse(status: stored.message.replayed ? 200 : 201,
+                     headers: [("Content-Type", HTTPResponse.jsonContentType), ("Cache-Control", "no-store"),
+                               ("Location", location(room: stored.message.room, id: stored.id))],
+                     body: .bytes(stored.json))
+    }
+
+    /// `/api/rooms/{room}/messages/{id}`, written into the string's one
+    /// allocation (string interpolation and `.json`'s header concatenation
+    /// were about 2,800 instructions of a publish's 50,000 on the loop, callgrind).
+    static func location(room: String, id: Int64) -> String {
+        let prefix: StaticString = "/api/rooms/", middle: StaticString = "/messages/"
+        var room = room
+        return room.withUTF8 { room in
+            String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + room.count + middle.utf8CodeUnitCount
+                       + DecimalDigits.maxCount) { out in
+                var count = 0
+                func write(_ part: UnsafeBufferPointer<UInt8>) {
+                    count += UnsafeMutableBufferPointer(rebasing: out[count...]).initialize(fromContentsOf: part)
+                }
+                write(UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+                write(room)
+                write(UnsafeBufferPointer(start: middle.utf8Start, count: middle.utf8CodeUnitCount))
+                return count + DecimalDigits.write(id, into: UnsafeMutableBufferPointer(rebasing: out[count...]))
+            }
+        }
     }
 }
