@@ -5,6 +5,9 @@ public struct HTTPResponse {
     public enum Body {
         /// Bytes known in full; copied once into libmicrohttpd.
         case bytes([UInt8])
+        /// A response made once and queued on many exchanges
+        /// (``SharedResponse``): its headers come first, then ``HTTPResponse/headers``.
+        case shared(SharedResponse)
         /// A body of unknown length pulled from `source` as the socket drains
         /// (sent with chunked transfer encoding). `blockSize` is the most asked
         /// for in one read.

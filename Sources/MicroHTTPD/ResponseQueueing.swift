@@ -7,16 +7,21 @@ import Musl
 import Darwin
 #endif
 
-// A response handed to libmicrohttpd: bytes, a streaming body read through
-// a content reader, or an upgrade; plus the exchange's own headers.
+// A response handed to libmicrohttpd: bytes, a shared response, a streaming
+// body read through a content reader, a file, or an upgrade; plus the
+// exchange's own headers.
 
 func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_Result {
     let created: OpaquePointer?
     switch response.body {
     case .bytes(let bytes):
-        created = bytes.withUnsafeBytes { buffer in
-            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        created = makeResponse(bytes: bytes, headers: [])
+    case .shared(let shared):
+        if let made = shared.response, response.headers.isEmpty, exchange.responseHeaders.isEmpty {
+            // libmicrohttpd takes a reference of its own: the response is not ours to destroy here.
+            return MHD_queue_response(exchange.connection, UInt32(response.status), made)
         }
+        created = makeResponse(bytes: shared.bytes, headers: shared.headers)
     case .stream(let body, let blockSize):
         let streamContext = Unmanaged.passRetained(StreamContext(body: body, exchange: exchange))
         created = MHD_create_response_from_callback(sb_size_unknown(), blockSize, streamReader, streamContext.toOpaque(), streamFree)
@@ -37,15 +42,8 @@ func queue(_ response: HTTPResponse, on exchange: HTTPExchange) -> MHD_Result {
         created = MHD_create_response_for_upgrade(upgradeHandler, Unmanaged.passUnretained(exchange).toOpaque())
     }
     guard let created else { return .NO }
-    // withCString, not the implicit conversion, which copies each String
-    // into an array of its own: a native string is NUL-terminated already.
-    func add(_ headers: [(name: String, value: String)]) {
-        for (name, value) in headers {
-            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
-        }
-    }
-    add(response.headers)
-    add(exchange.responseHeaders)
+    addHeaders(response.headers, to: created)
+    addHeaders(exchange.responseHeaders, to: created)
     let result = MHD_queue_response(exchange.connection, UInt32(response.status), created)
     MHD_destroy_response(created)
     return result

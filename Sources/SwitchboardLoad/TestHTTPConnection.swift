@@ -192,6 +192,12 @@ public final class TestHTTPConnection {
         }
     }
 
+    /// Waits until at least `count` bytes have come, without taking them:
+    /// what reads next reads them as usual.
+    public func awaitBytes(_ count: Int) throws {
+        while buffer.count < count { try fill() }
+    }
+
     /// Exactly `count` bytes (a WebSocket frame's, for instance).
     public func readExactly(_ count: Int) throws -> [UInt8] {
         while buffer.count < count { try fill() }

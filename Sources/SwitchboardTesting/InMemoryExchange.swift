@@ -119,6 +119,8 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
         switch response.body {
         case .bytes(let bytes):
             finish(TestHTTPResponse(status: response.status, headers: headers, body: bytes))
+        case .shared(let shared):
+            finish(TestHTTPResponse(status: response.status, headers: shared.headers + headers, body: shared.bytes))
         case .stream(let body, let blockSize):
             stream = (body, blockSize, response.status, headers, [])
             read(body)

@@ -35,7 +35,8 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
         self.user = user
         self.room = room
         self.state = LongPollState(deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000)
-        super.init(transport: .longPoll, room: room, since: 0, access: services.access.readerAccess(identity))
+        super.init(transport: .longPoll, room: room, since: 0, access: services.access.readerAccess(identity),
+                   pages: services.pages)
     }
 
     /// Opens the long poll: a connection (present in the room while it

@@ -32,8 +32,12 @@ class PollSubscriber: Subscriber, @unchecked Sendable {
     /// The client closed its socket (from the hang-up watch's thread).
     func markClientLeft() { left.store(true, ordering: .releasing) }
 
-    init(transport: Transport, room: String, since: Int64, access: RoomAccess) {
+    /// Where its page is made, or found made (``PageCache``).
+    private let pages: PageCache
+
+    init(transport: Transport, room: String, since: Int64, access: RoomAccess, pages: PageCache) {
         self.transport = transport
+        self.pages = pages
         self.filter = .room(room)
         self.access = access
         self.since = since
@@ -66,6 +70,6 @@ class PollSubscriber: Subscriber, @unchecked Sendable {
 
     /// `{"messages":[...],"next":M}`, M the id to poll after next time.
     var page: HTTPResponse {
-        .json(200, HTTPJSON.page(messages, next: messages.last?.id ?? since))
+        pages.page(messages, next: messages.last?.id ?? since)
     }
 }

@@ -50,7 +50,8 @@ enum Polling {
         guard let since = parameters.since else {
             return latest(room: room, limit: parameters.limit, exchange: exchange, services: services) { .respond($0.page) }
         }
-        let poll = PollSubscriber(transport: .shortPoll, room: room, since: since, access: services.access.readerAccess(identity))
+        let poll = PollSubscriber(transport: .shortPoll, room: room, since: since, access: services.access.readerAccess(identity),
+                                  pages: services.pages)
         return try ShortPoll.answer(poll, limit: parameters.limit, exchange: exchange, bus: services.bus)
     }
 
@@ -67,7 +68,7 @@ enum Polling {
         return PendingAnswer.store(exchange, services, what: "reading the latest messages", {
             try bus.latest(in: room, limit: limit, for: .shortPoll)
         }) { latest in
-            try then((.json(200, HTTPJSON.page(latest, next: latest.last?.id ?? now)), latest.isEmpty, now))
+            try then((services.pages.page(latest, next: latest.last?.id ?? now), latest.isEmpty, now))
         }
     }
 }

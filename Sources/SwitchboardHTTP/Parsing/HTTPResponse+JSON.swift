@@ -4,13 +4,13 @@ import SwitchboardCore
 extension HTTPResponse {
     public static let jsonContentType = "application/json; charset=utf-8"
 
+    /// The headers of every JSON answer: its type, and never cached.
+    public static let jsonHeaders: [(name: String, value: String)] = [("Content-Type", jsonContentType), ("Cache-Control", "no-store")]
+
     /// A JSON response from already-encoded bytes.
     public static func json(_ status: Int, _ body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        // No concatenation when there is nothing to add (every page, every 201).
-        HTTPResponse(status: status,
-                     headers: headers.isEmpty ? [("Content-Type", jsonContentType), ("Cache-Control", "no-store")]
-                                              : [("Content-Type", jsonContentType), ("Cache-Control", "no-store")] + headers,
-                     body: .bytes(body))
+        // No concatenation when there is nothing to add (most answers).
+        HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: .bytes(body))
     }
 
     /// A JSON error response: `{"error":{"code":..,"message":..}}`.

@@ -40,6 +40,8 @@ final class HTTPServices: Sendable {
     /// What webhooks and the publish hook have done; nil where neither is on.
     let backend: (@Sendable () -> BackendFigures)?
     let logger: Logger
+    /// The pages polls answered lately, made once each (``PageCache``).
+    let pages = PageCache()
     /// Monotonic nanoseconds at start-up.
     let started = DeadlineScheduler.now()
 

@@ -1,0 +1,61 @@
+import MicroHTTPD
+import Synchronization
+import SwitchboardCore
+
+/// The pages polls were answered with lately, each made once as a
+/// ``SharedResponse``: when a message wakes a thousand long polls waiting
+/// at the same cursor, they all answer `{"messages":[that one],"next":N}`,
+/// and each answer is then a reference to one response, not a page, a
+/// response and its headers made, copied and freed a thousand times. Short
+/// polls at the same cursor share theirs the same way.
+///
+/// A page is known by its messages (the very ``EncodedMessage`` objects,
+/// whose bytes never change) and its `next`, so a kept page is never stale.
+/// A few are kept, the oldest replaced first; each holds its messages and
+/// their bytes until replaced (at most `capacity` pages of at most the
+/// poll limit's messages).
+final class PageCache: Sendable {
+    private struct Page {
+        let messages: [EncodedMessage]
+        let next: Int64
+        let response: SharedResponse
+
+        func matches(_ messages: [EncodedMessage], next: Int64) -> Bool {
+            guard self.next == next, self.messages.count == messages.count else { return false }
+            for (kept, asked) in zip(self.messages, messages) where kept !== asked { return false }
+            return true
+        }
+    }
+
+    private struct Pages {
+        var kept: [Page] = []
+        /// Where the next page goes once `kept` is full.
+        var oldest = 0
+    }
+
+    private let pages = Mutex(Pages())
+    private let capacity: Int
+
+    /// - Parameter capacity: most pages kept.
+    init(capacity: Int = 8) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// `{"messages":[...],"next":N}` as a `200`: a kept page, or one made now and kept.
+    func page(_ messages: [EncodedMessage], next: Int64) -> HTTPResponse {
+        if let kept = pages.withLock({ $0.kept.first { $0.matches(messages, next: next) }?.response }) {
+            return HTTPResponse(status: 200, body: .shared(kept))
+        }
+        let made = SharedResponse(headers: HTTPResponse.jsonHeaders, bytes: HTTPJSON.page(messages, next: next))
+        let page = Page(messages: messages, next: next, response: made)
+        pages.withLock { pages in
+            if pages.kept.count < capacity {
+                pages.kept.append(page)
+            } else {
+                pages.kept[pages.oldest] = page
+                pages.oldest = (pages.oldest + 1) % capacity
+            }
+        }
+        return HTTPResponse(status: 200, body: .shared(made))
+    }
+}
