@@ -21,7 +21,7 @@ enum WebSocketHandshake {
             switch parts.count {
             case 2 where parts[0] == "api" && parts[1] == "ws": self = .rooms
             case 3 where parts[0] == "api" && parts[1] == "test" && parts[2] == "ws-echo": self = .echo
-            case 4 where parts[0] == "api" && parts[1] == "rooms" && parts[3] == "ws": self = .room(String(parts[2]))
+            case 4 where parts[0] == "api" && parts[1] == "rooms" && parts[3] == "ws": self = .room(parts[2])
             default: return nil
             }
         }

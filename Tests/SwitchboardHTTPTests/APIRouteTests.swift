@@ -77,11 +77,11 @@ struct APIRouteTests {
     }
 
     @Test func aPathIsReadOnceAndCanonicalOnly() {
-        #expect(RequestPath.segments("/a/b/c/")?.map(String.init) == ["a", "b", "c"])
+        #expect(RequestPath.segments("/a/b/c/") == ["a", "b", "c"])
         #expect(RequestPath.segments("/")?.isEmpty == true)
-        #expect(RequestPath.segments("/é/ü")?.map(String.init) == ["é", "ü"])
+        #expect(RequestPath.segments("/é/ü") == ["é", "ü"])
         #expect(RequestPath.segments("/\u{1F600}x") == ["\u{1F600}x"])
-        #expect(RequestPath.segments("/.well-known/x")?.map(String.init) == [".well-known", "x"])
+        #expect(RequestPath.segments("/.well-known/x") == [".well-known", "x"])
         for bad in ["", "a", "//", "///", "/a//b", "/a/./b", "/a/../b", "/.", "/..", "/a/.", "//a", "/a//"] {
             #expect(RequestPath.segments(bad) == nil, "\(bad)")
         }

@@ -158,7 +158,7 @@ final class HTTPRouter: HTTPRequestHandler {
     }
 
     /// A path no route has: a WebSocket upgrade, a static file, or 404.
-    private func fallback(_ request: HTTPRequest, _ credentials: HTTPCredentials, _ segments: [Substring]) throws -> HTTPResponse {
+    private func fallback(_ request: HTTPRequest, _ credentials: HTTPCredentials, _ segments: [String]) throws -> HTTPResponse {
         if let upgrades = services.upgrades,
            let answer = try upgrades.answer(request, identity: { () throws -> Identity in try self.upgradeIdentity(request, credentials) }) {
             return answer

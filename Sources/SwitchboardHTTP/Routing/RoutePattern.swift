@@ -27,7 +27,7 @@ struct RoutePattern: Sendable, CustomStringConvertible {
     }
 
     /// Whether `path` (as ``RequestPath`` read it) fits: its literals equal, byte for byte. No allocation.
-    func fits(_ path: [Substring]) -> Bool {
+    func fits(_ path: [String]) -> Bool {
         guard path.count == segments.count else { return false }
         for (segment, given) in zip(segments, path) {
             // One buffer against another (walking a UTF8View index by index cost 1,800 instructions a publish).
@@ -37,12 +37,12 @@ struct RoutePattern: Sendable, CustomStringConvertible {
     }
 
     /// The parameters' values in `path` (one that ``fits(_:)``), in order.
-    func parameters(_ path: [Substring]) -> [String] {
+    func parameters(_ path: [String]) -> [String] {
         guard !parameterNames.isEmpty else { return [] }
         var values: [String] = []
         values.reserveCapacity(parameterNames.count)
         for (segment, given) in zip(segments, path) {
-            if case .parameter = segment { values.append(String(given)) }
+            if case .parameter = segment { values.append(given) }
         }
         return values
     }

@@ -36,7 +36,7 @@ struct RouteTable: Sendable {
     }
 
     /// Matches a path as ``RequestPath`` read it.
-    func match(method: String, segments: [Substring]) -> Match {
+    func match(method: String, segments: [String]) -> Match {
         guard segments.count < bySegments.count else { return .notFound }
         let candidates = bySegments[segments.count]
         for route in candidates where route.accepts(method) && route.path.fits(segments) {
