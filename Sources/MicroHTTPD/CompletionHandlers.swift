@@ -19,13 +19,18 @@ struct CompletionHandlers {
         }
     }
 
-    /// Takes every handler out, then runs them last-registered first (one
-    /// registered while they run is never run).
-    mutating func run(_ completion: HTTPCompletion) {
-        let taken = self
-        self = CompletionHandlers()
-        for handler in taken.later.reversed() { handler(completion) }
-        taken.second?(completion)
-        taken.first?(completion)
+    /// Every handler, leaving none: run them with ``run(_:)`` once this
+    /// access has ended, so that a handler may register another (which is
+    /// then never run) without touching handlers that are being changed.
+    mutating func take() -> CompletionHandlers {
+        defer { self = CompletionHandlers() }
+        return self
+    }
+
+    /// Runs the handlers last-registered first.
+    func run(_ completion: HTTPCompletion) {
+        for handler in later.reversed() { handler(completion) }
+        second?(completion)
+        first?(completion)
     }
 }

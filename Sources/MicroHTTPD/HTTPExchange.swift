@@ -94,7 +94,9 @@ public final class HTTPExchange: @unchecked Sendable {
 
     /// Runs the completion handlers, once (see ``CompletionHandlers``).
     func runCompletionHandlers(_ completion: HTTPCompletion) {
-        completions.run(completion)
+        // Taken out first: a handler may call onCompletion (the field is not checked for overlaps).
+        let taken = completions.take()
+        taken.run(completion)
     }
 
     /// The value of a query-string argument, decoded; nil when absent.

@@ -8,6 +8,8 @@ class PollSubscriber: Subscriber, @unchecked Sendable {
     let parkingSpot = ParkingSpot()
     let filter: RoomFilter
     let access: RoomAccess
+    /// Where its page is made, or found made (``PageCache``).
+    private let pages: PageCache
     // `@exclusivity(unchecked)` below: touched on the pump's thread, one at a time
     // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     @exclusivity(unchecked) var cursor: Int64
@@ -31,9 +33,6 @@ class PollSubscriber: Subscriber, @unchecked Sendable {
 
     /// The client closed its socket (from the hang-up watch's thread).
     func markClientLeft() { left.store(true, ordering: .releasing) }
-
-    /// Where its page is made, or found made (``PageCache``).
-    private let pages: PageCache
 
     init(transport: Transport, room: String, since: Int64, access: RoomAccess, pages: PageCache) {
         self.transport = transport
