@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import SwitchboardCore
 
@@ -45,4 +46,34 @@ struct WireFormatTests {
         }
         #expect(String(decoding: collected, as: UTF8.self) == "hello world")
     }
+
+    /// A message's frame is written from the message's own (built once for
+    /// every outbox), in order with whole frames, across buffers of any size.
+    @Test func outboxWritesMessagesFramesFromTheMessageInOrder() {
+        enum Bracketed: MessageFrameFormat {
+            static let built = Atomic<Int>(0)
+            static func frame(for message: EncodedMessage) -> [UInt8] {
+                built.add(1, ordering: .relaxed)
+                return Array("[message \(message.id)]".utf8)
+            }
+        }
+        let message = EncodedMessage(Message(id: 42, room: "lobby", user: "luke", text: "hi", kind: .message, ts: 1))
+        for size in [1, 3, 64] {
+            var outbox = FrameOutbox()
+            outbox.append(Array("retry ".utf8))
+            outbox.append(message, framedAs: Bracketed.self)
+            outbox.append(Array(" then".utf8))
+            outbox.append(message, framedAs: Bracketed.self)
+            var collected: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: size)
+            while !outbox.isEmpty {
+                let count = buffer.withUnsafeMutableBytes { outbox.drain(into: $0) }
+                #expect(count > 0 && count <= size)
+                collected += buffer[..<count]
+            }
+            #expect(String(decoding: collected, as: UTF8.self) == "retry [message 42] then[message 42]", "buffers of \(size)")
+        }
+        #expect(Bracketed.built.load(ordering: .relaxed) == 1)
+    }
 }
+

@@ -99,7 +99,9 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, exchange: any HTTPExchanging) -> HTTPStreamRead {
-        next(into: buffer, park: exchange.suspend)
+        // A closure, not `exchange.suspend`: a method of an existential taken as a
+        // function is a context on the heap at every read (two a delivery).
+        next(into: buffer, park: { exchange.suspend() })
     }
 
     /// The next bytes for `buffer`: what is waiting, a keepalive, or what the
@@ -157,7 +159,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
     }
 
     func deliver(_ batch: [EncodedMessage]) -> Bool {
-        for message in batch { outbox.append(message.frame(SSEEvent.self)) }
+        for message in batch { outbox.append(message, framedAs: SSEEvent.self) }
         return false
     }
 
