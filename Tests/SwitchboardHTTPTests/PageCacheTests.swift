@@ -53,4 +53,20 @@ struct PageCacheTests {
         #expect(remade !== first)
         #expect(remade.bytes == first.bytes)
     }
+
+    /// A page larger than the cache keeps is answered as bytes of its own
+    /// and not kept: a client asking for large catch-ups pins no memory.
+    @Test func aPageLargerThanTheLimitIsAnsweredButNotKept() throws {
+        let cache = PageCache(capacity: 2, maxKeptBytes: 200)
+        let long = [Self.encoded(1, String(repeating: "x", count: 300))]
+        let first = cache.page(long, next: 1)
+        #expect(Self.shared(first) == nil)
+        guard case .bytes(let bytes) = first.body else { Issue.record("not bytes: \(first.body)"); return }
+        #expect(bytes == HTTPJSON.page(long, next: 1))
+        #expect(first.headers.map(\.name) == ["Content-Type", "Cache-Control"])
+        // A short page is still kept.
+        let short = [Self.encoded(2)]
+        #expect(Self.shared(cache.page(short, next: 2)) === Self.shared(cache.page(short, next: 2)))
+    }
 }
+

@@ -12,8 +12,11 @@ import SwitchboardCore
 /// A page is known by its messages (the very ``EncodedMessage`` objects,
 /// whose bytes never change) and its `next`, so a kept page is never stale.
 /// A few are kept, the oldest replaced first; each holds its messages and
-/// their bytes until replaced (at most `capacity` pages of at most the
-/// poll limit's messages).
+/// two copies of its bytes (ours and libmicrohttpd's) until replaced. Only
+/// pages of at most `maxKeptBytes` are kept: a live poll's page is a message
+/// or a few, and a catch-up of a thousand long messages (up to megabytes,
+/// and rarely anyone else's) would otherwise stay in memory, eight of them
+/// for any client that asks for eight such pages.
 final class PageCache: Sendable {
     private struct Page {
         let messages: [EncodedMessage]
@@ -35,10 +38,13 @@ final class PageCache: Sendable {
 
     private let pages = Mutex(Pages())
     private let capacity: Int
+    private let maxKeptBytes: Int
 
     /// - Parameter capacity: most pages kept.
-    init(capacity: Int = 8) {
+    /// - Parameter maxKeptBytes: the largest page kept; a larger one is made for its one answer.
+    init(capacity: Int = 8, maxKeptBytes: Int = 64 * 1024) {
         self.capacity = max(1, capacity)
+        self.maxKeptBytes = maxKeptBytes
     }
 
     /// `{"messages":[...],"next":N}` as a `200`: a kept page, or one made now and kept.
@@ -46,7 +52,9 @@ final class PageCache: Sendable {
         if let kept = pages.withLock({ $0.kept.first { $0.matches(messages, next: next) }?.response }) {
             return HTTPResponse(status: 200, body: .shared(kept))
         }
-        let made = SharedResponse(headers: HTTPResponse.jsonHeaders, bytes: HTTPJSON.page(messages, next: next))
+        let bytes = HTTPJSON.page(messages, next: next)
+        guard bytes.count <= maxKeptBytes else { return .json(200, bytes) }
+        let made = SharedResponse(headers: HTTPResponse.jsonHeaders, bytes: bytes)
         let page = Page(messages: messages, next: next, response: made)
         pages.withLock { pages in
             if pages.kept.count < capacity {
