@@ -32,21 +32,3 @@ public final class SharedResponse: @unchecked Sendable {
         if let response { MHD_destroy_response(response) }
     }
 }
-
-/// A libmicrohttpd response holding a copy of `bytes`, with `headers`.
-func makeResponse(bytes: [UInt8], headers: [(name: String, value: String)]) -> OpaquePointer? {
-    let created = bytes.withUnsafeBytes { buffer in
-        MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
-    }
-    if let created { addHeaders(headers, to: created) }
-    return created
-}
-
-/// Adds `headers` to a response not yet queued.
-func addHeaders(_ headers: [(name: String, value: String)], to response: OpaquePointer) {
-    // withCString, not the implicit conversion, which copies each String
-    // into an array of its own: a native string is NUL-terminated already.
-    for (name, value) in headers {
-        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(response, name, value) } }
-    }
-}

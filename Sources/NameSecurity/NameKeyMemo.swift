@@ -15,7 +15,7 @@ import Foundation
 /// reads and writes as a race (CI, `Scripts/sanitizers.sh core`).
 final class NameKeyMemo: @unchecked Sendable {
     private let lock = NSLock()
-    // `@exclusivity(unchecked)` below: touched on under `lock`
+    // `@exclusivity(unchecked)` below: touched under `lock`
     // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     @exclusivity(unchecked) private var keys: [String: String] = [:]
     private let capacity: Int

@@ -6,7 +6,7 @@
 /// stale by its generation. Every field is the bus's: read and written
 /// only under its lock (``ParkedSubscribers``).
 public final class ParkingSpot: @unchecked Sendable {
-    // `@exclusivity(unchecked)` below: touched on under the bus's lock
+    // `@exclusivity(unchecked)` below: touched under the bus's lock
     // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     /// Bumped at every park: an entry of an earlier park is stale.
     @exclusivity(unchecked) var generation: UInt32 = 0

@@ -12,7 +12,7 @@ final class RoomWaiters: @unchecked Sendable {
     }
 
     let room: String
-    // `@exclusivity(unchecked)` below: touched on under the bus's lock
+    // `@exclusivity(unchecked)` below: touched under the bus's lock
     // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     @exclusivity(unchecked) var entries: [Entry] = []
     /// How many of ``entries`` are current: the room's index is dropped when

@@ -14,7 +14,7 @@ enum HTTPJSON {
         out.append(UInt8(ascii: "]"))
         if let prev {
             out.append(contentsOf: #","prev":"#.utf8)
-            out.append(contentsOf: String(prev).utf8)
+            out.appendDecimal(prev)
         }
         out.append(UInt8(ascii: "}"))
         return out
@@ -29,7 +29,7 @@ enum HTTPJSON {
             out.append(contentsOf: message.json)
         }
         out.append(contentsOf: #"],"next":"#.utf8)
-        out.append(contentsOf: String(next).utf8)
+        out.appendDecimal(next)
         out.append(UInt8(ascii: "}"))
         return out
     }
