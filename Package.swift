@@ -47,6 +47,9 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // Uploads' files on disk and photos through libvips: the only importer of CVips.
         .target(name: "SwitchboardMedia", dependencies: ["SwitchboardCore", "CVips"]),
+        // sqlite3_config (variadic, so not callable from Swift): SQLite's
+        // threading mode and memory statistics, set once before the first connection.
+        .systemLibrary(name: "CSQLiteConfig"),
         // Durable storage through GRDB (SQLite).
         .target(
             name: "SwitchboardStore",
@@ -54,6 +57,7 @@ let package = Package(
                 "SwitchboardCore", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one statement every publish runs (MessageInsert).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteConfig",
             ]
         ),
         // Shared storage for several nodes: PostgreSQL through postgres-nio,
@@ -236,7 +240,7 @@ let package = Package(
             name: "SwitchboardIntegrationTests",
             dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
                            "SwitchboardPostgres", "SwitchboardTesting", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
     ]

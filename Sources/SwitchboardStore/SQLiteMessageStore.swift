@@ -15,6 +15,8 @@ public final class SQLiteMessageStore: MessageStore {
     /// Opens (creating if needed) the database at `path`, or an in-memory one
     /// for `:memory:`, and brings its schema up to date.
     public init(path: String) throws {
+        // Before the first connection of the process (SQLiteProcessSettings).
+        _ = SQLiteProcessSettings.applied
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)

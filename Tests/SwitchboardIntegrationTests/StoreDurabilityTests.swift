@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 import SwitchboardCore
 @testable import SwitchboardStore
@@ -23,6 +24,21 @@ struct StoreDurabilityTests {
         let reopened = try SQLiteMessageStore(path: path)
         #expect(try reopened.synchronousSetting() == 2)
         #expect(try reopened.lastAssignedID() == 1)
+    }
+
+    /// SQLite counts no allocation (``SQLiteProcessSettings``): its memory
+    /// statistics, a global mutex at every allocation, are off from before
+    /// the process's first connection, which a store opened here or earlier
+    /// is. With them on, a store that has written holds a few hundred KiB.
+    @Test func sqliteCountsNoAllocations() throws {
+        let path = try Self.temporaryPath("memory-statistics")
+        defer { Self.remove(path) }
+        let store = try SQLiteMessageStore(path: path)
+        #expect(SQLiteProcessSettings.applied == SQLITE_OK)
+        _ = try store.append([MessageDraft(room: "lobby", user: "luke", text: "uncounted", kind: .message)], timestamp: 1)
+        var current: Int64 = -1, highest: Int64 = -1
+        #expect(sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &current, &highest, 0) == SQLITE_OK)
+        #expect(current == 0)
     }
 
     /// The group commit's transaction (its BEGIN and COMMIT compiled once):
