@@ -48,7 +48,7 @@ let package = Package(
         // Uploads' files on disk and photos through libvips: the only importer of CVips.
         .target(name: "SwitchboardMedia", dependencies: ["SwitchboardCore", "CVips"]),
         // sqlite3_config (variadic, so not callable from Swift): SQLite's
-        // threading mode and memory statistics, set once before the first connection.
+        // memory statistics, turned off once before the first connection.
         .systemLibrary(name: "CSQLiteConfig"),
         // Durable storage through GRDB (SQLite).
         .target(
