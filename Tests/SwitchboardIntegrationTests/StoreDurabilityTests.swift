@@ -41,6 +41,24 @@ struct StoreDurabilityTests {
         #expect(current == 0)
     }
 
+    /// Every text column is read back byte for byte, whether Swift kept the
+    /// string inline (up to 15 bytes: a room, a name, a kind) or on the heap,
+    /// with multi-byte characters, and an empty text stays text, not NULL
+    /// (the insert binds each string's UTF-8 with its length: `MessageInsert`).
+    @Test func textsAreStoredByteForByte() throws {
+        let path = try Self.temporaryPath("texts")
+        defer { Self.remove(path) }
+        let store = try SQLiteMessageStore(path: path)
+        let texts = ["", "a", "fifteen bytes!!", "sixteen bytes!!!", "héllo wörld 🎉", String(repeating: "a longer text ", count: 40)]
+        let rooms = ["r", "é", "room-of-15bytes", "room-of-16-bytes", "lobby", "lobby"]
+        let drafts = zip(rooms, texts).map { MessageDraft(room: $0, user: "ü", text: $1, kind: .message) }
+        _ = try store.append(drafts, timestamp: 1)
+        let read = try store.messages(after: 0, in: .all, limit: 10).messages
+        #expect(read.map(\.text) == texts)
+        #expect(read.map(\.room) == rooms)
+        #expect(read.allSatisfy { $0.user == "ü" && $0.kind == .message })
+    }
+
     /// The group commit's transaction (its BEGIN and COMMIT compiled once):
     /// a group that fails part-way keeps nothing of itself, not even the id
     /// it took, and leaves no transaction open for the next group.
