@@ -159,14 +159,23 @@ public struct ClientMessageJSON {
     private mutating func string() throws(Refusal) -> String {
         try expect(UInt8(ascii: "\""), "expected a string")
         let start = index
-        // The common case: no escapes, one copy.
-        while let byte = peek(), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-            guard byte >= 0x20 else { throw Refusal(reason: "a control character inside a string") }
-            index += 1
+        // The common case: no escapes, one copy. The scan runs on the buffer: `peek()`'s
+        // optional and bounds check at every byte made a publish's JSON 4,620 instructions
+        // to read, 3,937 this way (callgrind).
+        index = bytes.withUnsafeBufferPointer { buffer in
+            var position = start
+            while position < buffer.count {
+                let byte = buffer[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                position += 1
+            }
+            return position
         }
+        if let byte = peek(), byte < 0x20 { throw Refusal(reason: "a control character inside a string") }
         if peek() == UInt8(ascii: "\"") {
+            let end = index
             index += 1
-            return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+            return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
         }
         var scalars = Array(bytes[start..<index])
         while true {
