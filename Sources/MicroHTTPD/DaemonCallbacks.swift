@@ -18,48 +18,63 @@ let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
 
 let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, connectionContext in
     guard let cls, let connection, let connectionContext, let uploadDataSize else { return .NO }
-    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    // The daemon's context outlives the daemon, and an exchange its request
+    // (`connectionContext` holds it until `requestCompleted`): both are
+    // guaranteed here, and read without a retain of their own.
+    return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+        // The URI callback marked a request whose query it cut off (too many parameters).
+        let cutQuery = connectionContext.pointee == sb_too_many_parameters()
+        if cutQuery { connectionContext.pointee = nil }
+        guard let existing = connectionContext.pointee else {
+            return startExchange(connection, method: method, url: url, cutQuery: cutQuery, in: connectionContext, context: context)
+        }
+        return Unmanaged<HTTPExchange>.fromOpaque(existing)._withUnsafeGuaranteedRef { exchange in
+            continueExchange(exchange, uploadData: uploadData, uploadDataSize: uploadDataSize, context: context)
+        }
+    }
+}
 
-    // The URI callback marked a request whose query it cut off (too many parameters).
-    let cutQuery = connectionContext.pointee == sb_too_many_parameters()
-    if cutQuery { connectionContext.pointee = nil }
-    guard let existing = connectionContext.pointee else {
-        // First call: headers only. Create the exchange and refuse an announced
-        // oversized body before reading any of it.
-        let exchange = HTTPExchange(
-            connection: connection,
-            method: method.map { String(cString: $0) } ?? "",
-            path: url.map { String(cString: $0) } ?? "/",
-            daemon: context
-        )
-        exchange.tooManyParameters = cutQuery
-        connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        switch context.handler.bodyReading(for: exchange) {
-        case .buffer:
-            if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
-                exchange.bodyTooLarge = true
-                return dispatch(exchange, context: context)
-            }
-        case .stream(let sink):
-            exchange.bodySink = sink
-            exchange.watchBodyHangup()
-        case .multipart(let field, let sink):
-            exchange.bodySink = sink
-            exchange.watchBodyHangup()
-            exchange.multipartField = field
-            exchange.postProcessor = MHD_create_post_processor(connection, 16 * 1024, multipartIterator,
-                                                               Unmanaged.passUnretained(exchange).toOpaque())
-            if exchange.postProcessor == nil {
-                exchange.bodyFailure = "The body is not multipart/form-data with a boundary."
-                return dispatch(exchange, context: context)
-            }
-        case .refuse:
+/// An access handler's first call (headers only): creates the exchange and
+/// refuses an announced oversized body before reading any of it.
+private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, cutQuery: Bool,
+                           in connectionContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+                           context: DaemonContext) -> MHD_Result {
+    let exchange = HTTPExchange(
+        connection: connection,
+        method: method.map { String(cString: $0) } ?? "",
+        path: url.map { String(cString: $0) } ?? "/",
+        daemon: context
+    )
+    exchange.tooManyParameters = cutQuery
+    connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+    switch context.handler.bodyReading(for: exchange) {
+    case .buffer:
+        if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
+            exchange.bodyTooLarge = true
             return dispatch(exchange, context: context)
         }
-        return .YES
+    case .stream(let sink):
+        exchange.bodySink = sink
+        exchange.watchBodyHangup()
+    case .multipart(let field, let sink):
+        exchange.bodySink = sink
+        exchange.watchBodyHangup()
+        exchange.multipartField = field
+        exchange.postProcessor = MHD_create_post_processor(connection, 16 * 1024, multipartIterator,
+                                                           Unmanaged.passUnretained(exchange).toOpaque())
+        if exchange.postProcessor == nil {
+            exchange.bodyFailure = "The body is not multipart/form-data with a boundary."
+            return dispatch(exchange, context: context)
+        }
+    case .refuse:
+        return dispatch(exchange, context: context)
     }
-    let exchange = Unmanaged<HTTPExchange>.fromOpaque(existing).takeUnretainedValue()
+    return .YES
+}
 
+/// An access handler's later calls: a piece of the body, or its end.
+private func continueExchange(_ exchange: HTTPExchange, uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+                              context: DaemonContext) -> MHD_Result {
     if uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
         uploadDataSize.pointee = 0

@@ -218,12 +218,13 @@ public final class HTTPExchange: @unchecked Sendable {
     private func lookup(_ kind: MHD_ValueKind, _ name: String) -> String? {
         var value: UnsafePointer<CChar>?
         var size = 0
-        var name = name
-        let found = name.withUTF8 { key in
+        // The name's own bytes (a `var` copy for `withUTF8` was a retain
+        // and a release at each of a request's dozen lookups).
+        let found = name.utf8.withContiguousStorageIfAvailable { key in
             key.withMemoryRebound(to: CChar.self) { key in
                 MHD_lookup_connection_value_n(connection, kind, key.baseAddress, key.count, &value, &size)
             }
-        }
+        } ?? MHD_lookup_connection_value_n(connection, kind, name, name.utf8.count, &value, &size)
         guard found == .YES else { return nil }
         guard let value else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: value, count: size), as: UTF8.self)

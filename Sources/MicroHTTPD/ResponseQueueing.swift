@@ -69,13 +69,17 @@ func addHeaders(_ headers: [(name: String, value: String)], to response: OpaqueP
 
 let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
     guard let cls, let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
-    let context = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
-    context.exchange.served()
-    switch context.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), exchange: context.exchange) {
-    case .wrote(let count): return count
-    case .suspended: return 0
-    case .end: return MHD_CONTENT_READER_END_OF_STREAM
-    case .abort: return MHD_CONTENT_READER_END_WITH_ERROR
+    // The response holds its context (released in `streamFree`) while
+    // libmicrohttpd reads it: guaranteed, so read without a retain of its
+    // own and of each field (four pairs a call, two calls an SSE delivery).
+    return Unmanaged<StreamContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+        context.exchange.served()
+        switch context.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), exchange: context.exchange) {
+        case .wrote(let count): return count
+        case .suspended: return 0
+        case .end: return MHD_CONTENT_READER_END_OF_STREAM
+        case .abort: return MHD_CONTENT_READER_END_WITH_ERROR
+        }
     }
 }
 

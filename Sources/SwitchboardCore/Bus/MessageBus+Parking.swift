@@ -14,8 +14,10 @@ extension MessageBus {
     public func readOrPark(after cursor: Int64, in filter: RoomFilter, limit: Int,
                            for subscriber: any Subscriber, park: () -> Void) throws -> BusRead {
         var cursor = cursor
+        // Read once: its own thread changes it only while it is out of the bus.
+        let access = subscriber.access
         while true {
-            switch try readStoreIfBehind(after: &cursor, in: filter, access: subscriber.access, limit: limit,
+            switch try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit,
                                          for: subscriber, whileFetching: park) {
             case .found(let messages, let scannedThrough): return .messages(messages, scannedThrough: scannedThrough)
             case .fetching: return .fetching
@@ -25,7 +27,7 @@ extension MessageBus {
                 if subscriber.isCancelled { return .cancelled }
                 if subscriber.isInterrupted { return .interrupted }
                 guard cursor >= state.recent.coveredAfter else { return nil }
-                let found = state.recent.read(after: cursor, in: filter, access: subscriber.access, limit: limit)
+                let found = state.recent.read(after: cursor, in: filter, access: access, limit: limit)
                 if !found.messages.isEmpty {
                     return .messages(found.messages, scannedThrough: found.scannedThrough)
                 }

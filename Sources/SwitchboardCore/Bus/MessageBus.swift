@@ -137,8 +137,10 @@ public final class MessageBus: Sendable {
     func readWithoutParking(after cursor: Int64, limit: Int, for subscriber: any Subscriber,
                             whileFetching: () -> Void) throws -> BusRead {
         var cursor = cursor
+        // Read once: its own thread changes them only while it is out of the bus.
+        let (filter, access) = (subscriber.filter, subscriber.access)
         while true {
-            switch try readStoreIfBehind(after: &cursor, in: subscriber.filter, access: subscriber.access, limit: limit,
+            switch try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit,
                                          for: subscriber, whileFetching: whileFetching) {
             case .found(let messages, let scannedThrough): return .messages(messages, scannedThrough: scannedThrough)
             case .fetching: return .fetching
@@ -146,7 +148,7 @@ public final class MessageBus: Sendable {
             }
             let outcome = state.withLock { state -> BusRead? in
                 guard cursor >= state.recent.coveredAfter else { return nil }
-                let found = state.recent.read(after: cursor, in: subscriber.filter, access: subscriber.access, limit: limit)
+                let found = state.recent.read(after: cursor, in: filter, access: access, limit: limit)
                 return .messages(found.messages, scannedThrough: found.scannedThrough)
             }
             if let outcome { return outcome }
