@@ -212,7 +212,7 @@ let package = Package(
             dependencies: ["SwitchboardTCP", "SwitchboardCore", "SwitchboardTesting",
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "SwitchboardLoad"]),
+        .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CMicroHTTPD", "SwitchboardLoad"]),
         .testTarget(name: "SwitchboardLoadTests", dependencies: ["SwitchboardLoad"]),
         .testTarget(
             name: "SwitchboardAuthTests",

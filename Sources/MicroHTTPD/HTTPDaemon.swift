@@ -58,6 +58,7 @@ public final class HTTPDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(sb_uri_callback_pointer(), to: Int.self),
                                ptr_value: UnsafeMutableRawPointer(bitPattern: max(1, configuration.maxQueryParameters))),
+                MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(sb_unescape_pointer(), to: Int.self), ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED,
                                value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: contextPointer),
             ]
