@@ -41,7 +41,7 @@ private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CC
                            context: DaemonContext) -> MHD_Result {
     let exchange = HTTPExchange(
         connection: connection,
-        method: method.map { String(cString: $0) } ?? "",
+        method: method.map(methodName) ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         daemon: context
     )
@@ -206,4 +206,19 @@ let daemonLogger: MHD_LogCallback = { cls, format, arguments in
     var message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     while message.last?.isNewline == true { message.removeLast() }
     log(message)
+}
+
+/// A request's method: one of HTTP's own as the literal it is (a string
+/// made, checked and freed for every request otherwise), any other as it came.
+func methodName(_ method: UnsafePointer<CChar>) -> String {
+    switch UInt8(bitPattern: method.pointee) {
+    case UInt8(ascii: "G") where strcmp(method, "GET") == 0: return "GET"
+    case UInt8(ascii: "P") where strcmp(method, "POST") == 0: return "POST"
+    case UInt8(ascii: "P") where strcmp(method, "PUT") == 0: return "PUT"
+    case UInt8(ascii: "P") where strcmp(method, "PATCH") == 0: return "PATCH"
+    case UInt8(ascii: "H") where strcmp(method, "HEAD") == 0: return "HEAD"
+    case UInt8(ascii: "D") where strcmp(method, "DELETE") == 0: return "DELETE"
+    case UInt8(ascii: "O") where strcmp(method, "OPTIONS") == 0: return "OPTIONS"
+    default: return String(cString: method)
+    }
 }

@@ -88,6 +88,50 @@ struct APIRouteTests {
         #expect(RequestPath.canonical(["a", "b"]) == "/a/b" && RequestPath.canonical([]) == "/")
     }
 
+    /// Every route, its parameters filled in, is found with them in order;
+    /// with any one byte of a literal segment changed (same length) it is
+    /// not that route: the literals are compared where they lie in the path.
+    @Test func everyRouteMatchesItsOwnPathAndNoNearMiss() {
+        for route in RouteTable.api.routes {
+            var values: [String] = []
+            let parts = route.path.segments.enumerated().map { index, segment -> String in
+                switch segment {
+                case .literal(let bytes): return String(decoding: bytes, as: UTF8.self)
+                case .parameter:
+                    values.append("p\(index)-\u{E9}")
+                    return values.last!
+                }
+            }
+            let path = "/" + parts.joined(separator: "/")
+            guard case .route(let found, let parameters) = RouteTable.api.match(method: route.method, path: path) else {
+                Issue.record("\(route.method) \(path) matched no route")
+                continue
+            }
+            #expect(found === route && parameters == values, "\(route.method) \(path) matched \(found.name) \(parameters)")
+            for (index, segment) in route.path.segments.enumerated() {
+                guard case .literal(let bytes) = segment else { continue }
+                for position in bytes.indices {
+                    var changed = bytes
+                    changed[position] = changed[position] == UInt8(ascii: "z") ? UInt8(ascii: "y") : UInt8(ascii: "z")
+                    var near = parts
+                    near[index] = String(decoding: changed, as: UTF8.self)
+                    let nearPath = "/" + near.joined(separator: "/")
+                    if case .route(let other, _) = RouteTable.api.match(method: route.method, path: nearPath) {
+                        #expect(other !== route, "\(route.method) \(nearPath) matched \(route.path)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aPathsSegmentsAreReadWhereTheyLie() throws {
+        let path = try #require(RequestPath.read("/api/rooms/caf\u{E9}/messages/"))
+        #expect(path.count == 4 && path.strings == ["api", "rooms", "caf\u{E9}", "messages"])
+        #expect(path.segment(0, is: "api") && path.segment(3, is: "messages") && path[2] == "caf\u{E9}")
+        #expect(!path.segment(0, is: "ap") && !path.segment(0, is: "apix") && !path.segment(1, is: "api"))
+        #expect(RequestPath.read("/")?.count == 0 && RequestPath.read("/a//b") == nil)
+    }
+
     /// Every admin route says so itself; the router checks it on the route that matched.
     @Test(arguments: [
         ("GET", "/api/admin/stats"), ("GET", "/api/admin/connections"), ("GET", "/api/admin/stats/events"),

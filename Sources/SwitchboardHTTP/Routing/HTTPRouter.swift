@@ -88,14 +88,14 @@ final class HTTPRouter: HTTPRequestHandler {
     private func decide(_ request: HTTPRequest, _ credentials: HTTPCredentials) throws -> Decision {
         if let refusal = refusal(request) { return .respond(refusal) }
         // The path is read once; every decision below is on what it matched.
-        guard let segments = RequestPath.segments(request.path) else { return .respond(.error(.invalidPath)) }
-        let match = table.match(method: request.method, segments: segments)
+        guard let path = RequestPath.read(request.path) else { return .respond(.error(.invalidPath)) }
+        let match = table.match(method: request.method, path: path)
         if case .route(let route, let parameters) = match {
             return .route(route, parameters: parameters, identity: try admit(request, credentials, to: route, parameters))
         }
         // Which admin routes exist is not said to those without the token:
         // under /api/admin, no route and a wrong method are 401 too.
-        if !credentials.isAdmin, segments.count >= 2, segments[0] == "api", segments[1] == "admin" {
+        if !credentials.isAdmin, path.count >= 2, path.segment(0, is: "api"), path.segment(1, is: "admin") {
             return .respond(.error(.adminOnly))
         }
         switch match {
@@ -105,7 +105,7 @@ final class HTTPRouter: HTTPRequestHandler {
         case .invalidPath:
             return .respond(.error(.invalidPath))
         case .notFound, .route:
-            return .respond(try fallback(request, credentials, segments))
+            return .respond(try fallback(request, credentials, path.strings))
         }
     }
 

@@ -9,16 +9,13 @@
 /// - `%2F` is a `/`: libmicrohttpd decodes the path before it is read here,
 ///   so `/api%2Fadmin%2Fstats` is `/api/admin/stats`, with its access.
 public enum RequestPath {
-    /// The segments of a canonical path, nil when it is not one. Cut in the
-    /// string's contiguous bytes, each a string of its own (most segments
-    /// fit in a small string, stored inline). Substrings of the path were
-    /// 2,500 instructions a four-segment path, 1,650 this way (callgrind):
-    /// a substring's bounds are aligned to scalars, the slow way for
-    /// indices read from the UTF-8 view.
-    public static func segments(_ path: String) -> [String]? {
+    /// The segments of a canonical path, nil when it is not one: where each
+    /// lies in the path's contiguous bytes (a string is made only when one
+    /// is asked for: ``PathSegments``).
+    public static func read(_ path: String) -> PathSegments? {
         var path = path
-        var segments: [String] = []
-        segments.reserveCapacity(6)
+        var bounds: [Range<Int>] = []
+        bounds.reserveCapacity(6)
         let canonical = path.withUTF8 { bytes -> Bool in
             guard bytes.first == UInt8(ascii: "/") else { return false }
             var start = 1
@@ -32,14 +29,18 @@ public enum RequestPath {
                        length == 1 || (length == 2 && bytes[start + 1] == UInt8(ascii: ".")) {
                         return false
                     }
-                    // Both ends are next to a "/" or at an end: whole scalars, valid as the path is.
-                    segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self))
+                    bounds.append(start..<offset)
                 }
                 start = offset + 1
             }
             return true
         }
-        return canonical ? segments : nil
+        return canonical ? PathSegments(path: path, bounds: bounds) : nil
+    }
+
+    /// The segments of a canonical path as strings, nil when it is not one.
+    public static func segments(_ path: String) -> [String]? {
+        read(path)?.strings
     }
 
     /// The canonical spelling of a canonical path (no trailing slash but `/` itself).

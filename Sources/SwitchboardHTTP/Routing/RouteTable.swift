@@ -36,21 +36,21 @@ struct RouteTable: Sendable {
     }
 
     /// Matches a path as ``RequestPath`` read it.
-    func match(method: String, segments: [String]) -> Match {
-        guard segments.count < bySegments.count else { return .notFound }
-        let candidates = bySegments[segments.count]
-        for route in candidates where route.accepts(method) && route.path.fits(segments) {
-            return .route(route, parameters: route.path.parameters(segments))
+    func match(method: String, path: PathSegments) -> Match {
+        guard path.count < bySegments.count else { return .notFound }
+        let candidates = bySegments[path.count]
+        for route in candidates where route.accepts(method) && route.path.fits(path) {
+            return .route(route, parameters: route.path.parameters(path))
         }
         // Only the route's own methods: a GET must never kick or delete.
         var allowed: [String] = []
-        for route in candidates where route.path.fits(segments) && !allowed.contains(route.method) { allowed.append(route.method) }
+        for route in candidates where route.path.fits(path) && !allowed.contains(route.method) { allowed.append(route.method) }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed.sorted())
     }
 
     /// Matches a raw path (read by ``RequestPath`` first).
     func match(method: String, path: String) -> Match {
-        guard let segments = RequestPath.segments(path) else { return .invalidPath }
-        return match(method: method, segments: segments)
+        guard let segments = RequestPath.read(path) else { return .invalidPath }
+        return match(method: method, path: segments)
     }
 }
