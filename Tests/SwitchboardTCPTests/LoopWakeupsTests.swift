@@ -52,14 +52,22 @@ struct LoopWakeupsTests {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()
-        let channel = EmbeddedChannel()  // never written: only its loop matters, which the pump does not use
+        // A real channel on that loop, never written: a subscriber's pump is
+        // bound to its channel's loop (NIOLoopBound checks it), which must
+        // be the loop its wake-ups run on. An EmbeddedChannel's own loop here
+        // was asked from the other thread (NIO's "API misuse", 400 a run).
+        let channel = try DatagramBootstrap(group: loop).bind(host: "127.0.0.1", port: 0).wait()
+        defer { try? channel.close().wait() }
         let wakeups = LoopWakeups(eventLoop: loop)
         let pumped = Pumped()
         let offLoop = Atomic<Int>(0)
-        let subscribers = (0..<400).map {
-            subscriber($0, on: channel, wakeups: wakeups, pumped: pumped,
-                       onLoop: { if !loop.inEventLoop { offLoop.add(1, ordering: .relaxed) } })
-        }
+        // Made on the loop, as the server makes a client's (its pump is bound there).
+        let subscribers = try loop.submit { [self] in
+            (0..<400).map {
+                subscriber($0, on: channel, wakeups: wakeups, pumped: pumped,
+                           onLoop: { if !loop.inEventLoop { offLoop.add(1, ordering: .relaxed) } })
+            }
+        }.wait()
         DispatchQueue.concurrentPerform(iterations: 4) { part in
             for index in stride(from: part, to: 400, by: 4) { subscribers[index].wake() }
         }
@@ -67,6 +75,5 @@ struct LoopWakeupsTests {
         while pumped.all.count < 400, DispatchTime.now().uptimeNanoseconds < until { usleep(1_000) }
         #expect(pumped.all.sorted() == Array(0..<400))
         #expect(offLoop.load(ordering: .relaxed) == 0 && wakeups.waiting == 0)
-        _ = try? channel.finish()
     }
 }
