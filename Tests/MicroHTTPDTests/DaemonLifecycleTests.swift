@@ -114,7 +114,6 @@ struct DaemonLifecycleTests {
     final class ResumedElsewhere: HTTPRequestHandler, HTTPContinuation, @unchecked Sendable {
         func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
             exchange.suspend(continuingWith: self)
-            nonisolated(unsafe) let exchange = exchange
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { exchange.resume() }
             return .suspended
         }
