@@ -6,10 +6,4 @@ extension StringProtocol {
     public func everyUTF8Byte(_ predicate: (UInt8) -> Bool) -> Bool {
         utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? utf8.allSatisfy(predicate)
     }
-
-    /// Byte-for-byte equality of the UTF-8 with `bytes`, read as one buffer when native.
-    @inlinable
-    public func utf8Equals(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } ?? utf8.elementsEqual(bytes)
-    }
 }

@@ -7,7 +7,7 @@
 public struct PathSegments: Sendable {
     /// The path that was read (percent-decoded by libmicrohttpd).
     public let path: String
-    /// Each segment's byte offsets in `path`, in order; never empty.
+    /// Each segment's byte offsets in `path`, in order (no segment is empty).
     private let bounds: [Range<Int>]
 
     init(path: String, bounds: [Range<Int>]) {
