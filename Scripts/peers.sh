@@ -261,7 +261,7 @@ def add(what, workload, pick, unit, better, nchan_workload=None):
     if not s or not n: return
     try:
         a, b = pick(s), pick(n)
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ZeroDivisionError):
         table.append((what, "failed", "failed", "–")); return
     if a is None or b is None:
         table.append((what, str(a), str(b), "–")); return
@@ -289,6 +289,14 @@ add("SSE, 5,000 subscribers, 200 msgs @ 15/s: p99", "sse5000rate", r("latencyP99
 add("long-poll, 1,000 subscribers @ 50/s: p99", "longpoll1000", r("latencyP99Milliseconds"), "ms", "lower")
 add("long-poll: server CPU per 1,000 deliveries", "longpoll1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
 add("long-poll: server context switches per delivery", "longpoll1000", r("serverContextSwitchesPerDelivery"), "", "lower")
+# A long poll's CPU per delivery depends on how many messages each answer
+# carries (a client that polls again sooner gets fewer): these two rows say
+# which part of that row is the answer's own cost.
+def per_answer(x):
+    return x["result"]["delivered"] / (x["result"]["requests"] - x["result"]["emptyRequests"])
+add("long-poll: messages per answered request", "longpoll1000", per_answer, "", "higher")
+add("long-poll: server CPU per 1,000 answered requests", "longpoll1000",
+    lambda x: x["result"]["serverCPUMillisecondsPer1000"] * per_answer(x), "ms", "lower")
 def per_connection(row):
     x = row["result"]
     return (x["idleRSSMiB"] - x["unloadedRSSMiB"]) * 1024 / x["subscribed"]
