@@ -66,14 +66,9 @@ final class RoutePattern: Sendable, CustomStringConvertible {
     /// the only segments made into strings.
     func parameters(_ path: PathSegments) -> [String] {
         guard !parameterNames.isEmpty else { return [] }
-        return path.withBytes { bytes, bounds in
-            var values: [String] = []
-            values.reserveCapacity(parameterNames.count)
-            for index in 0..<bounds.count where literals[index] == nil {
-                // Both ends are next to a "/" or at an end: whole scalars, valid as the path is.
-                values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[bounds[index]]), as: UTF8.self))
-            }
-            return values
-        }
+        var values: [String] = []
+        values.reserveCapacity(parameterNames.count)
+        for index in literals.indices where literals[index] == nil { values.append(path[index]) }
+        return values
     }
 }
