@@ -49,43 +49,25 @@ public final class SQLiteMessageStore: MessageStore {
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         let stored = try writer.writeInCompiledTransaction { db in
             let insert = try MessageInsert(db)
-            return try drafts.map { draft -> Message? in
-                guard let event = draft.event else {
-                    // A reply or act is looked up first (its target must not change twice); a plain
-                    // message lets the unique index say whether its client id was sent before.
-                    if let clientID = draft.clientID, draft.target != nil || draft.replyTo != nil,
-                       let earlier = try Self.sent(clientID, by: draft.user, in: db) { return earlier }
-                    if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
-                        return nil
+            var stored: [Message?] = []
+            stored.reserveCapacity(drafts.count)
+            var next = drafts.startIndex
+            while next < drafts.endIndex {
+                // A run of plain messages: one statement of several rows (MessageInsert).
+                var end = next
+                while end < drafts.endIndex, end - next < MessageInsert.mostRows, MessageInsert.isPlain(drafts[end]) { end += 1 }
+                if end - next > 1 {
+                    let first = try MessageInsert(db, rows: end - next).run(plain: drafts[next..<end], timestamp: timestamp)
+                    for (offset, draft) in drafts[next..<end].enumerated() {
+                        stored.append(draft.stored(id: first + Int64(offset), timestamp: timestamp))
                     }
-                    try insert.run(draft, timestamp: timestamp, event: nil,
-                                   media: draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
-                                   replyTo: draft.replyTo, target: draft.target, detail: StoredActFields.detail(of: draft),
-                                   clientID: draft.clientID)
-                    if let clientID = draft.clientID, db.changesCount == 0 {
-                        guard let earlier = try Self.sent(clientID, by: draft.user, in: db) else {
-                            throw DatabaseError(message: "client id \(clientID) conflicts, yet no message has it")
-                        }
-                        return earlier
-                    }
-                    let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
-                    if let media = draft.media { try Self.recordCarriers(media, of: message, in: db) }
-                    return message
+                    next = end
+                    continue
                 }
-                if event.type == .created, event.direct == true, let members = event.members, members.count == 2,
-                   try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE direct_key = ?",
-                                     arguments: [ConversationRoom.directKey(members[0], members[1])]) == true {
-                    return nil
-                }
-                try insert.run(draft, timestamp: timestamp, event: String(decoding: MessageJSON.encode(event), as: UTF8.self),
-                               media: nil, replyTo: nil, target: nil, detail: nil, clientID: nil)
-                let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
-                if message.room != draft.room {
-                    try db.execute(sql: "UPDATE message SET room = ? WHERE id = ?", arguments: [message.room, message.id])
-                }
-                try Self.apply(event, of: message, in: db)
-                return message
+                stored.append(try Self.store(drafts[next], timestamp: timestamp, insert: insert, in: db))
+                next += 1
             }
+            return stored
         }
         // An unsend's old text is still in the WAL's earlier frames: checkpointed
         // into the (secure_delete) file and the WAL emptied, where no reader holds it.
@@ -93,6 +75,47 @@ public final class SQLiteMessageStore: MessageStore {
             _ = try? writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
         return stored
+    }
+
+    /// Stores one draft of a group, in its transaction: an act or reply
+    /// after its target is looked up, a client id sent before answered
+    /// with the message it stored, a conversation event with its membership.
+    private static func store(_ draft: MessageDraft, timestamp: Int64, insert: MessageInsert, in db: Database) throws -> Message? {
+        guard let event = draft.event else {
+            // A reply or act is looked up first (its target must not change twice); a plain
+            // message lets the unique index say whether its client id was sent before.
+            if let clientID = draft.clientID, draft.target != nil || draft.replyTo != nil,
+               let earlier = try Self.sent(clientID, by: draft.user, in: db) { return earlier }
+            if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
+                return nil
+            }
+            try insert.run(draft, timestamp: timestamp, event: nil,
+                           media: draft.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
+                           replyTo: draft.replyTo, target: draft.target, detail: StoredActFields.detail(of: draft),
+                           clientID: draft.clientID)
+            if let clientID = draft.clientID, db.changesCount == 0 {
+                guard let earlier = try Self.sent(clientID, by: draft.user, in: db) else {
+                    throw DatabaseError(message: "client id \(clientID) conflicts, yet no message has it")
+                }
+                return earlier
+            }
+            let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
+            if let media = draft.media { try Self.recordCarriers(media, of: message, in: db) }
+            return message
+        }
+        if event.type == .created, event.direct == true, let members = event.members, members.count == 2,
+           try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE direct_key = ?",
+                             arguments: [ConversationRoom.directKey(members[0], members[1])]) == true {
+            return nil
+        }
+        try insert.run(draft, timestamp: timestamp, event: String(decoding: MessageJSON.encode(event), as: UTF8.self),
+                       media: nil, replyTo: nil, target: nil, detail: nil, clientID: nil)
+        let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
+        if message.room != draft.room {
+            try db.execute(sql: "UPDATE message SET room = ? WHERE id = ?", arguments: [message.room, message.id])
+        }
+        try Self.apply(event, of: message, in: db)
+        return message
     }
 
     public func messages(after cursor: Int64, in filter: RoomFilter, limit: Int) throws -> StoreBatch {

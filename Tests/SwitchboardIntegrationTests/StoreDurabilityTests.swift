@@ -113,6 +113,50 @@ struct StoreDurabilityTests {
         #expect(rows.map { $0["client_id"] as String? } == [nil, "han-1"])
     }
 
+    /// A group's plain messages are inserted several rows a statement
+    /// (`MessageInsert.run(plain:timestamp:)`), their ids worked out from
+    /// the statement's last: each returned message must be the row stored
+    /// under its id, in the group's order, across runs broken by a message
+    /// with a client id, longer than one statement holds (32), with a
+    /// location's detail, and after the newest message was deleted (an id
+    /// is never given twice).
+    @Test func plainMessagesStoredSeveralToAStatementAreTheRowsUnderTheirIds() throws {
+        let path = try Self.temporaryPath("several-rows")
+        defer { Self.remove(path) }
+        let store = try SQLiteMessageStore(path: path)
+        _ = try store.append([MessageDraft(room: "lobby", user: "luke", text: "first", kind: .message),
+                              MessageDraft(room: "lobby", user: "luke", text: "deleted", kind: .message)], timestamp: 1)
+        #expect(try store.delete(id: 2)?.text == "deleted")
+        var drafts = (0..<40).map { MessageDraft(room: $0.isMultiple(of: 3) ? "lobby" : "r\($0)", user: "u\($0)", text: "plain \($0)", kind: .message) }
+        var once = MessageDraft(room: "lobby", user: "han", text: "with a client id", kind: .message)
+        once.clientID = "han-1"
+        drafts.insert(once, at: 5)
+        drafts[7].location = Location(lat: 51.5, lon: -0.125, accuracy: 20)
+        let returned = try store.append(drafts, timestamp: 2)
+        #expect(returned.map(\.text) == drafts.map(\.text))
+        #expect(returned.map(\.id) == Array(3...43))
+        let read = try store.messages(after: 0, in: .all, limit: 100).messages
+        #expect(read.map(\.id) == [1] + Array(3...43))
+        for message in returned {
+            let row = read.first { $0.id == message.id }
+            #expect(row?.text == message.text && row?.room == message.room && row?.user == message.user, "id \(message.id)")
+            #expect(row?.location == message.location && row?.clientID == message.clientID, "id \(message.id)")
+        }
+        #expect(read.first { $0.id == 10 }?.location == Location(lat: 51.5, lon: -0.125, accuracy: 20))
+        // A second group with the same client id: answered with the first's message, and the plain ones around it stored.
+        let again = try store.append([MessageDraft(room: "lobby", user: "leia", text: "before", kind: .message),
+                                      MessageDraft(room: "lobby", user: "leia", text: "before 2", kind: .message),
+                                      once,
+                                      MessageDraft(room: "lobby", user: "leia", text: "after", kind: .message),
+                                      MessageDraft(room: "lobby", user: "leia", text: "after 2", kind: .message)], timestamp: 3)
+        #expect(again.map(\.text) == ["before", "before 2", "with a client id", "after", "after 2"])
+        #expect(again[2].id == 8 && again[2].replayed)
+        let stored = try store.messages(after: 43, in: .all, limit: 10).messages
+        #expect(stored.map(\.text) == ["before", "before 2", "after", "after 2"])
+        #expect(stored.map(\.id) == [again[0].id, again[1].id, again[3].id, again[4].id])
+        #expect(try store.lastAssignedID() == again[4].id)
+    }
+
     /// A fresh SQLite file's path in the tests' directory.
     private static func temporaryPath(_ name: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
