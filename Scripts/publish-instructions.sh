@@ -10,15 +10,18 @@
 # (Scripts/wrk-publish.lua's body), each after the last was answered. The
 # difference of the two runs, divided by the extra publishes, is one
 # publish's cost on each thread, with start-up and shutdown cancelled out.
-# With one connection every commit holds one publish (a transaction each).
+# With one connection every commit holds one publish (a transaction each);
+# with CONNECTIONS (say 32) each connection sends FEW then MANY, and the
+# commits hold groups, as on a busy server.
 #
 #   Scripts/publish-instructions.sh
 #   SERVER=/work/before/.build/release/switchboard Scripts/publish-instructions.sh
 #   DB=/tmp/publishes.sqlite Scripts/publish-instructions.sh     # durable
 #   KEEP=/tmp/profiles Scripts/publish-instructions.sh           # keep the callgrind files
+#   CONNECTIONS=32 Scripts/publish-instructions.sh               # publishes in groups
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FEW=${FEW:-50} MANY=${MANY:-550} DB=${DB:-:memory:}
+FEW=${FEW:-50} MANY=${MANY:-550} DB=${DB:-:memory:} CONNECTIONS=${CONNECTIONS:-1}
 command -v valgrind >/dev/null || Scripts/apt-install.sh valgrind
 if [ -z "${SERVER:-}" ]; then swift build -c release --product switchboard >&2; fi
 SERVER=${SERVER:-.build/release/switchboard}
@@ -43,17 +46,25 @@ run() {
   server_pid=$!
   for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/healthz" && { up=1; break; }; sleep 0.1; done
   [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
-  python3 - "$http" "$count" <<'PY'
-import http.client, sys
-port, count = int(sys.argv[1]), int(sys.argv[2])
-connection = http.client.HTTPConnection("127.0.0.1", port)
+  python3 - "$http" "$count" "$CONNECTIONS" <<'PY'
+import http.client, sys, threading
+port, count, connections = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 body = '{"id":1,"user":"bench","text":"a message of ordinary length for the benchmark"}'
-for _ in range(count):
-    connection.request("POST", "/api/rooms/bench/messages", body, {"Content-Type": "application/json"})
-    answer = connection.getresponse()
-    answer.read()
-    if answer.status != 201:
-        sys.exit(f"a publish was answered {answer.status}")
+failures = []
+def publish():
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    for _ in range(count):
+        connection.request("POST", "/api/rooms/bench/messages", body, {"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        answer.read()
+        if answer.status != 201:
+            failures.append(answer.status)
+            return
+threads = [threading.Thread(target=publish) for _ in range(connections)]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+if failures:
+    sys.exit(f"a publish was answered {failures[0]}")
 PY
   kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
   [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$work"/cg."$count"* "$KEEP/"
@@ -68,13 +79,13 @@ thread() {
 }
 total() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
 
-echo "server: $SERVER; database: $DB; $FEW then $MANY JSON publishes on one connection"
+echo "server: $SERVER; database: $DB; $FEW then $MANY JSON publishes on each of $CONNECTIONS connection(s)"
 run "$FEW"
 run "$MANY"
 printf '%-36s %14s\n' thread "Ir/publish"
 for few in "$work"/cg."$FEW"-*; do
   many="$work/cg.$MANY-${few##*-}"
   [ -f "$many" ] || continue
-  per=$(( ($(total "$many") - $(total "$few")) / (MANY - FEW) ))
+  per=$(( ($(total "$many") - $(total "$few")) / ((MANY - FEW) * CONNECTIONS) ))
   if [ "$per" -ge 100 ]; then printf '%-36s %14s\n' "$(thread "$many")" "$per"; fi
 done
