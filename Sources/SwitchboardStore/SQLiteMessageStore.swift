@@ -48,7 +48,7 @@ public final class SQLiteMessageStore: MessageStore {
     /// stored then is returned, `replayed`.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         let stored = try writer.writeInCompiledTransaction { db in
-            let insert = try MessageInsert(db)
+            var single: MessageInsert?  // compiled (looked up in the cache) once a group needs it
             var stored: [Message?] = []
             stored.reserveCapacity(drafts.count)
             var next = drafts.startIndex
@@ -64,6 +64,8 @@ public final class SQLiteMessageStore: MessageStore {
                     next = end
                     continue
                 }
+                let insert = try single ?? MessageInsert(db)
+                single = insert
                 stored.append(try Self.store(drafts[next], timestamp: timestamp, insert: insert, in: db))
                 next += 1
             }
