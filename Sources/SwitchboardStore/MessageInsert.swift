@@ -68,16 +68,11 @@ struct MessageInsert {
         precondition(drafts.count == rows, "\(drafts.count) drafts for a statement of \(rows) rows")
         let sqlite = statement.sqliteStatement
         _ = sqlite3_reset(sqlite)
-        // Every value is NULL once cleared (and when compiled): a plain row binds only its own six.
-        defer { sqlite3_clear_bindings(sqlite) }
+        defer { sqlite3_clear_bindings(sqlite) }  // no message's text kept bound between commits
         var base: Int32 = 0
         for draft in drafts {
-            bind(draft.room, base + 1)
-            bind(draft.user, base + 2)
-            bind(draft.text, base + 3)
-            bind(draft.kind.rawValue, base + 4)
-            bind(timestamp, base + 5)
-            if let detail = StoredActFields.detail(of: draft) { bind(detail, base + 10) }
+            bindRow(draft, at: base, timestamp: timestamp, event: nil, media: nil, replyTo: nil, target: nil,
+                    detail: StoredActFields.detail(of: draft), clientID: nil)
             base += Self.columns
         }
         try step()
@@ -88,8 +83,9 @@ struct MessageInsert {
         return last - Int64(rows) + 1
     }
 
-    /// Inserts `draft` with these columns. Afterwards `db.lastInsertedRowID`
-    /// is its id and `db.changesCount` is 0 when its client id was stored before.
+    /// Inserts `draft` with these columns (a statement of one row).
+    /// Afterwards `db.lastInsertedRowID` is its id and `db.changesCount`
+    /// is 0 when its client id was stored before.
     /// - Throws: `DatabaseError` with SQLite's code and message when the step fails.
     func run(_ draft: MessageDraft, timestamp: Int64, event: String?, media: String?, replyTo: Int64?, target: Int64?,
              detail: String?, clientID: String?) throws {
@@ -98,18 +94,25 @@ struct MessageInsert {
         // A failed step's code was reported by that step; reset only readies the statement again.
         _ = sqlite3_reset(sqlite)
         defer { sqlite3_clear_bindings(sqlite) }  // no message's text kept bound between commits
-        bind(draft.room, 1)
-        bind(draft.user, 2)
-        bind(draft.text, 3)
-        bind(draft.kind.rawValue, 4)
-        bind(timestamp, 5)
-        bind(event, 6)
-        bind(media, 7)
-        bind(replyTo, 8)
-        bind(target, 9)
-        bind(detail, 10)
-        bind(clientID, 11)
+        bindRow(draft, at: 0, timestamp: timestamp, event: event, media: media, replyTo: replyTo, target: target,
+                detail: detail, clientID: clientID)
         try step()
+    }
+
+    /// Binds one row's eleven values, after the `base` values of the rows before it.
+    private func bindRow(_ draft: MessageDraft, at base: Int32, timestamp: Int64, event: String?, media: String?,
+                         replyTo: Int64?, target: Int64?, detail: String?, clientID: String?) {
+        bind(draft.room, base + 1)
+        bind(draft.user, base + 2)
+        bind(draft.text, base + 3)
+        bind(draft.kind.rawValue, base + 4)
+        bind(timestamp, base + 5)
+        bind(event, base + 6)
+        bind(media, base + 7)
+        bind(replyTo, base + 8)
+        bind(target, base + 9)
+        bind(detail, base + 10)
+        bind(clientID, base + 11)
     }
 
     /// Steps the bound statement once, to its end.

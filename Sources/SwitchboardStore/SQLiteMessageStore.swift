@@ -48,26 +48,23 @@ public final class SQLiteMessageStore: MessageStore {
     /// stored then is returned, `replayed`.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
         let stored = try writer.writeInCompiledTransaction { db in
-            var single: MessageInsert?  // compiled (looked up in the cache) once a group needs it
             var stored: [Message?] = []
             stored.reserveCapacity(drafts.count)
             var next = drafts.startIndex
             while next < drafts.endIndex {
-                // A run of plain messages: one statement of several rows (MessageInsert).
+                // A run of plain messages: one statement of as many rows (MessageInsert).
                 var end = next
                 while end < drafts.endIndex, end - next < MessageInsert.mostRows, MessageInsert.isPlain(drafts[end]) { end += 1 }
-                if end - next > 1 {
+                if end > next {
                     let first = try MessageInsert(db, rows: end - next).run(plain: drafts[next..<end], timestamp: timestamp)
                     for (offset, draft) in drafts[next..<end].enumerated() {
                         stored.append(draft.stored(id: first + Int64(offset), timestamp: timestamp))
                     }
                     next = end
-                    continue
+                } else {
+                    stored.append(try Self.store(drafts[next], timestamp: timestamp, insert: MessageInsert(db), in: db))
+                    next += 1
                 }
-                let insert = try single ?? MessageInsert(db)
-                single = insert
-                stored.append(try Self.store(drafts[next], timestamp: timestamp, insert: insert, in: db))
-                next += 1
             }
             return stored
         }
@@ -79,9 +76,10 @@ public final class SQLiteMessageStore: MessageStore {
         return stored
     }
 
-    /// Stores one draft of a group, in its transaction: an act or reply
-    /// after its target is looked up, a client id sent before answered
-    /// with the message it stored, a conversation event with its membership.
+    /// Stores one draft of a group that is not plain, in its transaction:
+    /// an act or reply after its target is looked up, a client id sent
+    /// before answered with the message it stored, a conversation event
+    /// with its membership.
     private static func store(_ draft: MessageDraft, timestamp: Int64, insert: MessageInsert, in db: Database) throws -> Message? {
         guard let event = draft.event else {
             // A reply or act is looked up first (its target must not change twice); a plain

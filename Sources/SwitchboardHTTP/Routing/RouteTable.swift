@@ -50,7 +50,7 @@ struct RouteTable: Sendable {
 
     /// Matches a raw path (read by ``RequestPath`` first).
     func match(method: String, path: String) -> Match {
-        guard let segments = RequestPath.read(path) else { return .invalidPath }
-        return match(method: method, path: segments)
+        guard let read = RequestPath.read(path) else { return .invalidPath }
+        return match(method: method, path: read)
     }
 }
