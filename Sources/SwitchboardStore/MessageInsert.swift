@@ -68,14 +68,16 @@ struct MessageInsert {
         precondition(drafts.count == rows, "\(drafts.count) drafts for a statement of \(rows) rows")
         let sqlite = statement.sqliteStatement
         _ = sqlite3_reset(sqlite)
-        defer { sqlite3_clear_bindings(sqlite) }  // no message's text kept bound between commits
-        var base: Int32 = 0
-        for draft in drafts {
-            bindRow(draft, at: base, timestamp: timestamp, event: nil, media: nil, replyTo: nil, target: nil,
-                    detail: StoredActFields.detail(of: draft), clientID: nil)
-            base += Self.columns
+        try StatementTexts.with(capacity: drafts.reduce(0) { $0 + Self.placedBytes($1) }) { texts in
+            defer { sqlite3_clear_bindings(sqlite) }  // before the texts go; no message's text kept bound between commits
+            var base: Int32 = 0
+            for draft in drafts {
+                bindRow(draft, at: base, texts: &texts, timestamp: timestamp, event: nil, media: nil, replyTo: nil, target: nil,
+                        detail: StoredActFields.detail(of: draft), clientID: nil)
+                base += Self.columns
+            }
+            try step()
         }
-        try step()
         let stored = db.changesCount, last = db.lastInsertedRowID
         guard stored == rows else {
             throw DatabaseError(message: "a statement of \(rows) messages stored \(stored)", sql: statement.sql)
@@ -93,19 +95,29 @@ struct MessageInsert {
         let sqlite = statement.sqliteStatement
         // A failed step's code was reported by that step; reset only readies the statement again.
         _ = sqlite3_reset(sqlite)
-        defer { sqlite3_clear_bindings(sqlite) }  // no message's text kept bound between commits
-        bindRow(draft, at: 0, timestamp: timestamp, event: event, media: media, replyTo: replyTo, target: target,
-                detail: detail, clientID: clientID)
-        try step()
+        try StatementTexts.with(capacity: Self.placedBytes(draft)) { texts in
+            defer { sqlite3_clear_bindings(sqlite) }  // before the texts go; no message's text kept bound between commits
+            bindRow(draft, at: 0, texts: &texts, timestamp: timestamp, event: event, media: media, replyTo: replyTo, target: target,
+                    detail: detail, clientID: clientID)
+            try step()
+        }
     }
 
-    /// Binds one row's eleven values, after the `base` values of the rows before it.
-    private func bindRow(_ draft: MessageDraft, at base: Int32, timestamp: Int64, event: String?, media: String?,
-                         replyTo: Int64?, target: Int64?, detail: String?, clientID: String?) {
-        bind(draft.room, base + 1)
-        bind(draft.user, base + 2)
-        bind(draft.text, base + 3)
-        bind(draft.kind.rawValue, base + 4)
+    /// The bytes of a row's texts that every message has (``StatementTexts``).
+    private static func placedBytes(_ draft: MessageDraft) -> Int {
+        StatementTexts.bytes(draft.room) + StatementTexts.bytes(draft.user) + StatementTexts.bytes(draft.text)
+            + StatementTexts.bytes(draft.kind.rawValue)
+    }
+
+    /// Binds one row's eleven values, after the `base` values of the rows
+    /// before it: the texts every message has from `texts`, the others
+    /// (rare, and often NULL) copied by SQLite.
+    private func bindRow(_ draft: MessageDraft, at base: Int32, texts: inout StatementTexts, timestamp: Int64, event: String?,
+                         media: String?, replyTo: Int64?, target: Int64?, detail: String?, clientID: String?) {
+        bind(texts.place(draft.room), base + 1)
+        bind(texts.place(draft.user), base + 2)
+        bind(texts.place(draft.text), base + 3)
+        bind(texts.place(draft.kind.rawValue), base + 4)
         bind(timestamp, base + 5)
         bind(event, base + 6)
         bind(media, base + 7)
@@ -125,12 +137,18 @@ struct MessageInsert {
         }
     }
 
+    /// Binds text placed in the step's ``StatementTexts``, read in place.
+    private func bind(_ placed: (start: UnsafePointer<CChar>, count: Int32), _ index: Int32) {
+        let code = sqlite3_bind_text(statement.sqliteStatement, index, placed.start, placed.count, nil)  // nil: SQLITE_STATIC
+        precondition(code == SQLITE_OK, "binding a value to the message insert failed (\(code))")
+    }
+
     private func bind(_ text: String?, _ index: Int32) {
         let code: Int32
         if var text {
-            // The UTF-8 bytes in place, with their length: a String passed as a C string is
-            // copied into a new array when it is stored inline (up to 15 bytes: most rooms,
-            // names and kinds), four allocations a publish. SQLITE_TRANSIENT: SQLite copies
+            // The rare texts (an event, media, detail, client id). The UTF-8 bytes in place,
+            // with their length: a String passed as a C string is copied into a new array
+            // when it is stored inline (up to 15 bytes). SQLITE_TRANSIENT: SQLite copies
             // them (the buffer lives only for the call). An empty text is text, not NULL.
             code = text.withUTF8 { bytes in
                 guard let start = bytes.baseAddress, !bytes.isEmpty else {

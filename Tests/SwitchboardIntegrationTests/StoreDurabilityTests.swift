@@ -157,6 +157,33 @@ struct StoreDurabilityTests {
         #expect(try store.lastAssignedID() == again[4].id)
     }
 
+    /// The insert binds a statement's texts from one buffer that SQLite reads
+    /// in place (StatementTexts): every row keeps its own bytes, whatever
+    /// their length (inline strings up to 15 bytes, native ones, a group too
+    /// large for the stack) and script, an empty text stays text, and the
+    /// one-row insert (a client id) reads its texts the same way.
+    @Test func textsReadInPlaceAreStoredWholeRowByRow() throws {
+        let path = try Self.temporaryPath("texts-in-place")
+        defer { Self.remove(path) }
+        let store = try SQLiteMessageStore(path: path)
+        let long = String(repeating: "é🐶x", count: 560)  // 4,480 bytes: 32 rows take 143 KB
+        var drafts = (0..<32).map { row in
+            MessageDraft(room: row.isMultiple(of: 2) ? "room-of-16-bytes" : "r\(row)", user: "user\(row)-ünïcödé",
+                         text: row == 3 ? "" : "\(row) " + (row.isMultiple(of: 3) ? long : "short \(row)"), kind: .message)
+        }
+        var once = MessageDraft(room: "lobby", user: "han", text: "with a client id " + long, kind: .message)
+        once.clientID = "han-texts"
+        drafts.append(once)
+        let returned = try store.append(drafts, timestamp: 5)
+        let read = try store.messages(after: 0, in: .all, limit: 100).messages
+        #expect(read.count == drafts.count)
+        for (draft, row) in zip(drafts, read) {
+            #expect(row.text == draft.text && row.room == draft.room && row.user == draft.user, "id \(row.id)")
+        }
+        #expect(read.map(\.id) == returned.map(\.id))
+        #expect(read[3].text == "" && read.last?.clientID == "han-texts")
+    }
+
     /// A fresh SQLite file's path in the tests' directory.
     private static func temporaryPath(_ name: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")

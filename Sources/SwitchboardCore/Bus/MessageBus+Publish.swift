@@ -65,12 +65,8 @@ extension MessageBus {
     /// commit thread) once it is durable and its room's subscribers are woken.
     /// Nobody's thread waits on the disk.
     public func publish(_ draft: MessageDraft, completion: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) {
-        groupCommit.submit(draft) { result in
-            completion(result.flatMap { $0.map { .success($0) } ?? .failure(.storeFailure(Self.notKept)) })
-        }
+        groupCommit.submitMessage(draft, completion: completion)
     }
-
-    private static let notKept = "the store did not keep the message"
 
     /// Stores a group as one transaction and wakes its subscribers (the group
     /// commit's one function, run on its thread).

@@ -22,7 +22,7 @@ final class GroupCommit: Sendable {
     /// Called with the stored message, or nil for a presence change the
     /// store did not announce (another node had announced it).
     typealias Completion = @Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void
-    typealias Ticket = StoreTicket<EncodedMessage?>
+    typealias Ticket = CommitTicket
     typealias Commit = @Sendable ([MessageDraft]) -> Result<[EncodedMessage?], SwitchboardError>
 
     /// One thing waiting: a draft with its completion, or a barrier.
@@ -101,9 +101,20 @@ final class GroupCommit: Sendable {
     /// already in a commit may yet be. A draft without a completion (a
     /// presence `join`) waits for the store however long it takes.
     func submit(_ draft: MessageDraft, completion: Completion?) {
-        let ticket = completion.map(Ticket.init)
+        guard let completion else { return enqueue(.draft(draft, nil)) }
+        submit(draft, ticket: Ticket(.stored(completion)))
+    }
+
+    /// Queues `draft`, a message that must be stored, as ``submit(_:completion:)``
+    /// does: `completion` gets the stored message, or the store's failure
+    /// when the store did not keep it.
+    func submitMessage(_ draft: MessageDraft, completion: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) {
+        submit(draft, ticket: Ticket(.message(completion)))
+    }
+
+    private func submit(_ draft: MessageDraft, ticket: Ticket) {
         enqueue(.draft(draft, ticket))
-        if let ticket { gate.expire(ticket) }
+        gate.expire(ticket)
     }
 
     /// Runs `body` on the commit thread once everything queued before it is

@@ -14,7 +14,13 @@ import SwitchboardCore
 /// every answer and every deinit, about 2,000 instructions a publish on
 /// libmicrohttpd's loop (callgrind).
 final class PendingAnswer: HTTPContinuation, Sendable {
-    private let answer = Mutex<(@Sendable () throws -> HTTPHandlerResult)?>(nil)
+    /// The answer's maker, in a struct: a closure kept in `Mutex`'s generic
+    /// storage as it is was kept behind a reabstraction thunk of its own.
+    private struct Answer {
+        let make: @Sendable () throws -> HTTPHandlerResult
+    }
+
+    private let answer = Mutex<Answer?>(nil)
 
     private init() {}
 
@@ -32,19 +38,42 @@ final class PendingAnswer: HTTPContinuation, Sendable {
     static func suspend<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
                                            until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                                            then answer: @escaping @Sendable (Outcome) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
+        let pending = suspending(exchange)
+        start { [unowned exchange] outcome in pending.complete(exchange) { try answer(outcome) } }
+        return .suspended
+    }
+
+    /// A publish waiting for its commit: 201 with the stored message (200
+    /// for a client id sent again), or the error. Not through the generic
+    /// ``suspend(_:awaiting:until:then:)``: its `done`, passed on as a
+    /// publish's completion, was a reabstraction thunk (an allocation on
+    /// libmicrohttpd's loop, a free on the commit thread) and its answer a
+    /// closure around the answer.
+    static func published(_ exchange: any HTTPExchanging,
+                          until start: (_ done: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) -> Void)
+        -> HTTPHandlerResult {
+        let pending = suspending(exchange)
+        start { [unowned exchange] outcome in pending.complete(exchange) { .respond(try Publish.created(outcome.get())) } }
+        return .suspended
+    }
+
+    /// A pending answer for `exchange`, suspended with it as its continuation.
+    private static func suspending(_ exchange: any HTTPExchanging) -> PendingAnswer {
         let pending = PendingAnswer()
         exchange.suspend(continuingWith: pending)
-        start { [unowned exchange] outcome in
-            pending.answer.withLock { $0 = { try answer(outcome) } }
-            exchange.resume()
-        }
-        return .suspended
+        return pending
+    }
+
+    /// Keeps the answer and resumes `exchange`: from any thread, once.
+    private func complete(_ exchange: any HTTPExchanging, with answer: @escaping @Sendable () throws -> HTTPHandlerResult) {
+        self.answer.withLock { $0 = Answer(make: answer) }
+        exchange.resume()
     }
 
     func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
         guard let answer = answer.withLock({ $0 }) else { return .respond(.error(.storeUnavailable("resumed before the store answered"))) }
         do {
-            return try answer()
+            return try answer.make()
         } catch let error as SwitchboardError {
             return .respond(.error(error))
         } catch {
@@ -68,8 +97,6 @@ extension PendingAnswer {
     /// Suspends `exchange` until `draft` is stored: 201 with the stored
     /// message, or the error.
     static func publish(_ draft: MessageDraft, exchange: any HTTPExchanging, bus: MessageBus) -> HTTPHandlerResult {
-        suspend(exchange, awaiting: Result<EncodedMessage, SwitchboardError>.self,
-                until: { done in bus.publish(draft, completion: done) },
-                answer: { try Publish.created($0.get()) })
+        published(exchange, until: { done in bus.publish(draft, completion: done) })
     }
 }

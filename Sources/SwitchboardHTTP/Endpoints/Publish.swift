@@ -21,9 +21,9 @@ enum Publish {
         draft.clientID = try exchange.header("Idempotency-Key").map { key throws(SwitchboardError) in
             try ClientID.valid(key, field: "Idempotency-Key")
         } ?? fields.clientID
-        return PendingAnswer.suspend(exchange, until: { [draft] done in
+        return PendingAnswer.published(exchange, until: { [draft] done in
             services.acts.publish(draft, media: media, by: identity, completion: done)
-        }, answer: { try created($0.get()) })
+        })
     }
 
     /// A message from the server, as user `system`, to every transport in the room.
