@@ -64,17 +64,18 @@ struct MessageInsert {
     /// other writer, so the ids are consecutive: checked by the count of
     /// rows stored and the last id.
     /// - Throws: `DatabaseError` with SQLite's code and message when the step fails.
-    func run(plain drafts: ArraySlice<MessageDraft>, timestamp: Int64) throws -> Int64 {
+    func run(plain drafts: UnsafeBufferPointer<MessageDraft>, timestamp: Int64) throws -> Int64 {
         precondition(drafts.count == rows, "\(drafts.count) drafts for a statement of \(rows) rows")
         let sqlite = statement.sqliteStatement
         _ = sqlite3_reset(sqlite)
-        try StatementTexts.with(capacity: drafts.reduce(0) { $0 + Self.placedBytes($1) }) { texts in
+        // By index: each draft read in place, not copied out.
+        var capacity = 0
+        for index in drafts.indices { capacity += Self.placedBytes(drafts[index]) }
+        try StatementTexts.with(capacity: capacity) { texts in
             defer { sqlite3_clear_bindings(sqlite) }  // before the texts go; no message's text kept bound between commits
-            var base: Int32 = 0
-            for draft in drafts {
-                bindRow(draft, at: base, texts: &texts, timestamp: timestamp, event: nil, media: nil, replyTo: nil, target: nil,
-                        detail: StoredActFields.detail(of: draft), clientID: nil)
-                base += Self.columns
+            for index in drafts.indices {
+                bindRow(drafts[index], at: Int32(index) * Self.columns, texts: &texts, timestamp: timestamp, event: nil, media: nil,
+                        replyTo: nil, target: nil, detail: StoredActFields.detail(of: drafts[index]), clientID: nil)
             }
             try step()
         }

@@ -47,26 +47,29 @@ public final class SQLiteMessageStore: MessageStore {
     /// whose user already sent its client id stores nothing: the message
     /// stored then is returned, `replayed`.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
-        let stored = try writer.writeInCompiledTransaction { db in
-            var stored: [Message?] = []
-            stored.reserveCapacity(drafts.count)
-            var next = drafts.startIndex
-            while next < drafts.endIndex {
-                // A run of plain messages: one statement of as many rows (MessageInsert).
-                var end = next
-                while end < drafts.endIndex, end - next < MessageInsert.mostRows, MessageInsert.isPlain(drafts[end]) { end += 1 }
-                if end > next {
-                    let first = try MessageInsert(db, rows: end - next).run(plain: drafts[next..<end], timestamp: timestamp)
-                    for (offset, draft) in drafts[next..<end].enumerated() {
-                        stored.append(draft.stored(id: first + Int64(offset), timestamp: timestamp))
+        // The drafts through a buffer pointer: read in place (an array's element or
+        // iteration is a copy of the draft, eleven references retained and released).
+        let stored = try drafts.withUnsafeBufferPointer { drafts in
+            try writer.writeInCompiledTransaction { db in
+                var stored: [Message?] = []
+                stored.reserveCapacity(drafts.count)
+                var next = drafts.startIndex
+                while next < drafts.endIndex {
+                    // A run of plain messages: one statement of as many rows (MessageInsert).
+                    var end = next
+                    while end < drafts.endIndex, end - next < MessageInsert.mostRows, MessageInsert.isPlain(drafts[end]) { end += 1 }
+                    if end > next {
+                        let run = UnsafeBufferPointer(rebasing: drafts[next..<end])
+                        let first = try MessageInsert(db, rows: run.count).run(plain: run, timestamp: timestamp)
+                        for index in run.indices { stored.append(run[index].stored(id: first + Int64(index), timestamp: timestamp)) }
+                        next = end
+                    } else {
+                        stored.append(try Self.store(drafts[next], timestamp: timestamp, insert: MessageInsert(db), in: db))
+                        next += 1
                     }
-                    next = end
-                } else {
-                    stored.append(try Self.store(drafts[next], timestamp: timestamp, insert: MessageInsert(db), in: db))
-                    next += 1
                 }
+                return stored
             }
-            return stored
         }
         // An unsend's old text is still in the WAL's earlier frames: checkpointed
         // into the (secure_delete) file and the WAL emptied, where no reader holds it.

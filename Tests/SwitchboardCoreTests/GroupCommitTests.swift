@@ -122,6 +122,42 @@ struct GroupCommitTests {
         #expect(throws: SwitchboardError.shuttingDown) { try bus.publishAndWait(MessageDraft(room: "r", user: "u", text: "late", kind: .message)) }
     }
 
+    /// A publish answered at its deadline while it waited behind a slow
+    /// commit is dropped from the next group, never stored; the publish
+    /// queued with it is stored, under the next id, and answered with it.
+    @Test func aPublishPastItsDeadlineIsDroppedFromItsGroupAndTheOthersAreStored() throws {
+        let store = CountingStore()
+        let bus = try MessageBus(store: store, gate: StoreGate(timeoutSeconds: 1))
+        store.delay.store(2_000_000, ordering: .relaxed)  // the first commit takes 2 s
+        let answers = Mutex<[String: Result<EncodedMessage, SwitchboardError>]>([:])
+        let done = DispatchGroup()
+        func publish(_ text: String) {
+            done.enter()
+            bus.publish(MessageDraft(room: "r", user: "u", text: text, kind: .message)) { result in
+                answers.withLock { $0[text] = result }
+                done.leave()
+            }
+        }
+        publish("first")  // committing until 2 s; answered at its deadline (1 s), stored still
+        usleep(50_000)
+        publish("late")   // queued; its deadline (1.05 s) passes before the first commit ends
+        usleep(1_450_000)
+        store.delay.store(0, ordering: .relaxed)
+        publish("next")   // queued beside it at 1.5 s, due at 2.5 s: stored in the next group at 2 s
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        let all = answers.withLock { $0 }
+        if case .failure(let error)? = all["late"] {
+            #expect(error == .storeTimedOut(seconds: 1))
+        } else {
+            Issue.record("late was answered \(String(describing: all["late"]))")
+        }
+        guard case .success(let next)? = all["next"] else { Issue.record("next was answered \(String(describing: all["next"]))"); return }
+        let stored = try store.inner.messages(after: 0, in: .all, limit: 10).messages
+        #expect(stored.map(\.text) == ["first", "next"])
+        #expect(next.id == stored.last?.id)
+        #expect(store.groups.withLock { $0 } == [1, 1])
+    }
+
     /// Joins as raw TCP clients make them: a thousand connections' serial
     /// queues, each announcing its user through `Presence`. Every join is committed and
     /// published once. (With 5,000 TCP clients and the event loops busy, a

@@ -25,14 +25,28 @@ final class GroupCommit: Sendable {
     typealias Ticket = CommitTicket
     typealias Commit = @Sendable ([MessageDraft]) -> Result<[EncodedMessage?], SwitchboardError>
 
-    /// One thing waiting: a draft with its completion, or a barrier.
-    private enum Entry {
-        case draft(MessageDraft, Ticket?)
-        case barrier(@Sendable () -> Void)
+    /// What waits, in order: the drafts and their tickets side by side, so
+    /// that a group reaches the store as the array it was queued in (an
+    /// enum of a draft and its ticket was three copies of every draft on
+    /// the commit thread: out of the queue, into the run, into the store's
+    /// array), and the barriers, each after the drafts queued before it.
+    private struct Queued {
+        var drafts: [MessageDraft] = []
+        var tickets: [Ticket?] = []
+        var barriers: [(after: Int, body: @Sendable () -> Void)] = []
+
+        var isEmpty: Bool { drafts.isEmpty && barriers.isEmpty }
+
+        /// Empties the queue, keeping its arrays' room.
+        mutating func removeAll() {
+            drafts.removeAll(keepingCapacity: true)
+            tickets.removeAll(keepingCapacity: true)
+            barriers.removeAll(keepingCapacity: true)
+        }
     }
 
     private struct Pending {
-        var entries: [Entry] = []
+        var queued = Queued()
         var commit: Commit?
         var draining = false
         var stopped = false
@@ -72,7 +86,7 @@ final class GroupCommit: Sendable {
     }
 
     /// Whether anything is queued or being committed.
-    var isBusy: Bool { pending.withLock { $0.draining || !$0.entries.isEmpty } }
+    var isBusy: Bool { pending.withLock { $0.draining || !$0.queued.isEmpty } }
 
     /// Waits, at most `seconds`, until nothing is queued or being committed
     /// and every completion has run. True when that happened in time.
@@ -80,7 +94,7 @@ final class GroupCommit: Sendable {
     func waitUntilIdle(seconds: Double) -> Bool {
         let idle = DispatchSemaphore(value: 0)
         let already = pending.withLock { pending -> Bool in
-            if !pending.draining && pending.entries.isEmpty { return true }
+            if !pending.draining && pending.queued.isEmpty { return true }
             pending.idleWaiters.append(idle)
             return false
         }
@@ -89,9 +103,9 @@ final class GroupCommit: Sendable {
 
     /// Sleeps until there is something to commit; false once stopped and drained.
     private func waitForWork() -> Bool {
-        if pending.withLock({ $0.stopped && $0.entries.isEmpty }) { return false }
+        if pending.withLock({ $0.stopped && $0.queued.isEmpty }) { return false }
         work.wait()
-        return pending.withLock { !($0.stopped && $0.entries.isEmpty) }
+        return pending.withLock { !($0.stopped && $0.queued.isEmpty) }
     }
 
     /// Queues `draft`; `completion` runs on the commit thread once the
@@ -101,7 +115,7 @@ final class GroupCommit: Sendable {
     /// already in a commit may yet be. A draft without a completion (a
     /// presence `join`) waits for the store however long it takes.
     func submit(_ draft: MessageDraft, completion: Completion?) {
-        guard let completion else { return enqueue(.draft(draft, nil)) }
+        guard let completion else { return enqueue { $0.drafts.append(draft); $0.tickets.append(nil) } }
         submit(draft, ticket: Ticket(.stored(completion)))
     }
 
@@ -113,19 +127,19 @@ final class GroupCommit: Sendable {
     }
 
     private func submit(_ draft: MessageDraft, ticket: Ticket) {
-        enqueue(.draft(draft, ticket))
+        enqueue { $0.drafts.append(draft); $0.tickets.append(ticket) }
         gate.expire(ticket)
     }
 
     /// Runs `body` on the commit thread once everything queued before it is
     /// committed (or refused) and its completions have run.
     func submitBarrier(_ body: @escaping @Sendable () -> Void) {
-        enqueue(.barrier(body))
+        enqueue { $0.barriers.append((after: $0.drafts.count, body: body)) }
     }
 
-    private func enqueue(_ entry: Entry) {
+    private func enqueue(_ add: (inout Queued) -> Void) {
         let start = pending.withLock { pending -> Bool in
-            pending.entries.append(entry)
+            add(&pending.queued)
             if pending.draining { return false }
             if pending.deferring.contains(where: { pthread_equal($0, pthread_self()) != 0 }) {
                 wakeOwed.store(true, ordering: .relaxed)
@@ -153,7 +167,7 @@ final class GroupCommit: Sendable {
     func releaseWakes() {
         guard wakeOwed.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let start = pending.withLock { pending -> Bool in
-            guard !pending.draining, !pending.entries.isEmpty else { return false }
+            guard !pending.draining, !pending.queued.isEmpty else { return false }
             pending.draining = true
             return true
         }
@@ -169,43 +183,49 @@ final class GroupCommit: Sendable {
 
     private func drain() {
         while true {
-            let (entries, commit, idleWaiters) = pending.withLock { pending in
-                defer { pending.entries.removeAll(keepingCapacity: true) }
+            let (queued, commit, idleWaiters) = pending.withLock { pending in
+                defer { pending.queued.removeAll() }
                 var idleWaiters: [DispatchSemaphore] = []
-                if pending.entries.isEmpty {
+                if pending.queued.isEmpty {
                     pending.draining = false
                     swap(&idleWaiters, &pending.idleWaiters)
                 }
-                return (pending.entries, pending.commit, idleWaiters)
+                return (pending.queued, pending.commit, idleWaiters)
             }
             for waiter in idleWaiters { waiter.signal() }
-            guard !entries.isEmpty, let commit else { return }
+            guard !queued.isEmpty, let commit else { return }
             // The drafts between two barriers are one transaction; a barrier
             // runs after the drafts before it and before those after it.
-            var run: [(MessageDraft, Ticket?)] = []
-            run.reserveCapacity(entries.count)
-            for entry in entries {
-                switch entry {
-                case .draft(let draft, let ticket):
-                    // One whose caller was already told the store did not answer is dropped, never stored.
-                    if let ticket, !ticket.begin() { continue }
-                    run.append((draft, ticket))
-                case .barrier(let body):
-                    Self.commitRun(run, commit)
-                    run.removeAll(keepingCapacity: true)
-                    body()
-                }
+            var start = 0
+            for barrier in queued.barriers {
+                Self.commitRun(queued.drafts, queued.tickets, start..<barrier.after, commit)
+                barrier.body()
+                start = barrier.after
             }
-            Self.commitRun(run, commit)
+            Self.commitRun(queued.drafts, queued.tickets, start..<queued.drafts.count, commit)
             // The group's tickets are answered: freed here, not by the next publisher's thread.
             gate.trimAnsweredDeadlines()
         }
     }
 
-    /// Stores `run` in one transaction and runs each completion with its message.
-    private static func commitRun(_ run: [(MessageDraft, Ticket?)], _ commit: Commit) {
+    /// Stores the drafts in `range` in one transaction and runs each
+    /// completion with its message; all of `drafts` is passed as it is.
+    private static func commitRun(_ drafts: [MessageDraft], _ tickets: [Ticket?], _ range: Range<Int>, _ commit: Commit) {
+        // One whose caller was already told the store did not answer is dropped, never stored.
+        var dropped: [Int] = []
+        for index in range where !(tickets[index]?.begin() ?? true) { dropped.append(index) }
+        if dropped.isEmpty {
+            store(range.count == drafts.count ? drafts : Array(drafts[range]), answering: range, tickets, commit)
+        } else {
+            let kept = range.filter { !dropped.contains($0) }
+            store(kept.map { drafts[$0] }, answering: kept, tickets, commit)
+        }
+    }
+
+    /// Stores `run` in one transaction and answers the tickets at `indices`, in its order.
+    private static func store(_ run: [MessageDraft], answering indices: some Collection<Int>, _ tickets: [Ticket?], _ commit: Commit) {
         guard !run.isEmpty else { return }
-        let outcome = commit(run.map(\.0))
-        for (index, (_, ticket)) in run.enumerated() { ticket?.finish(outcome.map { $0[index] }) }
+        let outcome = commit(run)
+        for (offset, index) in indices.enumerated() { tickets[index]?.finish(outcome.map { $0[offset] }) }
     }
 }
