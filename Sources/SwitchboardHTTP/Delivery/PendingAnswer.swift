@@ -14,8 +14,8 @@ import SwitchboardCore
 /// every answer and every deinit, about 2,000 instructions a publish on
 /// libmicrohttpd's loop (callgrind).
 final class PendingAnswer: HTTPContinuation, Sendable {
-    /// The answer's maker, in a struct: a closure kept in `Mutex`'s generic
-    /// storage as it is was kept behind a reabstraction thunk of its own.
+    /// The answer's maker, in a struct: a bare closure in `Mutex`'s generic
+    /// storage was kept behind a reabstraction thunk of its own.
     private struct Answer {
         let make: @Sendable () throws -> HTTPHandlerResult
     }
