@@ -50,31 +50,35 @@ public final class SQLiteMessageStore: MessageStore {
         // The drafts through a buffer pointer: read in place (an array's element or
         // iteration is a copy of the draft, eleven references retained and released).
         let stored = try drafts.withUnsafeBufferPointer { drafts in
-            try writer.writeInCompiledTransaction { db in
-                var stored: [Message?] = []
-                stored.reserveCapacity(drafts.count)
-                var next = drafts.startIndex
-                while next < drafts.endIndex {
-                    // A run of plain messages: one statement of as many rows (MessageInsert).
-                    var end = next
-                    while end < drafts.endIndex, end - next < MessageInsert.mostRows, MessageInsert.isPlain(drafts[end]) { end += 1 }
-                    if end > next {
-                        let run = UnsafeBufferPointer(rebasing: drafts[next..<end])
-                        let first = try MessageInsert(db, rows: run.count).run(plain: run, timestamp: timestamp)
-                        for index in run.indices { stored.append(run[index].stored(id: first + Int64(index), timestamp: timestamp)) }
-                        next = end
-                    } else {
-                        stored.append(try Self.store(drafts[next], timestamp: timestamp, insert: MessageInsert(db), in: db))
-                        next += 1
-                    }
-                }
-                return stored
-            }
+            try writer.writeInCompiledTransaction { db in try Self.store(drafts, timestamp: timestamp, in: db) }
         }
         // An unsend's old text is still in the WAL's earlier frames: checkpointed
         // into the (secure_delete) file and the WAL emptied, where no reader holds it.
         if stored.contains(where: { $0?.kind == .delete && $0?.target != nil }) {
             _ = try? writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        }
+        return stored
+    }
+
+    /// Stores a group's drafts in order, in its transaction: each run of
+    /// plain messages one statement of as many rows (``MessageInsert``),
+    /// any other draft a statement of its own, in its place.
+    private static func store(_ drafts: UnsafeBufferPointer<MessageDraft>, timestamp: Int64, in db: Database) throws -> [Message?] {
+        var stored: [Message?] = []
+        stored.reserveCapacity(drafts.count)
+        var next = drafts.startIndex
+        while next < drafts.endIndex {
+            var end = next
+            while end < drafts.endIndex, end - next < MessageInsert.mostRows, MessageInsert.isPlain(drafts[end]) { end += 1 }
+            guard end > next else {
+                stored.append(try store(drafts[next], timestamp: timestamp, insert: MessageInsert(db), in: db))
+                next += 1
+                continue
+            }
+            let run = UnsafeBufferPointer(rebasing: drafts[next..<end])
+            let first = try MessageInsert(db, rows: run.count).run(plain: run, timestamp: timestamp)
+            for index in run.indices { stored.append(run[index].stored(id: first + Int64(index), timestamp: timestamp)) }
+            next = end
         }
         return stored
     }

@@ -24,23 +24,21 @@ struct StatementTexts {
         }
     }
 
-    /// The room `text` takes: its UTF-8 bytes (none for nil).
-    static func bytes(_ text: String?) -> Int {
-        text?.utf8.count ?? 0
+    /// The room `text` takes: its UTF-8 bytes.
+    static func bytes(_ text: String) -> Int {
+        text.utf8.count
     }
 
     /// `text`'s UTF-8 bytes copied after the texts placed before, and
     /// where they are. An empty text is a valid pointer with count 0 (text,
     /// not NULL). More than the capacity given is a programming error.
     mutating func place(_ text: String) -> (start: UnsafePointer<CChar>, count: Int32) {
-        let count = text.utf8.count
-        precondition(used + count <= base.count, "statement texts beyond the room counted for them")
+        var text = text
         let start = base.baseAddress! + used
-        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            UnsafeMutableRawBufferPointer(start: start, count: count).copyMemory(from: UnsafeRawBufferPointer(bytes))
-        }
-        if copied == nil {
-            for (offset, byte) in text.utf8.enumerated() { start.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self) }
+        let count = text.withUTF8 { bytes in
+            precondition(used + bytes.count <= base.count, "statement texts beyond the room counted for them")
+            UnsafeMutableRawBufferPointer(start: start, count: bytes.count).copyMemory(from: UnsafeRawBufferPointer(bytes))
+            return bytes.count
         }
         used += count
         return (UnsafePointer(start.bindMemory(to: CChar.self, capacity: count)), Int32(count))
