@@ -62,7 +62,7 @@ for sanitizer in $sanitizers; do
     mkdir -p "$logs/probe" "$logs/core"
     (cd "$package" && TSAN_OPTIONS="exitcode=0 log_path=$logs/probe/tsan" swift test --skip-build --sanitize=thread \
       --filter aDeliberateRaceIsReported >"$logs/probe.log" 2>&1) || status=1
-    probe=$(cat "$logs"/probe/tsan* 2>/dev/null | grep -c "WARNING: ThreadSanitizer" || true)
+    probe=$(cat "$logs"/probe/tsan* 2>/dev/null | grep -c "SUMMARY: ThreadSanitizer: data race .*RaceProbe.swift" || true)
     (cd "$package" && TSAN_OPTIONS="exitcode=0 log_path=$logs/core/tsan" swift test --skip-build --sanitize=thread \
       --skip aDeliberateRaceIsReported >"$logs/core.log" 2>&1) || status=1
     grep -E "✘|Test run with|error:" "$logs/core.log" | head -20
