@@ -25,6 +25,8 @@ import Musl
 /// hands its wake-ups straight to the thread that serves them.
 final class DaemonLoop: @unchecked Sendable {
     private let wakePending = Atomic<Bool>(false)
+    /// An exchange was resumed on its own since the last pass (``wakeForResume()``).
+    private let resumedOnItsOwn = Atomic<Bool>(false)
     private let turns: ResumeTurns<HTTPExchange>
     private let passes: DaemonPasses?
     private let stopping = Atomic<Bool>(false)
@@ -64,6 +66,17 @@ final class DaemonLoop: @unchecked Sendable {
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { sb_eventfd_signal(wakeFD) }
     }
 
+    /// ``wake()`` for an exchange resumed on its own (an answer the store
+    /// gave, a publish's `201`): it is served in a pass before the next
+    /// turn's. In a pass with a turn it would come after the turn's
+    /// exchanges, all suspended before it (libmicrohttpd serves resumed
+    /// connections oldest-suspended first), so a publish's answer waited
+    /// for a turn of 256 long-poll answers or stream writes. Safe from any thread.
+    func wakeForResume() {
+        resumedOnItsOwn.store(true, ordering: .releasing)
+        wake()
+    }
+
     /// Resumes `exchange` (suspended) in its turn, before a later pass,
     /// oldest first; at once after ``stop()``. Safe from any thread.
     func resumeInTurn(_ exchange: HTTPExchange) {
@@ -86,6 +99,12 @@ final class DaemonLoop: @unchecked Sendable {
             // Cleared before the run: a wake during it is seen below, and one
             // after the check below has written the eventfd the wait sees.
             wakePending.store(false, ordering: .releasing)
+            // Exchanges resumed on their own first, in a pass without a turn
+            // (only when a turn waits: otherwise the one pass below serves them).
+            if resumedOnItsOwn.exchange(false, ordering: .acquiring), turns.hasQueued {
+                _ = MHD_run(daemon)
+                passes?.ended()
+            }
             // This thread runs the daemon: resuming only marks the connection, served by the pass below.
             let more = turns.takeTurn { $0.markResumable() }
             _ = MHD_run(daemon)

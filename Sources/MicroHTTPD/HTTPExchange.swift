@@ -163,7 +163,7 @@ public final class HTTPExchange: @unchecked Sendable {
     /// the stream body) is then called again on the connection's worker thread.
     public func resume() {
         MHD_resume_connection(connection)
-        loop?.wake()
+        loop?.wakeForResume()
     }
 
     /// ``resume()`` in its turn, for wake-ups that come in thousands (a

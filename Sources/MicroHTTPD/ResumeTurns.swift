@@ -43,6 +43,11 @@ final class ResumeTurns<Element: AnyObject & Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Whether a turn would take anything now. Loop thread only.
+    var hasQueued: Bool {
+        cursor < current.count || incoming.withLock { !$0.elements.isEmpty }
+    }
+
     /// Calls `body` on the next turn's elements, oldest first; true when
     /// more were queued before this turn than it took. Loop thread only.
     func takeTurn(_ body: (Element) -> Void) -> Bool {

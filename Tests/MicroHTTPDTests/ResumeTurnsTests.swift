@@ -33,6 +33,17 @@ struct ResumeTurnsTests {
         #expect(turn(turns) == ([], false))
     }
 
+    @Test func saysWhetherATurnWouldTakeAnything() {
+        let turns = ResumeTurns<Item>(turnSize: 2)
+        #expect(!turns.hasQueued)
+        for number in 0..<3 { _ = turns.append(Item(number)) }
+        #expect(turns.hasQueued, "appended, not yet taken")
+        #expect(turn(turns) == ([0, 1], true))
+        #expect(turns.hasQueued, "the rest of the batch taken from")
+        #expect(turn(turns) == ([2], false))
+        #expect(!turns.hasQueued)
+    }
+
     @Test func appendsDuringTurnsComeAfterEverythingQueuedBefore() {
         let turns = ResumeTurns<Item>(turnSize: 2)
         for number in 0..<3 { _ = turns.append(Item(number)) }
