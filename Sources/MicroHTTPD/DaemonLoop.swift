@@ -71,7 +71,8 @@ final class DaemonLoop: @unchecked Sendable {
     /// turn's. In a pass with a turn it would come after the turn's
     /// exchanges, all suspended before it (libmicrohttpd serves resumed
     /// connections oldest-suspended first), so a publish's answer waited
-    /// for a turn of 256 long-poll answers or stream writes. Safe from any thread.
+    /// for a turn's long-poll answers or stream writes (`--wake-batch`,
+    /// 256). Safe from any thread.
     func wakeForResume() {
         resumedOnItsOwn.store(true, ordering: .releasing)
         wake()

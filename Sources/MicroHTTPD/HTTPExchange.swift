@@ -160,7 +160,9 @@ public final class HTTPExchange: @unchecked Sendable {
     }
 
     /// Un-parks a suspended connection; safe from any thread. The handler (or
-    /// the stream body) is then called again on the connection's worker thread.
+    /// the stream body) is then called again on the connection's worker
+    /// thread; with one worker, before the next turn of ``resumeInTurn()``'s
+    /// (``DaemonLoop/wakeForResume()``): for one answer, not thousands.
     public func resume() {
         MHD_resume_connection(connection)
         loop?.wakeForResume()
