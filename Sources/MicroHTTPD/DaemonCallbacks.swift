@@ -164,7 +164,7 @@ func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
         result = context.handler.handle(exchange)
     }
     switch result {
-    case .suspended:
+    case .suspended, .askedAgain:
         return .YES
     case .respond(let response):
         return queue(response, on: exchange)

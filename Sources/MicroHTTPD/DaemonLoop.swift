@@ -25,8 +25,9 @@ import Musl
 /// hands its wake-ups straight to the thread that serves them.
 final class DaemonLoop: @unchecked Sendable {
     private let wakePending = Atomic<Bool>(false)
-    /// An exchange was resumed on its own since the last pass (``wakeForResume()``).
-    private let resumedOnItsOwn = Atomic<Bool>(false)
+    /// An exchange was resumed on its own (``wakeForResume()``) or asked
+    /// again (``askedAgain()``) since the last pass: its answer comes first.
+    private let answersWaiting = Atomic<Bool>(false)
     private let turns: ResumeTurns<HTTPExchange>
     private let passes: DaemonPasses?
     private let stopping = Atomic<Bool>(false)
@@ -74,8 +75,17 @@ final class DaemonLoop: @unchecked Sendable {
     /// for a turn's long-poll answers or stream writes (`--wake-batch`,
     /// 256). Safe from any thread.
     func wakeForResume() {
-        resumedOnItsOwn.store(true, ordering: .releasing)
+        answersWaiting.store(true, ordering: .releasing)
         wake()
+    }
+
+    /// An exchange was asked again (``HTTPExchange/askAgain(continuingWith:)``,
+    /// on this thread, in a pass): the next pass, which asks it, comes at
+    /// once and before the next turn, as for ``wakeForResume()``. No
+    /// eventfd: the loop sees the flag when the pass ends.
+    func askedAgain() {
+        answersWaiting.store(true, ordering: .relaxed)
+        wakePending.store(true, ordering: .relaxed)
     }
 
     /// Resumes `exchange` (suspended) in its turn, before a later pass,
@@ -100,9 +110,9 @@ final class DaemonLoop: @unchecked Sendable {
             // Cleared before the run: a wake during it is seen below, and one
             // after the check below has written the eventfd the wait sees.
             wakePending.store(false, ordering: .releasing)
-            // Exchanges resumed on their own first, in a pass without a turn
-            // (only when a turn waits: otherwise the one pass below serves them).
-            if resumedOnItsOwn.exchange(false, ordering: .acquiring), turns.hasQueued {
+            // Answers first (exchanges resumed on their own or asked again), in a pass
+            // without a turn (only when a turn waits: otherwise the one pass below serves them).
+            if answersWaiting.exchange(false, ordering: .acquiring), turns.hasQueued {
                 _ = MHD_run(daemon)
                 passes?.ended()
             }

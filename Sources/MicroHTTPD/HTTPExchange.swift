@@ -99,16 +99,11 @@ public final class HTTPExchange: @unchecked Sendable {
         taken.run(completion)
     }
 
-    /// The value of a query-string argument, decoded; nil when absent.
-    /// An argument given without `=` yields an empty string.
-    public func query(_ name: String) -> String? {
-        lookup(.GET_ARGUMENT_KIND, name)
-    }
+    /// The value of a query-string argument, decoded; nil when absent (`""` without `=`).
+    public func query(_ name: String) -> String? { lookup(.GET_ARGUMENT_KIND, name) }
 
     /// The value of a request header (case-insensitive name); nil when absent.
-    public func header(_ name: String) -> String? {
-        lookup(.HEADER_KIND, name)
-    }
+    public func header(_ name: String) -> String? { lookup(.HEADER_KIND, name) }
 
     /// The sink of a streamed body, once; see ``HTTPExchanging/takeBodySink()``.
     public func takeBodySink() -> (any HTTPBodySink)? {
@@ -128,6 +123,13 @@ public final class HTTPExchange: @unchecked Sendable {
     public func suspend(continuingWith continuation: any HTTPContinuation) {
         self.continuation = continuation
         MHD_suspend_connection(connection)
+    }
+
+    /// See ``HTTPExchanging/askAgain(continuingWith:)``: libmicrohttpd calls the access handler
+    /// again at its next pass (a connection with no response keeps `data_already_pending`).
+    public func askAgain(continuingWith continuation: any HTTPContinuation) {
+        self.continuation = continuation
+        loop?.askedAgain()
     }
 
     /// Calls `handler` once, on another thread, if the client closes its

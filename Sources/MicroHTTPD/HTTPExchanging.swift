@@ -33,6 +33,12 @@ public protocol HTTPExchanging: AnyObject, Sendable {
     func suspend()
     /// Parks the request before its answer; on ``resume()`` the continuation answers.
     func suspend(continuingWith continuation: any HTTPContinuation)
+    /// Leaves the request unanswered and not suspended until the daemon's
+    /// next pass, when `continuation` is asked (and must answer or suspend:
+    /// asked at every pass, the worker would never sleep); the handler then
+    /// returns ``HTTPHandlerResult/askedAgain``. For an answer expected
+    /// within a pass (a publish's commit). Worker thread only.
+    func askAgain(continuingWith continuation: any HTTPContinuation)
     /// Calls `handler` (once, from any thread) if the client leaves while the exchange is suspended.
     func watchHangup(_ handler: @escaping @Sendable () -> Void)
     /// Un-parks a suspended exchange; safe from any thread.

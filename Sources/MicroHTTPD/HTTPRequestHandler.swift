@@ -5,6 +5,11 @@ public enum HTTPHandlerResult {
     /// The handler called ``HTTPExchange/suspend(continuingWith:)``; when
     /// someone calls ``HTTPExchange/resume()`` the continuation answers.
     case suspended
+    /// The handler called ``HTTPExchanging/askAgain(continuingWith:)``: the
+    /// continuation is asked at the daemon's next pass, without the
+    /// connection being suspended in between, and must then answer or
+    /// suspend (never ask again: the connection would be served every pass).
+    case askedAgain
 }
 
 /// Receives complete requests from an ``HTTPDaemon``.

@@ -61,6 +61,7 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
     public func onCompletion(_ handler: @escaping @Sendable (HTTPCompletion) -> Void) { completions.append(handler) }
     public func suspend() {}
     public func suspend(continuingWith continuation: any HTTPContinuation) { self.continuation = continuation }
+    public func askAgain(continuingWith continuation: any HTTPContinuation) { self.continuation = continuation }
     /// No client can leave an exchange that has none.
     public func watchHangup(_ handler: @escaping @Sendable () -> Void) {}
 
@@ -114,6 +115,15 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
     }
 
     private func carryOut(_ result: HTTPHandlerResult) {
+        if case .askedAgain = result {
+            // As libmicrohttpd's next pass: the continuation is asked once more, soon.
+            worker.async { [self] in
+                guard let continuation else { return }
+                self.continuation = nil
+                carryOut(continuation.resumed(self))
+            }
+            return
+        }
         guard case .respond(let response) = result else { return }  // suspended: a resume asks again
         let headers = response.headers + responseHeaders
         switch response.body {

@@ -20,6 +20,10 @@ struct ResumeOrderTests {
         let release = DispatchSemaphore(value: 0)
 
         func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
+            if exchange.path == "/ask" {
+                exchange.askAgain(continuingWith: self)
+                return .askedAgain
+            }
             if exchange.path == "/block" {
                 blocking.signal()
                 release.wait()
@@ -74,5 +78,41 @@ struct ResumeOrderTests {
         let served = recorder.served.withLock { $0 }
         #expect(served.first == "/answer", "served in this order: \(served)")
         #expect(Array(served.dropFirst()) == Array(paths.dropLast()), "the turns, oldest first: \(served)")
+    }
+
+    /// An exchange asked again (a publish waiting a pass for its commit) is
+    /// asked at the pass after its request, before the next turn.
+    @Test func anExchangeAskedAgainIsAskedBeforeTheNextTurn() throws {
+        let recorder = Recorder()
+        var configuration = HTTPDaemonConfiguration(port: 0, threadPoolSize: 1)
+        configuration.resumeBatchSize = 2
+        let daemon = try HTTPDaemon(configuration: configuration, handler: recorder)
+        defer { daemon.stop() }
+        let paths = (0..<6).map { "/wait/\($0)" }
+        var connections: [TestHTTPConnection] = []
+        var exchanges: [any HTTPExchanging] = []
+        for path in paths {
+            let connection = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
+            try connection.sendRequest("GET", path)
+            connections.append(connection)
+            exchanges.append(try recorder.exchange(path))
+        }
+        let asker = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
+        Thread.sleep(forTimeInterval: 0.05)  // accepted: its request is read in the pass it arrives for
+        let blocker = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
+        try blocker.sendRequest("GET", "/block")
+        #expect(recorder.blocking.wait(timeout: .now() + 10) == .success)
+        // While the loop is held: three turns queued, and a request that will ask again.
+        for exchange in exchanges { exchange.resumeInTurn() }
+        try asker.sendRequest("GET", "/ask")
+        Thread.sleep(forTimeInterval: 0.05)
+        recorder.release.signal()
+
+        #expect(try blocker.readResponse().status == 200)
+        #expect(try asker.readResponse().status == 200)
+        for connection in connections { #expect(try connection.readResponse().status == 200) }
+        let served = recorder.served.withLock { $0 }
+        // Read in the pass of the first turn, asked in the pass after it.
+        #expect(served == Array(paths.prefix(2)) + ["/ask"] + Array(paths.dropFirst(2)), "served in this order: \(served)")
     }
 }

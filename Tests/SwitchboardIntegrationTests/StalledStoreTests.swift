@@ -51,4 +51,33 @@ struct StalledStoreTests {
         #expect(Set(joins.map(\.message.user)) == Set((0..<8).map { "sse\($0)" } + ["han"]))
         for stream in streams { stream.close() }
     }
+
+    /// A publisher that leaves before its commit is answered: libmicrohttpd
+    /// closes its connection and ends the exchange, the commit is stored
+    /// when the disk comes back, and its answer, to nobody, touches nothing
+    /// that was freed. (The request is left unanswered for a pass before it
+    /// is suspended: a connection closed then is gone before its commit.)
+    @Test func aPublisherThatLeavesBeforeItsCommitLeavesTheServerServing() throws {
+        let store = GatedMessageStore(closed: false)
+        let server = try TestServer(store: store)
+        store.closeGate()
+        let clients = try (0..<6).map { index in
+            let body = "user=leia&text=gone+before+answer+\(index)"
+            let client = try TestLineClient(port: Int(server.port))
+            try client.write("POST /api/rooms/left/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return client
+        }
+        Thread.sleep(forTimeInterval: 0.2)  // each request read, its commit queued
+        // Half end their stream, half reset it (a client that crashed).
+        for (index, client) in clients.enumerated() {
+            if index.isMultiple(of: 2) { client.reset() } else { client.close() }
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        store.openGate()
+        server.server.bus.waitForQueuedCommits(seconds: 10)
+        let texts = try server.server.bus.read(after: 0, in: .room("left"), access: .everything, limit: 100).messages.map(\.message.text)
+        #expect(Set(texts) == Set((0..<6).map { "gone before answer \($0)" }))
+        #expect(try server.client.get("/api/rooms/left/messages?since=0").status == 200)
+    }
 }

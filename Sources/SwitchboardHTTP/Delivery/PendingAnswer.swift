@@ -3,10 +3,20 @@ import Synchronization
 import SwitchboardCore
 
 /// A request waiting for the store (a publish's group commit, a deletion,
-/// a poll's own join): the connection is suspended, so no worker thread
-/// waits on the disk. The completion only hands its outcome over and
-/// resumes; the answer is made from it on the connection's worker thread,
-/// never on the commit thread every publish waits on.
+/// a poll's own join), with no worker thread waiting on the disk: the
+/// request is left unanswered until the worker's next pass, and suspended
+/// then if the store has not answered yet. The completion only hands its
+/// outcome over (and resumes a suspended exchange); the answer is made from
+/// it on the connection's worker thread, never on the commit thread every
+/// publish waits on.
+///
+/// Why a pass first: suspending and resuming a libmicrohttpd connection
+/// costs three system calls (the suspend's `EPOLL_CTL_DEL`, the resume's
+/// `EPOLL_CTL_ADD` and a read that finds nothing), more than the commit
+/// of a publish in memory takes. Under load the worker's next pass comes
+/// after it has read the other connections' requests, by when the commit
+/// thread has often answered; with nothing else to serve it comes at once,
+/// and the exchange is suspended as before (one pass more).
 ///
 /// Not generic itself: the completion keeps the outcome in the answer it
 /// hands over (one closure). A `Mutex<Outcome?>` in a generic class had
@@ -20,13 +30,30 @@ final class PendingAnswer: HTTPContinuation, Sendable {
         let make: @Sendable () throws -> HTTPHandlerResult
     }
 
-    private let answer = Mutex<Answer?>(nil)
+    /// The store's answer, once given, and the exchange while it is
+    /// suspended for it (the completion resumes it). Held only then: a
+    /// connection libmicrohttpd closed before (its client gone during the
+    /// pass) ends its exchange, and the completion touches nothing freed.
+    private struct State {
+        var answer: Answer?
+        var suspended: (any HTTPExchanging)?
+        var wasSuspended = false
+    }
+
+    private let state = Mutex(State())
+
+    /// What an exchange asked again does next.
+    private enum Next {
+        case answer(Answer)
+        case suspended
+        case resumedUnanswered
+    }
 
     private init() {}
 
-    /// Suspends `exchange`, then calls `start` with the function that
-    /// completes it (from any thread, once); `answer` then makes the
-    /// response from the outcome.
+    /// Leaves `exchange` unanswered until the next pass, then calls `start`
+    /// with the function that completes it (from any thread, once);
+    /// `answer` then makes the response from the outcome.
     static func suspend<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
                                            until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                                            answer: @escaping @Sendable (Outcome) throws -> HTTPResponse) -> HTTPHandlerResult {
@@ -38,9 +65,9 @@ final class PendingAnswer: HTTPContinuation, Sendable {
     static func suspend<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
                                            until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                                            then answer: @escaping @Sendable (Outcome) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
-        let pending = suspending(exchange)
-        start { [unowned exchange] outcome in pending.complete(exchange) { try answer(outcome) } }
-        return .suspended
+        let pending = waiting(exchange)
+        start { outcome in pending.complete { try answer(outcome) } }
+        return .askedAgain
     }
 
     /// A publish waiting for its commit: 201 with the stored message (200
@@ -52,26 +79,48 @@ final class PendingAnswer: HTTPContinuation, Sendable {
     static func published(_ exchange: any HTTPExchanging,
                           until start: (_ done: @escaping @Sendable (Result<EncodedMessage, SwitchboardError>) -> Void) -> Void)
         -> HTTPHandlerResult {
-        let pending = suspending(exchange)
-        start { [unowned exchange] outcome in pending.complete(exchange) { .respond(try Publish.created(outcome.get())) } }
-        return .suspended
+        let pending = waiting(exchange)
+        start { outcome in pending.complete { .respond(try Publish.created(outcome.get())) } }
+        return .askedAgain
     }
 
-    /// A pending answer for `exchange`, suspended with it as its continuation.
-    private static func suspending(_ exchange: any HTTPExchanging) -> PendingAnswer {
+    /// A pending answer for `exchange`, asked again at the next pass.
+    private static func waiting(_ exchange: any HTTPExchanging) -> PendingAnswer {
         let pending = PendingAnswer()
-        exchange.suspend(continuingWith: pending)
+        exchange.askAgain(continuingWith: pending)
         return pending
     }
 
-    /// Keeps the answer and resumes `exchange`: from any thread, once.
-    private func complete(_ exchange: any HTTPExchanging, with answer: @escaping @Sendable () throws -> HTTPHandlerResult) {
-        self.answer.withLock { $0 = Answer(make: answer) }
-        exchange.resume()
+    /// Keeps the answer, and resumes the exchange if it was suspended for
+    /// it: from any thread, once.
+    private func complete(with answer: @escaping @Sendable () throws -> HTTPHandlerResult) {
+        let suspended = state.withLock { state in
+            state.answer = Answer(make: answer)
+            defer { state.suspended = nil }
+            return state.suspended
+        }
+        suspended?.resume()
     }
 
+    /// Asked at the pass after the request (the answer, or the exchange
+    /// suspended until it comes), or resumed with the answer.
     func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
-        guard let answer = answer.withLock({ $0 }) else { return .respond(.error(.storeUnavailable("resumed before the store answered"))) }
+        // Suspended inside the lock: a completion that comes after finds it
+        // and resumes an exchange that is suspended already.
+        let next = state.withLock { state -> Next in
+            if let answer = state.answer { return .answer(answer) }
+            if state.wasSuspended { return .resumedUnanswered }
+            state.wasSuspended = true
+            state.suspended = exchange
+            exchange.suspend(continuingWith: self)
+            return .suspended
+        }
+        let answer: Answer
+        switch next {
+        case .answer(let given): answer = given
+        case .suspended: return .suspended
+        case .resumedUnanswered: return .respond(.error(.storeUnavailable("resumed before the store answered")))
+        }
         do {
             return try answer.make()
         } catch let error as SwitchboardError {
@@ -83,7 +132,7 @@ final class PendingAnswer: HTTPContinuation, Sendable {
 }
 
 extension PendingAnswer {
-    /// Suspends `exchange` while `work` reads or writes the store on the
+    /// Waits (``suspend(_:awaiting:until:then:)``) while `work` reads or writes the store on the
     /// gate (at most `--store-timeout`); then `answer` makes the response
     /// from its value on the worker (a refusal or timeout is the error's answer).
     static func store<Value: Sendable>(_ exchange: any HTTPExchanging, _ services: HTTPServices, what: String,
@@ -94,7 +143,7 @@ extension PendingAnswer {
                 then: { try answer($0.get()) })
     }
 
-    /// Suspends `exchange` until `draft` is stored: 201 with the stored
+    /// Waits until `draft` is stored: 201 with the stored
     /// message, or the error.
     static func publish(_ draft: MessageDraft, exchange: any HTTPExchanging, bus: MessageBus) -> HTTPHandlerResult {
         published(exchange, until: { done in bus.publish(draft, completion: done) })
