@@ -35,12 +35,17 @@ struct AskAgainTests {
         }
     }
 
+    /// A daemon with `threads` workers for `asker`, and a connection to it.
+    private static func serving(_ asker: Asker, threads: Int) throws -> (HTTPDaemon, TestHTTPConnection) {
+        let daemon = try HTTPDaemon(configuration: HTTPDaemonConfiguration(port: 0, threadPoolSize: threads), handler: asker)
+        return (daemon, try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10))
+    }
+
     @Test(arguments: [1, 2])
     func theContinuationAnswersAtTheNextPass(threads: Int) throws {
         let asker = Asker(ready: true)
-        let daemon = try HTTPDaemon(configuration: HTTPDaemonConfiguration(port: 0, threadPoolSize: threads), handler: asker)
+        let (daemon, connection) = try Self.serving(asker, threads: threads)
         defer { daemon.stop() }
-        let connection = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
         for round in 1...4 {  // and again on the same keep-alive connection, with a body and without
             let body = round.isMultiple(of: 2) ? Array("text=a+publish".utf8) : nil
             try connection.sendRequest(body == nil ? "GET" : "POST", "/soon", body: body)
@@ -53,9 +58,8 @@ struct AskAgainTests {
     @Test(arguments: [1, 2])
     func aContinuationThatSuspendsIsAnsweredWhenResumed(threads: Int) throws {
         let asker = Asker(ready: false)
-        let daemon = try HTTPDaemon(configuration: HTTPDaemonConfiguration(port: 0, threadPoolSize: threads), handler: asker)
+        let (daemon, connection) = try Self.serving(asker, threads: threads)
         defer { daemon.stop() }
-        let connection = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
         try connection.sendRequest("GET", "/later")
         var exchange: (any HTTPExchanging)?
         for _ in 0..<500 where exchange == nil {

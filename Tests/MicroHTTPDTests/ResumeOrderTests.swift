@@ -49,14 +49,17 @@ struct ResumeOrderTests {
         }
     }
 
-    @Test func anExchangeResumedOnItsOwnIsServedBeforeTheNextTurn() throws {
-        let recorder = Recorder()
+    /// A daemon on one worker (our loop) resuming turns of two.
+    private static func loop(_ recorder: Recorder) throws -> HTTPDaemon {
         var configuration = HTTPDaemonConfiguration(port: 0, threadPoolSize: 1)
         configuration.resumeBatchSize = 2
-        let daemon = try HTTPDaemon(configuration: configuration, handler: recorder)
-        defer { daemon.stop() }
-        // Six waiting (a room's long polls), then the publish, suspended last.
-        let paths = (0..<6).map { "/wait/\($0)" } + ["/answer"]
+        return try HTTPDaemon(configuration: configuration, handler: recorder)
+    }
+
+    /// A connection for each path, its request suspended: the connections and the exchanges by path.
+    private static func waiting(_ paths: [String], on daemon: HTTPDaemon, _ recorder: Recorder) throws
+        -> ([TestHTTPConnection], [String: any HTTPExchanging])
+    {
         var connections: [TestHTTPConnection] = []
         var exchanges: [String: any HTTPExchanging] = [:]
         for path in paths {
@@ -65,6 +68,16 @@ struct ResumeOrderTests {
             connections.append(connection)
             exchanges[path] = try recorder.exchange(path)
         }
+        return (connections, exchanges)
+    }
+
+    @Test func anExchangeResumedOnItsOwnIsServedBeforeTheNextTurn() throws {
+        let recorder = Recorder()
+        let daemon = try Self.loop(recorder)
+        defer { daemon.stop() }
+        // Six waiting (a room's long polls), then the publish, suspended last.
+        let paths = (0..<6).map { "/wait/\($0)" } + ["/answer"]
+        let (connections, exchanges) = try Self.waiting(paths, on: daemon, recorder)
         let blocker = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
         try blocker.sendRequest("GET", "/block")
         #expect(recorder.blocking.wait(timeout: .now() + 10) == .success)
@@ -84,26 +97,17 @@ struct ResumeOrderTests {
     /// asked at the pass after its request, before the next turn.
     @Test func anExchangeAskedAgainIsAskedBeforeTheNextTurn() throws {
         let recorder = Recorder()
-        var configuration = HTTPDaemonConfiguration(port: 0, threadPoolSize: 1)
-        configuration.resumeBatchSize = 2
-        let daemon = try HTTPDaemon(configuration: configuration, handler: recorder)
+        let daemon = try Self.loop(recorder)
         defer { daemon.stop() }
         let paths = (0..<6).map { "/wait/\($0)" }
-        var connections: [TestHTTPConnection] = []
-        var exchanges: [any HTTPExchanging] = []
-        for path in paths {
-            let connection = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
-            try connection.sendRequest("GET", path)
-            connections.append(connection)
-            exchanges.append(try recorder.exchange(path))
-        }
+        let (connections, exchanges) = try Self.waiting(paths, on: daemon, recorder)
         let asker = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
         Thread.sleep(forTimeInterval: 0.05)  // accepted: its request is read in the pass it arrives for
         let blocker = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 10)
         try blocker.sendRequest("GET", "/block")
         #expect(recorder.blocking.wait(timeout: .now() + 10) == .success)
         // While the loop is held: three turns queued, and a request that will ask again.
-        for exchange in exchanges { exchange.resumeInTurn() }
+        for path in paths { exchanges[path]!.resumeInTurn() }
         try asker.sendRequest("GET", "/ask")
         Thread.sleep(forTimeInterval: 0.05)
         recorder.release.signal()
