@@ -79,6 +79,17 @@ struct PendingAnswerTests {
         #expect(status(ask(exchange, pending)) == 202)
     }
 
+    /// Resumed by something else while suspended (nothing does today): it
+    /// answers 503 at once, and the store's later answer resumes nothing.
+    @Test func resumedBeforeTheAnswerAnswersUnavailableAndIsNotResumedAgain() throws {
+        let exchange = RecordingExchange(), store = Store()
+        let pending = try waiting(exchange, store)
+        guard case .suspended = ask(exchange, pending) else { Issue.record("not suspended"); return }
+        #expect(status(ask(exchange, pending)) == 503)
+        store.answer(4)
+        #expect(exchange.calls.withLock { $0 } == ["askAgain", "suspend"])
+    }
+
     /// The answer and the next pass at the same moment, many times: either
     /// answered at the pass with no suspension, or suspended then resumed
     /// exactly once, and the answer given either way.

@@ -37,7 +37,6 @@ final class PendingAnswer: HTTPContinuation, Sendable {
     private struct State {
         var answer: Answer?
         var suspended: (any HTTPExchanging)?
-        var wasSuspended = false
     }
 
     private let state = Mutex(State())
@@ -109,8 +108,12 @@ final class PendingAnswer: HTTPContinuation, Sendable {
         // and resumes an exchange that is suspended already.
         let next = state.withLock { state -> Next in
             if let answer = state.answer { return .answer(answer) }
-            if state.wasSuspended { return .resumedUnanswered }
-            state.wasSuspended = true
+            // Suspended and not answered: resumed by something else. It answers
+            // now, so the store's answer must not resume it again.
+            if state.suspended != nil {
+                state.suspended = nil
+                return .resumedUnanswered
+            }
             state.suspended = exchange
             exchange.suspend(continuingWith: self)
             return .suspended
