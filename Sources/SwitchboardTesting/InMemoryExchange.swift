@@ -69,9 +69,8 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
         worker.async { [self] in
             if let stream {
                 read(stream.body)
-            } else if let continuation {
-                self.continuation = nil
-                carryOut(continuation.resumed(self))
+            } else {
+                askContinuation()
             }
         }
     }
@@ -116,12 +115,7 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
 
     private func carryOut(_ result: HTTPHandlerResult) {
         if case .askedAgain = result {
-            // As libmicrohttpd's next pass: the continuation is asked once more, soon.
-            worker.async { [self] in
-                guard let continuation else { return }
-                self.continuation = nil
-                carryOut(continuation.resumed(self))
-            }
+            worker.async { [self] in askContinuation() }  // as libmicrohttpd's next pass
             return
         }
         guard case .respond(let response) = result else { return }  // suspended: a resume asks again
@@ -142,6 +136,13 @@ public final class InMemoryExchange: HTTPExchanging, @unchecked Sendable {
             close(descriptor)
             finish(TestHTTPResponse(status: response.status, headers: headers, body: Array(bytes.prefix(max(0, read)))))
         }
+    }
+
+    /// Asks the continuation (once): resumed, or asked again at the next pass. Worker only.
+    private func askContinuation() {
+        guard let continuation else { return }
+        self.continuation = nil
+        carryOut(continuation.resumed(self))
     }
 
     /// Reads a streamed body until it waits or ends.

@@ -28,15 +28,6 @@ public final class TestLineClient: @unchecked Sendable {
         Glibc.close(fd)
     }
 
-    /// Closes with a reset (`SO_LINGER` 0) rather than the end of the
-    /// stream: as a client that crashed or lost its network.
-    public func reset() {
-        guard !closed else { return }
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        close()
-    }
-
     /// One write of exactly these bytes.
     public func write(_ text: String) throws { try write(Array(text.utf8)) }
 

@@ -52,20 +52,18 @@ struct StalledStoreTests {
         for stream in streams { stream.close() }
     }
 
-    /// A publisher that leaves before its commit is answered: libmicrohttpd
-    /// closes its connection and ends the exchange, the commit is stored
-    /// when the disk comes back, and its answer, to nobody, touches nothing
-    /// that was freed. (The request is left unanswered for a pass before it
-    /// is suspended: a connection closed then is gone before its commit.)
+    /// Publishers that leave (closing or resetting their socket) while their
+    /// commit is stalled: each commit is stored when the disk comes back,
+    /// its answer goes to nobody, and the server serves on.
     @Test func aPublisherThatLeavesBeforeItsCommitLeavesTheServerServing() throws {
         let store = GatedMessageStore(closed: false)
         let server = try TestServer(store: store)
         store.closeGate()
         let clients = try (0..<6).map { index in
-            let body = "user=leia&text=gone+before+answer+\(index)"
-            let client = try TestLineClient(port: Int(server.port))
-            try client.write("POST /api/rooms/left/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let client = try TestHTTPConnection(port: server.port, timeoutSeconds: 10)
+            try client.sendRequest("POST", "/api/rooms/left/messages",
+                                   headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                   body: Array("user=leia&text=gone+before+answer+\(index)".utf8))
             return client
         }
         Thread.sleep(forTimeInterval: 0.2)  // each request read, its commit queued

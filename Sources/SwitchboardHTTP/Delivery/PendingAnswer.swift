@@ -53,15 +53,15 @@ final class PendingAnswer: HTTPContinuation, Sendable {
     /// Leaves `exchange` unanswered until the next pass, then calls `start`
     /// with the function that completes it (from any thread, once);
     /// `answer` then makes the response from the outcome.
-    static func suspend<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
+    static func wait<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
                                            until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                                            answer: @escaping @Sendable (Outcome) throws -> HTTPResponse) -> HTTPHandlerResult {
-        suspend(exchange, until: start, then: { .respond(try answer($0)) })
+        wait(exchange, until: start, then: { .respond(try answer($0)) })
     }
 
-    /// ``suspend(_:awaiting:until:answer:)`` for an answer that may itself
+    /// ``wait(_:awaiting:until:answer:)`` for an answer that may itself
     /// wait again (suspending the exchange with a continuation of its own).
-    static func suspend<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
+    static func wait<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
                                            until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                                            then answer: @escaping @Sendable (Outcome) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
         let pending = waiting(exchange)
@@ -71,7 +71,7 @@ final class PendingAnswer: HTTPContinuation, Sendable {
 
     /// A publish waiting for its commit: 201 with the stored message (200
     /// for a client id sent again), or the error. Not through the generic
-    /// ``suspend(_:awaiting:until:then:)``: its `done`, passed on as a
+    /// ``wait(_:awaiting:until:then:)``: its `done`, passed on as a
     /// publish's completion, was a reabstraction thunk (an allocation on
     /// libmicrohttpd's loop, a free on the commit thread) and its answer a
     /// closure around the answer.
@@ -135,13 +135,13 @@ final class PendingAnswer: HTTPContinuation, Sendable {
 }
 
 extension PendingAnswer {
-    /// Waits (``suspend(_:awaiting:until:then:)``) while `work` reads or writes the store on the
+    /// Waits (``wait(_:awaiting:until:then:)``) while `work` reads or writes the store on the
     /// gate (at most `--store-timeout`); then `answer` makes the response
     /// from its value on the worker (a refusal or timeout is the error's answer).
     static func store<Value: Sendable>(_ exchange: any HTTPExchanging, _ services: HTTPServices, what: String,
                                        _ work: @escaping @Sendable () throws -> Value,
                                        then answer: @escaping @Sendable (Value) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
-        suspend(exchange, awaiting: Result<Value, SwitchboardError>.self,
+        wait(exchange, awaiting: Result<Value, SwitchboardError>.self,
                 until: { done in services.bus.gate.run(what, work, completion: done) },
                 then: { try answer($0.get()) })
     }

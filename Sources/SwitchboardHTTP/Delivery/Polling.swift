@@ -21,7 +21,7 @@ enum Polling {
         // user join answers once the join is stored, so it sees it.
         // (Waiting at most a second: a stalled store does not hold the poll.)
         if let user, services.presence.poll(user: user, room: room, transport: .shortPoll) {
-            return PendingAnswer.suspend(exchange, awaiting: Void.self,
+            return PendingAnswer.wait(exchange, awaiting: Void.self,
                                          until: { done in services.bus.afterQueuedCommits(atMost: 1) { done(()) } },
                                          then: { try shortPoll(room: room, parameters: parameters, identity: identity,
                                                                exchange: exchange, services: services) })

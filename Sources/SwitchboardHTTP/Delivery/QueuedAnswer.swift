@@ -13,7 +13,7 @@ enum QueuedAnswer {
     /// the log when it fails with something other than a refusal.
     static func run(_ exchange: any HTTPExchanging, _ services: HTTPServices, what: String,
                     _ work: @escaping @Sendable () throws -> Answer) -> HTTPHandlerResult {
-        PendingAnswer.suspend(exchange, awaiting: Result<Answer, SwitchboardError>.self, until: { done in
+        PendingAnswer.wait(exchange, awaiting: Result<Answer, SwitchboardError>.self, until: { done in
             services.bus.gate.run(what, {
                 do {
                     return try work()

@@ -12,7 +12,7 @@ enum ActEndpoints {
         let fields = try PublishRequest.fields(contentType: request.exchange.header("Content-Type"), body: request.exchange.body)
         guard let text = fields.text else { throw SwitchboardError(.invalid, code: "empty_text", message: "Field 'text' is required.") }
         let (acts, identity, client) = (request.services.acts, request.identity, request.exchange.clientAddress ?? "unknown")
-        return PendingAnswer.suspend(request.exchange, until: { done in
+        return PendingAnswer.wait(request.exchange, until: { done in
             acts.edit(room: room, id: id, text: text, user: fields.user, by: identity, client: client, completion: done)
         }, answer: { .json(200, try $0.get().json) })
     }
@@ -22,7 +22,7 @@ enum ActEndpoints {
         let (room, id) = (request.room, try messageID(request))
         let (acts, identity, client) = (request.services.acts, request.identity, request.exchange.clientAddress ?? "unknown")
         let user = request.exchange.query("user")
-        return PendingAnswer.suspend(request.exchange, until: { done in
+        return PendingAnswer.wait(request.exchange, until: { done in
             acts.unsend(room: room, id: id, user: user, by: identity, client: client, completion: done)
         }, answer: { _ = try $0.get(); return HTTPResponse(status: 204) })
     }
@@ -33,7 +33,7 @@ enum ActEndpoints {
         let (room, id, emoji) = (request.room, try messageID(request), request.parameter("emoji"))
         let (acts, identity, client) = (request.services.acts, request.identity, request.exchange.clientAddress ?? "unknown")
         let user = request.exchange.query("user")
-        return PendingAnswer.suspend(request.exchange, until: { done in
+        return PendingAnswer.wait(request.exchange, until: { done in
             acts.react(room: room, id: id, emoji: emoji, on: on, user: user, by: identity, client: client, completion: done)
         }, answer: { try $0.get().map { .json(200, $0.json) } ?? HTTPResponse(status: 204) })
     }
@@ -45,7 +45,7 @@ enum ActEndpoints {
         let since = try request.exchange.query("since").map { try Cursor.parse($0, name: "since") } ?? 0
         let limit = Int(try request.exchange.query("limit").map { try Cursor.integer($0, name: "limit", range: 1...1000) } ?? 100)
         let (acts, identity) = (request.services.acts, request.identity)
-        return PendingAnswer.suspend(request.exchange, until: { done in
+        return PendingAnswer.wait(request.exchange, until: { done in
             acts.replies(room: room, id: id, after: since, limit: limit, by: identity, completion: done)
         }, answer: { result in
             let replies = try result.get()

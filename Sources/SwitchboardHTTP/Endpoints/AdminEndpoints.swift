@@ -106,7 +106,7 @@ final class AdminEndpoints: Sendable {
     /// `delete` tombstone tells live clients.
     func delete(id: String, exchange: any HTTPExchanging) throws -> HTTPHandlerResult {
         let id = try Cursor.parse(id, name: "id")
-        return PendingAnswer.suspend(
+        return PendingAnswer.wait(
             exchange, awaiting: Result<EncodedMessage?, SwitchboardError>.self,
             until: { [bus = services.bus] done in bus.delete(id: id, completion: done) },
             answer: { outcome in

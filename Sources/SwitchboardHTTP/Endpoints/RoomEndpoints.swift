@@ -77,7 +77,7 @@ enum RoomEndpoints {
             return .respond(.error(SwitchboardError(.unavailable, code: "store_unavailable",
                                                     message: "The last write to the store failed, and none has succeeded since.")))
         }
-        return PendingAnswer.suspend(exchange, awaiting: SwitchboardError?.self, until: { done in
+        return PendingAnswer.wait(exchange, awaiting: SwitchboardError?.self, until: { done in
             services.bus.storeProbe.health(within: 0.5, completion: done)
         }, answer: { failure in
             if let failure { return .error(failure) }

@@ -32,7 +32,7 @@ enum MediaEndpoints {
         let declared = sink.isFormPart ? sink.contentType : exchange.header("Content-Type")
         let name = sink.isFormPart ? sink.fileName : exchange.query("name")
         let identity = request.identity
-        return PendingAnswer.suspend(exchange, awaiting: Result<MediaRecord, SwitchboardError>.self, until: { done in
+        return PendingAnswer.wait(exchange, awaiting: Result<MediaRecord, SwitchboardError>.self, until: { done in
             media.finishUpload(path: sink.path, size: sink.size, head: sink.head, declaredType: declared, name: name,
                                by: identity, completion: done)
         }, answer: { outcome in
@@ -48,7 +48,7 @@ enum MediaEndpoints {
         let id = request.parameter("id")
         let range = exchange.header("Range")
         let ifNoneMatch = exchange.header("If-None-Match")
-        return PendingAnswer.suspend(exchange, awaiting: Result<(MediaRecord, OpenedMediaFile), SwitchboardError>.self, until: { done in
+        return PendingAnswer.wait(exchange, awaiting: Result<(MediaRecord, OpenedMediaFile), SwitchboardError>.self, until: { done in
             media.open(id, variant, for: request.identity, completion: done)
         }, answer: { outcome in
             let (record, file) = try outcome.get()
@@ -59,7 +59,7 @@ enum MediaEndpoints {
     /// The admin's: storage in use, in all and per uploader.
     static func usage(_ request: RouteRequest) throws -> HTTPHandlerResult {
         let media = try service(request)
-        return PendingAnswer.suspend(
+        return PendingAnswer.wait(
             request.exchange, awaiting: Result<([MediaUsage], [(record: MediaRecord, carried: Bool)]), SwitchboardError>.self,
             until: { done in media.usage(completion: done) },
             answer: { outcome in
@@ -71,7 +71,7 @@ enum MediaEndpoints {
     /// The admin's: deletes an upload (204), 404 when there is none.
     static func delete(_ request: RouteRequest) throws -> HTTPHandlerResult {
         let media = try service(request)
-        return PendingAnswer.suspend(request.exchange, awaiting: Result<Bool, SwitchboardError>.self, until: { done in
+        return PendingAnswer.wait(request.exchange, awaiting: Result<Bool, SwitchboardError>.self, until: { done in
             media.delete(request.parameter("id"), completion: done)
         }, answer: { outcome in
             guard try outcome.get() else { throw SwitchboardError.noSuchMedia }

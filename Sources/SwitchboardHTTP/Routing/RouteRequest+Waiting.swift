@@ -9,7 +9,7 @@ extension RouteRequest {
         for start: (@escaping @Sendable (Result<Value, SwitchboardError>) -> Void) throws -> Void,
         answer: @escaping @Sendable (Value) throws -> HTTPResponse
     ) -> HTTPHandlerResult {
-        PendingAnswer.suspend(exchange, awaiting: Result<Value, SwitchboardError>.self, until: { done in
+        PendingAnswer.wait(exchange, awaiting: Result<Value, SwitchboardError>.self, until: { done in
             do { try start(done) } catch { done(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)"))) }
         }, answer: { try answer($0.get()) })
     }
