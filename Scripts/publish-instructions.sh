@@ -19,19 +19,44 @@
 #   DB=/tmp/publishes.sqlite Scripts/publish-instructions.sh     # durable
 #   KEEP=/tmp/profiles Scripts/publish-instructions.sh           # keep the callgrind files
 #   CONNECTIONS=32 Scripts/publish-instructions.sh               # publishes in groups
+#   PEER=floor CONNECTIONS=32 Scripts/publish-instructions.sh    # the same publishes on Scripts/mhd-floor.c
+#   PEER=nchan CONNECTIONS=32 Scripts/publish-instructions.sh    # and on Nchan (one nginx process)
+#
+# PEER=floor counts libmicrohttpd alone answering the same requests
+# (Scripts/mhd-floor.c: no parsing, no store), PEER=nchan Nchan's publish
+# (Scripts/nchan-conf.sh, its memory store): what the HTTP library costs,
+# and what the peer's whole publish costs, beside Switchboard's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FEW=${FEW:-50} MANY=${MANY:-550} DB=${DB:-:memory:} CONNECTIONS=${CONNECTIONS:-1}
 command -v valgrind >/dev/null || Scripts/apt-install.sh valgrind
-if [ -z "${SERVER:-}" ]; then swift build -c release --product switchboard >&2; fi
+if [ -z "${SERVER:-}" ] && [ -z "${PEER:-}" ]; then swift build -c release --product switchboard >&2; fi
 SERVER=${SERVER:-.build/release/switchboard}
 work="$(mktemp -d -t switchboard-publish-instructions.XXXXXX)"
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-# Valgrind 3.19 gives up on the toolchain's debug info: count on a copy without it.
-strip --strip-debug -o "$work/server" "$SERVER"
+PEER=${PEER:-}
+case $PEER in
+  # Valgrind 3.19 gives up on the toolchain's debug info: count on a copy without it.
+  "") strip --strip-debug -o "$work/server" "$SERVER" ;;
+  floor) cc -O2 -Wall -o "$work/mhd-floor" Scripts/mhd-floor.c -lmicrohttpd ;;
+  nchan) command -v nginx >/dev/null || Scripts/apt-install.sh nginx-light libnginx-mod-nchan
+         . Scripts/nchan-conf.sh ;;
+  *) echo "PEER is floor or nchan (or unset: Switchboard)" >&2; exit 2 ;;
+esac
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# server_command HTTP TCP: the server counted, listening on HTTP.
+server_command() {
+  case $PEER in
+    "") echo "$work/server serve --http 127.0.0.1:$1 --tcp 127.0.0.1:$2 --db $DB --log-level error --admin-token instructions" ;;
+    floor) echo "$work/mhd-floor $1" ;;
+    nchan) rm -rf "$work/nginx"; mkdir -p "$work/nginx"
+           nchan_conf "$work/nginx" "$1" off >"$work/nginx/nginx.conf"
+           echo "nginx -c $work/nginx/nginx.conf -p $work/nginx" ;;
+  esac
+}
 
 # run COUNT: COUNT publishes under callgrind; its files are $work/cg.COUNT-NN, one a thread.
 run() {
@@ -40,15 +65,16 @@ run() {
   [ "$DB" = ":memory:" ] || rm -f "$DB" "$DB-wal" "$DB-shm"
   # glibc's vector string loops, as Scripts/instructions.sh counts them.
   GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1000000000:glibc.cpu.x86_rep_movsb_threshold=1000000000 \
-    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.$count" "$work/server" serve \
-    --http "127.0.0.1:$http" --tcp "127.0.0.1:$tcp" --db "$DB" --log-level error --admin-token instructions \
+    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.$count" $(server_command "$http" "$tcp") \
     >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/healthz" && { up=1; break; }; sleep 0.1; done
   [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
-  python3 - "$http" "$count" "$CONNECTIONS" <<'PY'
+  # Switchboard answers 201; Nchan 202 when the channel has no subscriber.
+  python3 - "$http" "$count" "$CONNECTIONS" "$( [ -n "$PEER" ] && echo 201,202 || echo 201)" <<'PY'
 import http.client, sys, threading
 port, count, connections = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+answers = {int(status) for status in sys.argv[4].split(",")}
 body = '{"id":1,"user":"bench","text":"a message of ordinary length for the benchmark"}'
 failures = []
 def publish():
@@ -57,7 +83,7 @@ def publish():
         connection.request("POST", "/api/rooms/bench/messages", body, {"Content-Type": "application/json"})
         answer = connection.getresponse()
         answer.read()
-        if answer.status != 201:
+        if answer.status not in answers:
             failures.append(answer.status)
             return
 threads = [threading.Thread(target=publish) for _ in range(connections)]
@@ -75,11 +101,13 @@ PY
 thread() {
   if grep -q 'DaemonLoopC3run' "$1"; then echo "libmicrohttpd's loop (mhd-loop)"
   elif grep -q 'GroupCommitC5drain' "$1"; then echo "the commit thread (sb-commit)"
+  elif [ "$PEER" = floor ]; then echo "libmicrohttpd's thread"
+  elif [ "$PEER" = nchan ]; then echo "nginx (one process)"
   else echo "thread ${1##*-}"; fi
 }
 total() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
 
-echo "server: $SERVER; database: $DB; $FEW then $MANY JSON publishes on each of $CONNECTIONS connection(s)"
+echo "server: ${PEER:-$SERVER}; database: $DB; $FEW then $MANY JSON publishes on each of $CONNECTIONS connection(s)"
 run "$FEW"
 run "$MANY"
 printf '%-36s %14s\n' thread "Ir/publish"
