@@ -13,7 +13,7 @@
 # in the same round. How far the floor is from Nchan says how much of the
 # gap any Switchboard could close while it serves HTTP with libmicrohttpd.
 #
-#   Scripts/http-floor.sh                          # 3 rounds, about 4 minutes
+#   Scripts/http-floor.sh                          # 3 rounds, about 3 minutes
 #   ROUNDS=1 SECONDS_PER_WRK=5 BINARY=path/to/switchboard Scripts/http-floor.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-cc -O2 -Wall -o "$work/mhd-floor" Scripts/mhd-floor.c -lmicrohttpd
+clang -O2 -Wall -o "$work/mhd-floor" Scripts/mhd-floor.c -lmicrohttpd
 . Scripts/nchan-conf.sh
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 up() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return; sleep 0.1; done; echo "nothing on :$1" >&2; exit 1; }

@@ -10,7 +10,7 @@
  * default: epoll, one thread, suspend and resume allowed (Switchboard
  * waits that way), a 12 KiB pool a connection.
  *
- *   cc -O2 -o mhd-floor Scripts/mhd-floor.c -lmicrohttpd && ./mhd-floor PORT
+ *   clang -O2 -o mhd-floor Scripts/mhd-floor.c -lmicrohttpd && ./mhd-floor PORT  (clang: Swift's)
  */
 #include <microhttpd.h>
 #include <signal.h>
