@@ -13,11 +13,11 @@
  *   clang -O2 -o mhd-floor Scripts/mhd-floor.c -lmicrohttpd && ./mhd-floor PORT  (clang: Swift's)
  */
 #include <microhttpd.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char created[] =
     "{\"id\":1,\"room\":\"wrk\",\"user\":\"bench\",\"text\":\"a message of ordinary length for the benchmark\","
@@ -54,6 +54,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s PORT\n", argv[0]);
         return 2;
     }
+    /* Blocked before libmicrohttpd's thread starts, which inherits the mask:
+       SIGINT and SIGTERM come to sigwait below, and the daemon stops cleanly. */
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
     struct MHD_Daemon *daemon = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME, (uint16_t)atoi(argv[1]), NULL, NULL, answer, NULL,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(12 * 1024), MHD_OPTION_CONNECTION_LIMIT, (unsigned int)20000,
@@ -62,11 +69,6 @@ int main(int argc, char **argv) {
         fprintf(stderr, "mhd-floor: could not listen on %s\n", argv[1]);
         return 1;
     }
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    sigprocmask(SIG_BLOCK, &signals, NULL);
     int received;
     sigwait(&signals, &received);
     MHD_stop_daemon(daemon);
