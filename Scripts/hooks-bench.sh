@@ -18,7 +18,7 @@ command -v wrk >/dev/null || Scripts/apt-install.sh wrk
 command -v nginx >/dev/null || Scripts/apt-install.sh nginx
 if [ -z "${BINARY:-}" ]; then swift build -c release --scratch-path .build-release --product switchboard >&2; fi
 binary="${BINARY:-.build-release/release/switchboard}"
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+. Scripts/bench-lib.sh  # free_port, cpu_seconds
 work="$(mktemp -d)"
 backend="$(free_port)"
 cat > "$work/nginx.conf" <<CONF
@@ -53,11 +53,11 @@ for _ in $(seq "${RUNS:-6}"); do
         "$binary" serve --http "127.0.0.1:$port" --tcp off --db "$folder/db.sqlite" --log-level error "${extra[@]}" >/dev/null 2>&1 &
         pid=$!
         for _ in $(seq 100); do curl -sf "localhost:$port/healthz" >/dev/null && break; sleep 0.1; done
-        cpu_before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+        cpu_before="$(cpu_seconds "$pid")"
         wrk_publishes "$port" Scripts/wrk-publish.lua
-        cpu_after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
-        # The server's own CPU (user + system, clock ticks of 10 ms) per publish, in microseconds.
-        cpu="$(( (cpu_after - cpu_before) * 10000 / requests ))"
+        cpu_after="$(cpu_seconds "$pid")"
+        # The server's own CPU (user + system) per publish, in microseconds.
+        cpu="$(awk -v a="$cpu_after" -v b="$cpu_before" -v n="$requests" 'BEGIN {printf "%d", (a - b) * 1e6 / n}')"
         echo "$kind $rate $p99 $cpu" | tee -a "$results"
         kill "$pid"
         wait "$pid" 2>/dev/null || true

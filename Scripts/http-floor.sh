@@ -33,7 +33,7 @@ cleanup() {
 trap cleanup EXIT
 clang -O2 -Wall -o "$work/mhd-floor" Scripts/mhd-floor.c -lmicrohttpd
 . Scripts/nchan-conf.sh
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. Scripts/bench-lib.sh  # free_port, cpu_seconds
 up() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return; sleep 0.1; done; echo "nothing on :$1" >&2; exit 1; }
 
 # start KIND PORT: sets server_pid, the process whose CPU is counted (for Nchan, its worker)
@@ -60,7 +60,6 @@ stop() {
   wait 2>/dev/null || true
   server_pid=
 }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 printf '%-6s %-8s %6s %12s %14s %10s %12s\n' round server conns "requests/s" "CPU us/request" "rps/floor" "CPU/floor"
 for round in $(seq "$ROUNDS"); do
@@ -69,14 +68,14 @@ for round in $(seq "$ROUNDS"); do
     for kind in floor memory durable nchan; do
       port=$(free_port)
       start "$kind" "$port"
-      before=$(cpu_ticks "$server_pid")
+      before=$(cpu_seconds "$server_pid")
       out=$(wrk -t"$(( conns < 2 ? 1 : 2 ))" -c"$conns" -d"${SECONDS_PER_WRK}s" -s Scripts/wrk-publish.lua \
         "http://127.0.0.1:$port/api/rooms/wrk/messages")
-      after=$(cpu_ticks "$server_pid")
+      after=$(cpu_seconds "$server_pid")
       stop
       rps[$kind]=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
       requests=$(awk '/requests in/ {print $1}' <<<"$out")
-      cpu[$kind]=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" 'BEGIN {printf "%.1f", t / hz / n * 1e6}')
+      cpu[$kind]=$(awk -v a="$after" -v b="$before" -v n="$requests" 'BEGIN {printf "%.1f", (a - b) / n * 1e6}')
       printf '%-6s %-8s %6s %12s %14s %10.2f %12.2f\n' "$round" "$kind" "$conns" "${rps[$kind]}" "${cpu[$kind]}" \
         "$(awk -v a="${rps[$kind]}" -v b="${rps[floor]}" 'BEGIN {print a / b}')" \
         "$(awk -v a="${cpu[$kind]}" -v b="${cpu[floor]}" 'BEGIN {print a / b}')"

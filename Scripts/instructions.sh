@@ -44,7 +44,7 @@ trap cleanup EXIT
 strip --strip-debug -o "$work/server" "$SERVER"
 string_code=()
 [ -n "${REP_STRINGS:-}" ] || string_code=(env GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1000000000:glibc.cpu.x86_rep_movsb_threshold=1000000000)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. Scripts/bench-lib.sh  # free_port
 
 # total SERVER TRANSPORT MESSAGES: the server's instruction count for one
 # run; SERVER is switchboard or nchan.

@@ -1,4 +1,4 @@
-# Sourced by peers.sh and instructions.sh: nchan_conf WORK PORT MASTER [CERT KEY]
+# Sourced by peers.sh, instructions.sh, publish-instructions.sh and http-floor.sh: nchan_conf WORK PORT MASTER [CERT KEY]
 # prints an nginx.conf for Nchan with Switchboard's paths (SSE, long-poll
 # at /lp/ROOM with every message available in one answer, publishing),
 # one worker, files under WORK. MASTER: on (a worker process, as deployed)

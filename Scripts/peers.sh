@@ -43,7 +43,7 @@ binary=${BINARY:-.build/release/switchboard}
 
 work="$(mktemp -d -t switchboard-peers.XXXXXX)"
 chmod 755 "$work"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. Scripts/bench-lib.sh  # free_port, cpu_seconds
 nchan_port=$(free_port) http_port=$(free_port) tcp_port=$(free_port)
 pids=()
 cleanup() {
@@ -135,9 +135,6 @@ wrk_run() {
   p99=$(awk '/ 99%/ {print $2}' <<<"$out")
   non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
   echo "{\"workload\":\"$name\",\"server\":\"$server\",\"wrk\":{\"rps\":${rps:-0},\"p99\":\"${p99:-?}\",\"non2xx\":${non2xx:-0}}}" >>"$results"
-}
-cpu_seconds() {  # user+system seconds of a process
-  awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$1/stat"
 }
 # publish_run NAME SERVER PID CONNECTIONS URL: wrk publishing, and the server's CPU meanwhile (NAME-cpu).
 publish_run() {

@@ -45,7 +45,7 @@ case $PEER in
          . Scripts/nchan-conf.sh ;;
   *) echo "PEER is floor or nchan (or unset: Switchboard)" >&2; exit 2 ;;
 esac
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. Scripts/bench-lib.sh  # free_port
 
 # server_command HTTP TCP: the server counted, listening on HTTP.
 server_command() {

@@ -42,7 +42,7 @@ fi
 binary=${BINARY:-.build/release/switchboard}
 out=${OUT:-$(mktemp -d -t switchboard-soak.XXXXXX)}
 work=$(mktemp -d -t switchboard-soak-db.XXXXXX)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. Scripts/bench-lib.sh  # free_port
 http_port=$(free_port) tcp_port=$(free_port)
 server_pid="" mounted="" pgdir=""
 cleanup() {

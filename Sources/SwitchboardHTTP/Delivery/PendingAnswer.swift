@@ -54,16 +54,16 @@ final class PendingAnswer: HTTPContinuation, Sendable {
     /// with the function that completes it (from any thread, once);
     /// `answer` then makes the response from the outcome.
     static func wait<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
-                                           until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
-                                           answer: @escaping @Sendable (Outcome) throws -> HTTPResponse) -> HTTPHandlerResult {
+                                        until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
+                                        answer: @escaping @Sendable (Outcome) throws -> HTTPResponse) -> HTTPHandlerResult {
         wait(exchange, until: start, then: { .respond(try answer($0)) })
     }
 
     /// ``wait(_:awaiting:until:answer:)`` for an answer that may itself
     /// wait again (suspending the exchange with a continuation of its own).
     static func wait<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
-                                           until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
-                                           then answer: @escaping @Sendable (Outcome) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
+                                        until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
+                                        then answer: @escaping @Sendable (Outcome) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
         let pending = waiting(exchange)
         start { outcome in pending.complete { try answer(outcome) } }
         return .askedAgain
@@ -142,8 +142,8 @@ extension PendingAnswer {
                                        _ work: @escaping @Sendable () throws -> Value,
                                        then answer: @escaping @Sendable (Value) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
         wait(exchange, awaiting: Result<Value, SwitchboardError>.self,
-                until: { done in services.bus.gate.run(what, work, completion: done) },
-                then: { try answer($0.get()) })
+             until: { done in services.bus.gate.run(what, work, completion: done) },
+             then: { try answer($0.get()) })
     }
 
     /// Waits until `draft` is stored: 201 with the stored

@@ -22,9 +22,9 @@ enum Polling {
         // (Waiting at most a second: a stalled store does not hold the poll.)
         if let user, services.presence.poll(user: user, room: room, transport: .shortPoll) {
             return PendingAnswer.wait(exchange, awaiting: Void.self,
-                                         until: { done in services.bus.afterQueuedCommits(atMost: 1) { done(()) } },
-                                         then: { try shortPoll(room: room, parameters: parameters, identity: identity,
-                                                               exchange: exchange, services: services) })
+                                      until: { done in services.bus.afterQueuedCommits(atMost: 1) { done(()) } },
+                                      then: { try shortPoll(room: room, parameters: parameters, identity: identity,
+                                                            exchange: exchange, services: services) })
         }
         return try shortPoll(room: room, parameters: parameters, identity: identity, exchange: exchange, services: services)
     }
