@@ -18,7 +18,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3} SECONDS_PER_WRK=${SECONDS_PER_WRK:-7}
-command -v wrk >/dev/null && command -v nginx >/dev/null || Scripts/apt-install.sh nginx-light libnginx-mod-nchan wrk
+Scripts/install-deps.sh  # libmicrohttpd's header, for the floor
+. Scripts/nchan-conf.sh
+Scripts/apt-install.sh $(nchan_missing) $(command -v wrk >/dev/null || echo wrk)
 if [ -z "${BINARY:-}" ]; then swift build -c release --product switchboard >&2; fi
 binary=${BINARY:-.build/release/switchboard}
 work="$(mktemp -d -t switchboard-floor.XXXXXX)"
@@ -32,7 +34,6 @@ cleanup() {
 }
 trap cleanup EXIT
 clang -O2 -Wall -o "$work/mhd-floor" Scripts/mhd-floor.c -lmicrohttpd
-. Scripts/nchan-conf.sh
 . Scripts/bench-lib.sh  # free_port, cpu_seconds
 up() { for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$1/" && return; sleep 0.1; done; echo "nothing on :$1" >&2; exit 1; }
 
@@ -45,15 +46,15 @@ start() {
     memory|durable)
       local db=:memory:; [ "$kind" = durable ] && db="$work/db.sqlite"
       "$binary" serve --http "127.0.0.1:$port" --tcp "127.0.0.1:$(free_port)" --db "$db" --log-level warning \
-        --admin-token floor --max-connections 20000 & server_pid=$! ;;
+        --admin-token floor & server_pid=$! ;;
     nchan)
       mkdir -p "$work/nginx"
       nchan_conf "$work/nginx" "$port" on >"$work/nginx/nginx.conf"
-      nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" 2>/dev/null &
-      up "$port"
-      server_pid=$(pgrep -P "$(cat "$work/nginx/nginx.pid")" | head -1) ;;
+      nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" 2>/dev/null & ;;
   esac
   up "$port"
+  # Nchan's CPU is its worker's, up once it answers.
+  if [ "$kind" = nchan ]; then server_pid=$(pgrep -P "$(cat "$work/nginx/nginx.pid")" | head -1); fi
 }
 stop() {
   if [ -s "$work/nginx/nginx.pid" ]; then kill "$(cat "$work/nginx/nginx.pid")"; else kill -INT "$server_pid"; fi

@@ -85,9 +85,8 @@ else echo "string code: glibc's vector loops (GLIBC_TUNABLES)"; fi
 echo "each: $CLIENTS subscribers, $FEW then $MANY messages published closed loop"
 servers=switchboard
 if [ -n "${NCHAN:-}" ]; then
-  command -v nginx >/dev/null && [ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] \
-    || Scripts/apt-install.sh nginx-light libnginx-mod-nchan
   . Scripts/nchan-conf.sh
+  Scripts/apt-install.sh $(nchan_missing)
   servers="switchboard nchan"
 fi
 printf '%-12s %-10s %16s %16s %14s %12s\n' server transport "Ir ($FEW msgs)" "Ir ($MANY msgs)" "Ir/delivery" "Ir/request"

@@ -1,4 +1,13 @@
-# Sourced by peers.sh, instructions.sh, publish-instructions.sh and http-floor.sh: nchan_conf WORK PORT MASTER [CERT KEY]
+# Sourced by peers.sh, instructions.sh, publish-instructions.sh and http-floor.sh.
+
+# nchan_missing: the Debian packages Nchan still needs here, one a line
+# (nothing when nginx and its Nchan module are installed).
+nchan_missing() {
+  command -v nginx >/dev/null || echo nginx-light
+  [ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] || echo libnginx-mod-nchan
+}
+
+# nchan_conf WORK PORT MASTER [CERT KEY]
 # prints an nginx.conf for Nchan with Switchboard's paths (SSE, long-poll
 # at /lp/ROOM with every message available in one answer, publishing),
 # one worker, files under WORK. MASTER: on (a worker process, as deployed)

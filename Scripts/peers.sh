@@ -30,9 +30,8 @@ WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse500
 SECONDS_PER_WRK=${SECONDS_PER_WRK:-5}
 
 Scripts/install-deps.sh
-missing=()
-[ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] || missing+=(libnginx-mod-nchan)
-command -v nginx >/dev/null || missing+=(nginx-light)
+. Scripts/nchan-conf.sh
+mapfile -t missing < <(nchan_missing)
 command -v wrk >/dev/null || missing+=(wrk)
 command -v strace >/dev/null || missing+=(strace)
 Scripts/apt-install.sh "${missing[@]+"${missing[@]}"}"
@@ -77,7 +76,6 @@ start_switchboard() {
 }
 
 # --- Nchan and Switchboard (database on disk), each as deployed.
-. Scripts/nchan-conf.sh
 start_nchan "$work/nchan" "$nchan_port"
 start_switchboard "$http_port" "$tcp_port" "$work/switchboard.sqlite"
 curl -s -o /dev/null "http://127.0.0.1:$nchan_port/static"

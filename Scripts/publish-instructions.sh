@@ -40,9 +40,10 @@ PEER=${PEER:-}
 case $PEER in
   # Valgrind 3.19 gives up on the toolchain's debug info: count on a copy without it.
   "") strip --strip-debug -o "$work/server" "$SERVER" ;;
-  floor) clang -O2 -Wall -o "$work/mhd-floor" Scripts/mhd-floor.c -lmicrohttpd ;;
-  nchan) command -v nginx >/dev/null || Scripts/apt-install.sh nginx-light libnginx-mod-nchan
-         . Scripts/nchan-conf.sh ;;
+  floor) Scripts/install-deps.sh  # libmicrohttpd's header
+         clang -O2 -Wall -o "$work/mhd-floor" Scripts/mhd-floor.c -lmicrohttpd ;;
+  nchan) . Scripts/nchan-conf.sh
+         Scripts/apt-install.sh $(nchan_missing) ;;
   *) echo "PEER is floor or nchan (or unset: Switchboard)" >&2; exit 2 ;;
 esac
 . Scripts/bench-lib.sh  # free_port

@@ -54,7 +54,7 @@ struct PendingAnswerTests {
     /// A waiting answer on `exchange` whose store is `store`: the continuation it was given.
     private func waiting(_ exchange: RecordingExchange, _ store: Store) throws -> any HTTPContinuation {
         let result = PendingAnswer.wait(exchange, awaiting: Int.self, until: { done in store.done.withLock { $0 = done } },
-                                           answer: { HTTPResponse(status: 200 + $0) })
+                                        answer: { HTTPResponse(status: 200 + $0) })
         guard case .askedAgain = result else { throw NotAskedAgain() }
         return try #require(exchange.given)
     }

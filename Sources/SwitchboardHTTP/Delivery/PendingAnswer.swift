@@ -50,9 +50,10 @@ final class PendingAnswer: HTTPContinuation, Sendable {
 
     private init() {}
 
-    /// Leaves `exchange` unanswered until the next pass, then calls `start`
-    /// with the function that completes it (from any thread, once);
-    /// `answer` then makes the response from the outcome.
+    /// Calls `start` with the function that completes the wait (from any
+    /// thread, once) and leaves `exchange` unanswered until the next pass,
+    /// suspended then if the outcome has not come; `answer` makes the
+    /// response from it on the worker.
     static func wait<Outcome: Sendable>(_ exchange: any HTTPExchanging, awaiting _: Outcome.Type = Outcome.self,
                                         until start: (_ done: @escaping @Sendable (Outcome) -> Void) -> Void,
                                         answer: @escaping @Sendable (Outcome) throws -> HTTPResponse) -> HTTPHandlerResult {
