@@ -101,18 +101,30 @@ struct ConnectionDirectoryTests {
         }
     }
 
-    @Test func aConnectionWhoseTokenEndsIsClosedSayingWhy() throws {
+    /// The wall clock a test sets (ms since the epoch), for tokens' expiry.
+    final class WallClock: Sendable {
+        private let milliseconds = Atomic<Int64>(1_000_000)
+        var now: Int64 { milliseconds.load(ordering: .relaxed) }
+        func set(_ value: Int64) { milliseconds.store(value, ordering: .relaxed) }
+    }
+
+    /// `body` with a directory that ends connections whose token expires,
+    /// on a started scheduler (stopped after it) and a clock the test sets.
+    func withExpiringTokens(_ body: (DeadlineScheduler, WallClock, ConnectionDirectory) throws -> Void) throws {
         let (_, presence, _) = try setUp()
         let scheduler = DeadlineScheduler()
         scheduler.start()
         defer { scheduler.stop() }
-        let now = Atomic<Int64>(1_000_000)
-        let connections = ConnectionDirectory(presence: presence, scheduler: scheduler, clock: { now.load(ordering: .relaxed) })
+        let clock = WallClock()
+        try body(scheduler, clock, ConnectionDirectory(presence: presence, scheduler: scheduler, clock: { clock.now }))
+    }
+
+    @Test func aConnectionWhoseTokenEndsIsClosedSayingWhy() throws { try withExpiringTokens { _, now, connections in
         let reasons = Mutex<[ConnectionEnd]>([])
         let claims = TokenClaims(user: "leia", expires: 1_000_050, revocationKey: "k")
         _ = connections.open(.sse, user: "leia", rooms: ["lobby"], identity: .user(claims)) { reason in reasons.withLock { $0.append(reason) } }
         // Its deadline comes, 50 ms on; the token has expired by then.
-        now.store(1_000_050, ordering: .relaxed)
+        now.set(1_000_050)
         for _ in 0..<200 where reasons.withLock({ $0.isEmpty }) { usleep(10_000) }
         #expect(reasons.withLock { $0 } == [.tokenExpired])
 
@@ -122,5 +134,45 @@ struct ConnectionDirectoryTests {
         #expect(connections.endInvalid { $0.claims?.revocationKey == "h" ? .tokenRevoked : nil } == 1)
         #expect(connections.endInvalid { $0.claims?.revocationKey == "h" ? .tokenRevoked : nil } == 0)
         #expect(reasons.withLock { $0 } == [.tokenExpired, .tokenRevoked])
-    }
+    } }
+
+    /// One deadline per instant a token expires, not one per connection: a
+    /// deadline per connection stayed in the scheduler until the token
+    /// expired (a session lasts 7 days), so each long poll or reconnection
+    /// with a token left memory behind that a signed-in client could grow
+    /// at will (found by massif in a soak: 846 KB in a few minutes).
+    @Test func connectionsWithOneTokenShareOneDeadlineAndLeaveNothingOnceClosed() throws { try withExpiringTokens { scheduler, now, connections in
+        let week = TokenClaims(user: "leia", expires: 1_000_000 + 7 * 86_400_000, revocationKey: "k")
+        // Long polls (a stream's close asks for a memory trim, a deadline of its own).
+        for _ in 0..<3_000 { connections.close(connections.open(.longPoll, identity: .user(week))) }
+        #expect(scheduler.pending == 1)
+        #expect(connections.expiryCounts.instants == 1)
+        #expect(connections.expiryCounts.connections == 0)
+
+        // A token renewed on a connection (raw TCP's `auth:`): the old
+        // token's deadline finds nothing to end, the new one's is kept.
+        let reasons = Mutex<[ConnectionEnd]>([])
+        let soon = TokenClaims(user: "leia", expires: 1_000_050, revocationKey: "k")
+        let tcp = connections.open(.tcp, user: "leia", rooms: ["lobby"], identity: .user(soon)) { reason in
+            reasons.withLock { $0.append(reason) }
+        }
+        connections.authenticated(tcp, as: .user(week)) { reason in reasons.withLock { $0.append(reason) } }
+        #expect(scheduler.pending == 2)
+        now.set(1_000_060)
+        for _ in 0..<200 where scheduler.pending > 1 { usleep(10_000) }
+        #expect(scheduler.pending == 1)
+        #expect(reasons.withLock { $0 }.isEmpty)
+        #expect(connections.expiryCounts.instants == 1)
+        #expect(connections.expiryCounts.connections == 1)
+
+        // A token whose instant has passed (a clock's race): a deadline
+        // again, at once, and the connection is ended.
+        let late = connections.open(.sse, identity: .user(soon)) { reason in reasons.withLock { $0.append(reason) } }
+        for _ in 0..<200 where reasons.withLock({ $0.isEmpty }) { usleep(10_000) }
+        #expect(reasons.withLock { $0 } == [.tokenExpired])
+        connections.close(late)
+        connections.close(tcp)
+        #expect(connections.expiryCounts.connections == 0)
+        #expect(connections.expiryCounts.instants == 1)  // the week's, until it comes
+    } }
 }

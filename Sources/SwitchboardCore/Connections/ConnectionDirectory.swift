@@ -5,7 +5,8 @@ import Synchronization
 /// (a named user's connection joins its rooms) and knows how to close a
 /// user's connections when an administrator kicks or bans them, when their
 /// token is revoked, and when it expires (one deadline on the server's
-/// scheduler per connection opened with a token; no timer per connection).
+/// scheduler per instant a token in use expires, ``TokenExpiries``; no
+/// timer per connection).
 ///
 /// Short polls are not connections: a short-poll client counts as connected
 /// for 30 s after each poll (``polled(client:now:)``).
@@ -33,6 +34,7 @@ public final class ConnectionDirectory: Sendable {
         var entries: [UInt64: Entry] = [:]
         var open: [Int] = Array(repeating: 0, count: Transport.allCases.count)
         var pollers: [String: UInt64] = [:]
+        var expiries = TokenExpiries()
     }
 
     /// How long a short-poller counts as connected after a poll.
@@ -67,14 +69,15 @@ public final class ConnectionDirectory: Sendable {
     /// conversation its user leaves is ended.
     public func open(_ transport: Transport, user: String? = nil, rooms: [String] = [], identity: Identity = .guest,
                      soleRoom: String? = nil, close: (@Sendable (ConnectionEnd) -> Void)? = nil) -> ID {
-        let id = state.withLock { state in
+        let expires = watchedExpiry(identity)
+        let (id, schedule) = state.withLock { state in
             state.next += 1
             state.entries[state.next] = Entry(transport: transport, user: nil, rooms: [], identity: identity,
                                               soleRoom: soleRoom, close: close)
             state.open[transport.ordinal] += 1
-            return ID(value: state.next)
+            return (ID(value: state.next), expires.map { state.expiries.watch(state.next, expires: $0) } ?? false)
         }
-        watchExpiry(id, identity)
+        if schedule, let expires { scheduleExpiry(expires) }
         if let user { identify(id, user: user, rooms: rooms, close: close) }
         return id
     }
@@ -93,25 +96,37 @@ public final class ConnectionDirectory: Sendable {
 
     /// The connection now holds `identity` (raw TCP's `auth:`), which `close` ends.
     public func authenticated(_ id: ID, as identity: Identity, close: @escaping @Sendable (ConnectionEnd) -> Void) {
-        let known = state.withLock { state -> Bool in
-            guard state.entries[id.value] != nil else { return false }
+        let expires = watchedExpiry(identity)
+        let schedule = state.withLock { state -> Bool in
+            guard let entry = state.entries[id.value] else { return false }
+            if let previous = watchedExpiry(entry.identity) { state.expiries.forget(id.value, expires: previous) }
             state.entries[id.value]!.identity = identity
             state.entries[id.value]!.close = close
-            return true
+            return expires.map { state.expiries.watch(id.value, expires: $0) } ?? false
         }
-        if known { watchExpiry(id, identity) }
+        if schedule, let expires { scheduleExpiry(expires) }
     }
 
-    private func watchExpiry(_ id: ID, _ identity: Identity) {
-        guard let scheduler, let expires = identity.claims?.expires else { return }
-        scheduler.schedule(after: Double(expires - clock()) / 1000) { [weak self] in
+    /// When `identity`'s token expires, if this directory ends connections then.
+    private func watchedExpiry(_ identity: Identity) -> Int64? {
+        scheduler == nil ? nil : identity.claims?.expires
+    }
+
+    /// One deadline for every connection whose token expires at `expires`
+    /// (ms since the epoch, the wall clock's; the scheduler's clock is
+    /// monotonic, so a deadline that comes early is set again).
+    private func scheduleExpiry(_ expires: Int64) {
+        scheduler?.schedule(after: Double(max(0, expires - clock())) / 1000) { [weak self] in
             guard let self else { return }
-            end(id, if: { entry in
-                guard let claims = entry.identity.claims, claims.expires == expires, claims.expires <= self.clock() else { return false }
-                return true
-            }, reason: .tokenExpired)
+            guard clock() >= expires else { return scheduleExpiry(expires) }
+            for id in state.withLock({ $0.expiries.due(expires) }) {
+                end(ID(value: id), if: { $0.identity.claims?.expires == expires }, reason: .tokenExpired)
+            }
         }
     }
+
+    /// Token expiries with a deadline, and connections watched (for tests).
+    var expiryCounts: (instants: Int, connections: Int) { state.withLock { $0.expiries.counts } }
 
     /// An open, anonymous connection is now `user` in `rooms` (e.g. after
     /// `iam:`). `announced`, if given, is told for each room whether a `join`
@@ -177,6 +192,7 @@ public final class ConnectionDirectory: Sendable {
         guard let entry = state.withLock({ state -> Entry? in
             guard let entry = state.entries.removeValue(forKey: id.value) else { return nil }
             state.open[entry.transport.ordinal] -= 1
+            if let expires = watchedExpiry(entry.identity) { state.expiries.forget(id.value, expires: expires) }
             return entry
         }) else { return }
         // A socket that streams may have queued much (a client that did not
