@@ -103,6 +103,7 @@ struct HTTPRouterTests {
         let luke = Identity.user(Self.tokens["luke-token"]!)
         let events = "/api/rooms/lobby/events"
         #expect(identity(HTTPRequest(method: "GET", path: events, headers: ["Authorization": "Bearer luke-token"])) == luke)
+        #expect(identity(HTTPRequest(method: "GET", path: events, headers: ["Authorization": "Bearer   luke-token  "])) == luke)
         #expect(identity(HTTPRequest(method: "GET", path: events, query: ["access_token": "luke-token"])) == luke)
         #expect(identity(HTTPRequest(method: "GET", path: events, headers: ["Cookie": "a=b; switchboard_session=luke-token"])) == luke)
         #expect(identity(HTTPRequest(method: "GET", path: events, headers: ["Authorization": "Bearer secret"])) == .admin)

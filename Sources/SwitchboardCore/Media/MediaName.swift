@@ -11,14 +11,8 @@ public enum MediaName {
             scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value) && scalar != "\"" && scalar != "\\"
                 && !(0x2028...0x2029).contains(scalar.value) && !(0x202A...0x202E).contains(scalar.value)
         }))
-        kept = String(kept.prefix(200)).trimmingSpaces()
+        kept = kept.prefix(200).trimmingSpaces()
         if kept.isEmpty || kept == "." || kept == ".." { return "upload.\(type.fileExtension)" }
         return kept
-    }
-}
-
-private extension String {
-    func trimmingSpaces() -> String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }

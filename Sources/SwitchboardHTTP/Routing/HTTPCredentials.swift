@@ -1,4 +1,5 @@
 import MicroHTTPD
+import SwitchboardCore
 
 /// What a request presented to say who it is, read the ways each client
 /// can send it: `Authorization: Bearer TOKEN` (the admin token or a JWT),
@@ -25,7 +26,7 @@ struct HTTPCredentials: Sendable {
             if AdminToken.matches(authorization, token: adminToken) {
                 isAdmin = true
             } else if authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " {
-                token = String(authorization.dropFirst(7)).trimmingSpaces
+                token = authorization.dropFirst(7).trimmingSpaces()
                 source = .header
             }
             if isAdmin || token != nil { return }
@@ -56,11 +57,5 @@ struct HTTPCredentials: Sendable {
     /// The cookie that signs the browser out.
     static func clearedCookie(secure: Bool) -> (name: String, value: String) {
         sessionCookie("", seconds: 0, secure: secure)
-    }
-}
-
-private extension String {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
