@@ -18,6 +18,8 @@
 #   CLIENT=path/to/switchboard ...                            # a load client built elsewhere
 #   KEEP=/tmp/profiles ...                                    # keep the callgrind files
 #   SERVER_ARGS="--connection-memory-kib 8" ...              # Switchboard started with these too
+#   BENCH_ARGS="--conversation" TRANSPORTS=long-poll ...      # signed-in members of a group (a
+#                                                             # session token on every request)
 #   NCHAN=1 TRANSPORTS="sse long-poll" Scripts/instructions.sh # and Nchan beside it (nginx
 #                                                             # in one process under callgrind)
 #   REP_STRINGS=1 ...                                         # glibc's default string code
@@ -72,7 +74,7 @@ total() {
   [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
   "$client" bench "${target[@]}" --transport "$transport" --json \
     --clients "$CLIENTS" --messages "$messages" --closed-loop --publishers 1 --idle-seconds 0 \
-    --connect-batch 10 >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }
+    --connect-batch 10 ${BENCH_ARGS:-} >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }
   kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
   [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$out" "$KEEP/"  # for callgrind_annotate
   # The server's instructions, and the requests the clients made while publishing.

@@ -30,7 +30,7 @@ struct BenchCommand: ParsableCommand {
     var closedLoop = false
     @Option(help: "The server at --url: switchboard, or nchan (configured by Scripts/peers.sh).") var peer = PeerServer.switchboard
     @Flag(help: "Print the figures as one JSON object instead of text.") var json = false
-    @Flag(help: "Subscribe to a group conversation as its member (sse or websocket), not a public room: what membership costs per delivery.")
+    @Flag(help: "Subscribe to a group conversation as its signed-in member (not tcp), not a public room: what membership costs per delivery.")
     var conversation = false
     @Flag(help: "Connect over TLS (https: sse, long-poll, short-poll, websocket), not checking the certificate: what serving TLS costs.")
     var tls = false
@@ -41,8 +41,8 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("Bounded runs only: 1-20000 clients, up to 100000 messages, a rate up to 10000/s, 1-64 publishers.")
         }
         guard peer == .switchboard || target.url != nil else { throw ValidationError("A peer is measured at --url (Scripts/peers.sh starts it).") }
-        guard !conversation || ["sse", "websocket"].contains(transport), !conversation || peer == .switchboard else {
-            throw ValidationError("--conversation is for Switchboard's sse and websocket subscribers.")
+        guard !conversation || transport != "tcp", !conversation || peer == .switchboard else {
+            throw ValidationError("--conversation is for Switchboard's sse, websocket, long-poll and short-poll subscribers.")
         }
         guard !tls || (target.url != nil && transport != "tcp" && !conversation) else {
             throw ValidationError("--tls measures a running server's https (--url), over sse, long-poll, short-poll or websocket.")

@@ -15,6 +15,7 @@ public final class PollingClientHandler: ChannelInboundHandler {
     private let waitSeconds: Int?
     private let interval: TimeAmount
     private let record: StreamRecord
+    private let authorization: String
     private var since: Int64
     private var framer = HTTPResponseFramer()
 
@@ -22,8 +23,12 @@ public final class PollingClientHandler: ChannelInboundHandler {
     ///   - waitSeconds: long-poll `wait`; nil for a short poll.
     ///   - interval: pause between short polls.
     ///   - since: the cursor to start after.
-    public init(host: String, room: String, waitSeconds: Int?, interval: TimeAmount, since: Int64, record: StreamRecord) {
+    ///   - token: a session token, sent as `Authorization: Bearer` (a
+    ///     member polling a conversation); nil for a guest.
+    public init(host: String, room: String, waitSeconds: Int?, interval: TimeAmount, since: Int64, token: String? = nil,
+                record: StreamRecord) {
         self.host = host
+        self.authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         self.room = room
         self.waitSeconds = waitSeconds
         self.interval = interval
@@ -40,7 +45,7 @@ public final class PollingClientHandler: ChannelInboundHandler {
 
     private func request(context: ChannelHandlerContext) {
         let wait = waitSeconds.map { "&wait=\($0)" } ?? ""
-        let text = "GET /api/rooms/\(room)/messages?since=\(since)\(wait)&limit=1000 HTTP/1.1\r\nHost: \(host)\r\n\r\n"
+        let text = "GET /api/rooms/\(room)/messages?since=\(since)\(wait)&limit=1000 HTTP/1.1\r\nHost: \(host)\r\n\(authorization)\r\n"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil)
     }
 

@@ -32,8 +32,9 @@ extension TransportComparison {
         /// over the first node and these in turn; publishing stays on the first.
         public var otherNodes: [NodeAddress] = []
         /// Subscribe to, and publish in, this conversation as the token's
-        /// user (SSE and WebSocket), rather than a fresh public room: what a
-        /// member's delivery costs beside a public room's.
+        /// user (SSE and WebSocket with `access_token`, polls with a Bearer
+        /// header), rather than a fresh public room: what a member's
+        /// delivery costs beside a public room's.
         public var conversation: ConversationSeat?
         /// Every HTTP connection (subscribers and publishers) over TLS. The
         /// server's certificate is not checked: the client measures, on

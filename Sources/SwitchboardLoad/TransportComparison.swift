@@ -124,11 +124,13 @@ public enum TransportComparison {
                             case .longPoll where configuration.peer == .nchan:
                                 handler = NchanLongPollHandler(host: host, path: "/lp/\(room)", record: record)
                             case .longPoll:
-                                handler = PollingClientHandler(host: host, room: room, waitSeconds: 25, interval: .zero, since: 0, record: record)
+                                handler = PollingClientHandler(host: host, room: room, waitSeconds: 25, interval: .zero, since: 0,
+                                                               token: configuration.conversation?.token, record: record)
                             case .websocket: handler = WebSocketSubscriberHandler(host: host, path: "/api/rooms/\(room)/ws\(credential)", record: record)
                             case .shortPoll:
                                 handler = PollingClientHandler(host: host, room: room, waitSeconds: nil,
-                                                               interval: .milliseconds(Int64(configuration.pollInterval * 1000)), since: 0, record: record)
+                                                               interval: .milliseconds(Int64(configuration.pollInterval * 1000)), since: 0,
+                                                               token: configuration.conversation?.token, record: record)
                             }
                             if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: nil)) }
                             try channel.pipeline.syncOperations.addHandler(handler)

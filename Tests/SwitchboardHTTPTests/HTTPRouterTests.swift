@@ -110,6 +110,24 @@ struct HTTPRouterTests {
         #expect(identity(HTTPRequest(method: "GET", path: events)) == .guest)
     }
 
+    @Test func theBearerSchemeIsReadInAnyCaseAndTheAdminTokenOnlyWhole() throws {
+        let luke = Identity.user(Self.tokens["luke-token"]!)
+        func who(_ authorization: String) -> Identity? {
+            identity(HTTPRequest(method: "GET", path: "/api/rooms/lobby/events", headers: ["Authorization": authorization]))
+        }
+        #expect(who("bearer luke-token") == luke && who("BEARER luke-token") == luke)
+        #expect(who("bEaReR  secret ") == .admin)
+        // Neither a token nor the admin's: refused, never a guest.
+        for near in ["Bearer secreT", "Bearer secre", "Bearer secrets", "Bearer luke-token secret"] { #expect(who(near) == nil) }
+        // Another scheme, or no credential after the scheme, presents nothing.
+        for nothing in ["Basic luke-token", "Bearer", "Bearer    ", "Bearerluke-token", "Bearez luke-token"] {
+            #expect(who(nothing) == .guest)
+        }
+        #expect(AdminToken.matches("secret", token: "secret") && AdminToken.matches("sécret", token: "sécret"))
+        #expect(!AdminToken.matches("secres", token: "secret") && !AdminToken.matches("", token: ""))
+        #expect(!AdminToken.matches("secret\u{0}", token: "secret") && !AdminToken.matches("s", token: "secret"))
+    }
+
     @Test func aBadTokenIsRefusedNeverTakenForAGuestAndAStaleCookieIsCleared() async throws {
         let header = try await answer("GET", "/api/rooms/lobby/events", headers: ["Authorization": "Bearer forged"])
         #expect(header.status == 401 && header.code == "invalid_token")

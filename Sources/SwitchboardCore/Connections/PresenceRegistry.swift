@@ -7,6 +7,8 @@
 /// a `join`; the end of the last one a `leave`.
 public struct PresenceRegistry: Sendable {
     private struct Key: Hashable { var room: String; var user: String }
+    /// Each operation finds its entry once, by index (a key's hash is two
+    /// names': looked up three times, it was most of a poll's presence).
     private struct Entry {
         var connections: [Transport: Int] = [:]
         var leases: [Transport: UInt64] = [:]
@@ -33,26 +35,33 @@ public struct PresenceRegistry: Sendable {
     /// A connection opened. Returns the `join` when the user was not present.
     public mutating func connect(user: String, room: String, transport: Transport) -> PresenceChange? {
         let key = Key(room: room, user: user)
-        let wasPresent = entries[key] != nil
-        entries[key, default: Entry()].connections[transport, default: 0] += 1
-        return wasPresent ? nil : PresenceChange(room: room, user: user, kind: .join, transport: transport)
+        if let index = entries.index(forKey: key) {
+            entries.values[index].connections[transport, default: 0] += 1
+            return nil
+        }
+        entries[key] = Entry(connections: [transport: 1])
+        return PresenceChange(room: room, user: user, kind: .join, transport: transport)
     }
 
     /// A connection closed. Returns the `leave` when it was the user's last presence.
     public mutating func disconnect(user: String, room: String, transport: Transport) -> PresenceChange? {
-        let key = Key(room: room, user: user)
-        guard var entry = entries[key], let count = entry.connections[transport] else { return nil }
-        entry.connections[transport] = count > 1 ? count - 1 : nil
-        entries[key] = entry.isEmpty ? nil : entry
-        return entry.isEmpty ? PresenceChange(room: room, user: user, kind: .leave, transport: transport) : nil
+        guard let index = entries.index(forKey: Key(room: room, user: user)),
+              let count = entries.values[index].connections[transport] else { return nil }
+        entries.values[index].connections[transport] = count > 1 ? count - 1 : nil
+        guard entries.values[index].isEmpty else { return nil }
+        entries.remove(at: index)
+        return PresenceChange(room: room, user: user, kind: .leave, transport: transport)
     }
 
     /// A poll: present until `expiry` (monotonic ns). Returns the `join` when new.
     public mutating func renewLease(user: String, room: String, transport: Transport, until expiry: UInt64) -> PresenceChange? {
         let key = Key(room: room, user: user)
-        let wasPresent = entries[key] != nil
-        entries[key, default: Entry()].leases[transport] = max(expiry, entries[key]?.leases[transport] ?? 0)
-        return wasPresent ? nil : PresenceChange(room: room, user: user, kind: .join, transport: transport)
+        if let index = entries.index(forKey: key) {
+            entries.values[index].leases[transport] = max(expiry, entries.values[index].leases[transport] ?? 0)
+            return nil
+        }
+        entries[key] = Entry(leases: [transport: expiry])
+        return PresenceChange(room: room, user: user, kind: .join, transport: transport)
     }
 
     /// Drops leases expired at `now`; returns the resulting `leave`s and the

