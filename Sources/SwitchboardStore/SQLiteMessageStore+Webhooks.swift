@@ -99,7 +99,7 @@ extension SQLiteMessageStore: WebhookStore {
 
     public func forgetWebhookTargets(except targets: [String]) throws -> Int {
         try writer.write { db in
-            let kept = String(decoding: MessageJSON.encode(targets), as: UTF8.self)
+            let kept = String(decoding: MessageJSON.encode(strings: targets), as: UTF8.self)
             try db.execute(sql: "DELETE FROM webhook_delivery WHERE target NOT IN (SELECT value FROM json_each(?))", arguments: [kept])
             let forgotten = db.changesCount
             try db.execute(sql: "DELETE FROM webhook_event WHERE NOT EXISTS (SELECT 1 FROM webhook_delivery WHERE event = webhook_event.id)")

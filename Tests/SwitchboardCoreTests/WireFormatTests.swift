@@ -31,6 +31,10 @@ struct WireFormatTests {
             MessageJSON.appendString(string, to: &ours)
             #expect(ours == Array(try encoder.encode(string)), "\(string.debugDescription)")
         }
+        // Arrays of them (the push queue's recipients), as the shared encoder writes them.
+        for strings in [[], [""], ["luke"], ["luke", "leia", "han"], Array(corpus.prefix(40)), Array(corpus.suffix(7))] {
+            #expect(MessageJSON.encode(strings: strings) == MessageJSON.encode(strings), "\(strings.debugDescription)")
+        }
     }
 
     @Test func outboxWritesFramesAcrossSmallBuffers() {
