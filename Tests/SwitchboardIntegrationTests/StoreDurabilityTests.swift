@@ -184,6 +184,43 @@ struct StoreDurabilityTests {
         #expect(read[3].text == "" && read.last?.clientID == "han-texts")
     }
 
+    /// The log is read back by every filter, each read's statement compiled
+    /// once per connection and run again with other arguments (a filter's
+    /// rooms as one JSON argument), each in a snapshot that it ends.
+    @Test func everyFilterReadsItsRoomsInOrderAgainAndAgain() throws {
+        let path = try Self.temporaryPath("reads")
+        defer { Self.remove(path) }
+        let store = try SQLiteMessageStore(path: path)
+        let rooms = ["a", "b", "c"]
+        _ = try store.append((0..<9).map { MessageDraft(room: rooms[$0 % 3], user: "luke", text: "m\($0 + 1)", kind: .message) },
+                             timestamp: 1)
+        func ids(after cursor: Int64 = 0, _ filter: RoomFilter, limit: Int = 100) throws -> ([Int64], Int64) {
+            let batch = try store.messages(after: cursor, in: filter, limit: limit)
+            return (batch.messages.map(\.id), batch.scannedThrough)
+        }
+        for _ in 0..<3 {
+            #expect(try ids(.all) == (Array(1...9), 9))
+            #expect(try ids(.room("b")) == ([2, 5, 8], 9))
+            #expect(try ids(.room("c")) == ([3, 6, 9], 9))
+            #expect(try ids(.rooms(["a", "c"])) == ([1, 3, 4, 6, 7, 9], 9))
+            #expect(try ids(.rooms(["b", "c"])) == ([2, 3, 5, 6, 8, 9], 9))
+            #expect(try ids(.rooms(["a", "b", "c", "d"])) == (Array(1...9), 9))
+            // A page ends at its last message; past the newest, at the newest id.
+            #expect(try ids(after: 4, .rooms(["a", "c"]), limit: 2) == ([6, 7], 7))
+            #expect(try ids(after: 8, .room("b")) == ([], 9))
+            #expect(try ids(.rooms(["x", "y"])) == ([], 9))
+            // A room name is data, never SQL.
+            #expect(try ids(.rooms(["a\") OR 1=1 --", "b"])) == ([2, 5, 8], 9))
+            #expect(try store.latest(in: "a", limit: 2).map(\.id) == [4, 7])
+            #expect(try store.messages(in: "a", before: 7, limit: 5).map(\.id) == [1, 4])
+        }
+        // Each read ended its snapshot: what is written next is read next.
+        _ = try store.append([MessageDraft(room: "a", user: "leia", text: "m10", kind: .message)], timestamp: 2)
+        #expect(try ids(.room("a")) == ([1, 4, 7, 10], 10))
+        #expect(try ids(after: 9, .all) == ([10], 10))
+        #expect(try store.latest(in: "a", limit: 1).map(\.id) == [10])
+    }
+
     /// A fresh SQLite file's path in the tests' directory.
     private static func temporaryPath(_ name: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
