@@ -8,18 +8,20 @@ extension SQLiteMessageStore: MediaStore {
     /// Records that `message` carries `media` (in the message's transaction).
     static func recordCarriers(_ media: [MediaAttachment], of message: Message, in db: Database) throws {
         for attachment in media {
-            try db.execute(sql: "INSERT OR IGNORE INTO message_media (media_id, message_id, room) VALUES (?, ?, ?)",
-                           arguments: [attachment.id, message.id, message.room])
-            try db.execute(sql: "UPDATE media SET carried = 1 WHERE id = ?", arguments: [attachment.id])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO message_media (media_id, message_id, room) VALUES (?, ?, ?)")
+                .execute(arguments: [attachment.id, message.id, message.room])
+            try db.cachedStatement(sql: "UPDATE media SET carried = 1 WHERE id = ?").execute(arguments: [attachment.id])
         }
     }
 
+    /// What an upload, a message carrying media and a download ask is
+    /// compiled once per connection (as the log's reads are).
     public func insertMedia(_ record: MediaRecord) throws {
-        try writer.write { db in
-            try db.execute(sql: """
+        try writer.writeInCompiledTransaction { db in
+            try db.cachedStatement(sql: """
                 INSERT INTO media (id, owner, owner_key, attachment, size, thumbnail_type, uploaded_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [record.id, record.owner, record.owner.lowercased(),
+                """).execute(arguments: [record.id, record.owner, record.owner.lowercased(),
                                  String(decoding: MessageJSON.encode(record.attachment), as: UTF8.self), record.size,
                                  record.thumbnailType, record.uploadedAt])
         }
@@ -27,10 +29,10 @@ extension SQLiteMessageStore: MediaStore {
 
     public func mediaRecords(_ ids: [String]) throws -> [MediaRecord] {
         guard !ids.isEmpty else { return [] }
-        return try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT owner, attachment, thumbnail_type, uploaded_at FROM media WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
-                """, arguments: StatementArguments(ids)).compactMap(Self.mediaRecord)
+        return try writer.readInCompiledTransaction { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT owner, attachment, thumbnail_type, uploaded_at FROM media WHERE id IN (SELECT value FROM json_each(?))
+                """), arguments: [String(decoding: MessageJSON.encode(strings: ids), as: UTF8.self)]).compactMap(Self.mediaRecord)
         }
     }
 
@@ -51,15 +53,16 @@ extension SQLiteMessageStore: MediaStore {
     }
 
     public func carriers(of id: String) throws -> [MediaCarrier] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT room, message_id FROM message_media WHERE media_id = ? ORDER BY message_id",
+        try writer.readInCompiledTransaction { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT room, message_id FROM message_media WHERE media_id = ? ORDER BY message_id"),
                              arguments: [id]).map { MediaCarrier(room: $0["room"], id: $0["message_id"]) }
         }
     }
 
     public func mediaBytes(of user: String) throws -> Int64 {
-        try writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM media WHERE owner_key = ?", arguments: [user.lowercased()]) ?? 0
+        try writer.readInCompiledTransaction { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(size), 0) FROM media WHERE owner_key = ?"),
+                               arguments: [user.lowercased()]) ?? 0
         }
     }
 
