@@ -20,18 +20,18 @@ extension SQLiteMessageStore {
             .execute(arguments: [now.text, now.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
                                  now.replyTo, StoredActFields.detail(of: now), StoredActFields.standing(of: now), target])
         if draft.kind == .delete {
-            try db.execute(sql: "DELETE FROM message_media WHERE message_id = ?", arguments: [target])
-            try db.execute(sql: "UPDATE message SET text = '' WHERE target = ? AND kind = 'edit'", arguments: [target])
+            try db.cachedStatement(sql: "DELETE FROM message_media WHERE message_id = ?").execute(arguments: [target])
+            try db.cachedStatement(sql: "UPDATE message SET text = '' WHERE target = ? AND kind = 'edit'").execute(arguments: [target])
         }
         return true
     }
 
     public func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: """
+        try writer.readInCompiledTransaction { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM message
                 WHERE reply_to = ? AND room = ? AND id > ? AND kind = 'message' ORDER BY id LIMIT ?
-                """, arguments: [id, room, cursor, limit]).map(Self.message)
+                """), arguments: [id, room, cursor, limit]).map(Self.message)
         }
     }
 }

@@ -68,18 +68,18 @@ extension SQLiteMessageStore: PushStore {
     }
 
     public func cancelPushes(messageID: Int64) throws {
-        try writer.write { db in
+        try writer.writeInCompiledTransaction { db in
             try db.cachedStatement(sql: "DELETE FROM push_job WHERE message_id = ?").execute(arguments: [messageID])
         }
     }
 
     public func claimDuePushes(now: Int64, claimUntil: Int64, limit: Int) throws -> [PushJob] {
-        try writer.write { db in
-            let rows = try Row.fetchAll(db, sql: """
+        try writer.writeInCompiledTransaction { db in
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT j.id, j.payload, j.topic, j.ttl, j.attempts, j.due, j.created, s.user, s.endpoint, s.p256dh, s.auth
                 FROM push_job j JOIN push_subscription s ON s.endpoint = j.endpoint
                 WHERE j.due <= ? ORDER BY j.due, j.id LIMIT ?
-                """, arguments: [now, limit])
+                """), arguments: [now, limit])
             let jobs = rows.map { row in
                 PushJob(id: row["id"], subscription: PushSubscription(user: row["user"], endpoint: row["endpoint"],
                                                                       p256dh: row["p256dh"], auth: row["auth"]),
@@ -93,21 +93,21 @@ extension SQLiteMessageStore: PushStore {
     }
 
     public func finishPushes(ids: [Int64]) throws {
-        try writer.write { db in
+        try writer.writeInCompiledTransaction { db in
             let delete = try db.cachedStatement(sql: "DELETE FROM push_job WHERE id = ?")
             for id in ids { try delete.execute(arguments: [id]) }
         }
     }
 
     public func retryPush(id: Int64, attempts: Int, due: Int64) throws {
-        try writer.write { db in
-            try db.execute(sql: "UPDATE push_job SET attempts = ?, due = ? WHERE id = ?", arguments: [attempts, due, id])
+        try writer.writeInCompiledTransaction { db in
+            try db.cachedStatement(sql: "UPDATE push_job SET attempts = ?, due = ? WHERE id = ?").execute(arguments: [attempts, due, id])
         }
     }
 
     public func pushQueue() throws -> (pending: Int, nextDue: Int64?) {
-        try writer.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(due) FROM push_job")
+        try writer.readInCompiledTransaction { db in
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), MIN(due) FROM push_job"))
             return (row?[0] ?? 0, row?[1])
         }
     }

@@ -111,7 +111,7 @@ public final class SQLiteMessageStore: MessageStore {
             return message
         }
         if event.type == .created, event.direct == true, let members = event.members, members.count == 2,
-           try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE direct_key = ?",
+           try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM conversation WHERE direct_key = ?"),
                              arguments: [ConversationRoom.directKey(members[0], members[1])]) == true {
             return nil
         }
@@ -119,7 +119,7 @@ public final class SQLiteMessageStore: MessageStore {
                        media: nil, replyTo: nil, target: nil, detail: nil, clientID: nil)
         let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
         if message.room != draft.room {
-            try db.execute(sql: "UPDATE message SET room = ? WHERE id = ?", arguments: [message.room, message.id])
+            try db.cachedStatement(sql: "UPDATE message SET room = ? WHERE id = ?").execute(arguments: [message.room, message.id])
         }
         try Self.apply(event, of: message, in: db)
         return message
@@ -171,15 +171,15 @@ public final class SQLiteMessageStore: MessageStore {
     }
 
     public func lastAssignedID() throws -> Int64 {
-        try writer.read(Self.lastAssignedID)
+        try writer.readInCompiledTransaction(Self.lastAssignedID)
     }
 
     public func rooms() throws -> [RoomSummary] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: """
+        try writer.readInCompiledTransaction { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT room, COUNT(*) AS count, MAX(id) AS last FROM message
                 GROUP BY room ORDER BY room
-                """).map { RoomSummary(name: $0["room"], messageCount: $0["count"], lastID: $0["last"]) }
+                """)).map { RoomSummary(name: $0["room"], messageCount: $0["count"], lastID: $0["last"]) }
         }
     }
 
