@@ -4,7 +4,8 @@
 
 1. a signed-in user with 30 conversations (a message in each): GET /api/conversations, PUT a read
    marker and GET /api/me, one round;
-2. a voice note's download (GET /api/media/ID, 9 KiB, carried by a message in the lobby).
+2. a voice note's download (GET /api/media/ID, 9 KiB, carried by a message in the lobby);
+3. a page of 20 older messages (GET /api/rooms/lobby/messages?before=ID&limit=20), read from the store.
 
 Each is run 50 and 150 times on a fresh server under callgrind; the difference divided by 100 is
 one's cost, start-up, sign-in and set-up cancelled out.
@@ -87,10 +88,19 @@ def download(request, token, rounds):
         request("GET", uploaded["url"], token=token)
 
 
+def older_page(request, token, rounds):
+    for index in range(100):
+        request("POST", "/api/rooms/lobby/messages", {"text": f"message {index}"}, token)
+    last = json.loads(request("POST", "/api/rooms/lobby/messages", {"text": "the newest"}, token))["id"]
+    for _ in range(rounds):
+        request("GET", f"/api/rooms/lobby/messages?before={last}&limit=20")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    for name, workload in (("GET conversations (30) + PUT read + GET me", conversations), ("a voice note's download", download)):
+    for name, workload in (("GET conversations (30) + PUT read + GET me", conversations), ("a voice note's download", download),
+                           ("a page of 20 older messages", older_page)):
         few, many = instructions(sys.argv[1], workload, 50), instructions(sys.argv[1], workload, 150)
         print(f"{name}: {(many - few) // 100:,} instructions")
 

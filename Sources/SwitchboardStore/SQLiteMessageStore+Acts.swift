@@ -12,9 +12,8 @@ extension SQLiteMessageStore {
     /// attachments, and the text of its edits, out of the database.
     static func applyAct(_ draft: MessageDraft, to target: Int64, timestamp: Int64, in db: Database) throws -> Bool {
         // Compiled once per connection (compiling them on every reply was 80% of a reply's cost).
-        let select = try db.cachedStatement(sql: "SELECT \(columns) FROM message WHERE id = ?")
-        guard let row = try Row.fetchOne(select, arguments: [target]),
-              let now = MessageActs.apply(draft.stored(id: 0, timestamp: timestamp), to: message(row))
+        guard let stored = try MessageRows.fetchOne(db.cachedStatement(sql: selectByID), arguments: [target]),
+              let now = MessageActs.apply(draft.stored(id: 0, timestamp: timestamp), to: stored)
         else { return false }
         try db.cachedStatement(sql: "UPDATE message SET text = ?, media = ?, reply_to = ?, detail = ?, state = ? WHERE id = ?")
             .execute(arguments: [now.text, now.media.map { String(decoding: MessageJSON.encode($0), as: UTF8.self) },
@@ -28,10 +27,10 @@ extension SQLiteMessageStore {
 
     public func replies(to id: Int64, in room: String, after cursor: Int64, limit: Int) throws -> [Message] {
         try writer.readInCompiledTransaction { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
+            try MessageRows.fetchAll(db.cachedStatement(sql: """
                 SELECT \(Self.columns) FROM message
                 WHERE reply_to = ? AND room = ? AND id > ? AND kind = 'message' ORDER BY id LIMIT ?
-                """), arguments: [id, room, cursor, limit]).map(Self.message)
+                """), arguments: [id, room, cursor, limit])
         }
     }
 }

@@ -8,8 +8,7 @@ extension SQLiteMessageStore {
     /// The message `user` sent with `clientID`, if any, marked `replayed`.
     static func sent(_ clientID: String, by user: String, in db: Database) throws -> Message? {
         let select = try db.cachedStatement(sql: "SELECT \(columns) FROM message WHERE user = ? AND client_id = ?")
-        guard let row = try Row.fetchOne(select, arguments: [user, clientID]) else { return nil }
-        var earlier = message(row)
+        guard var earlier = try MessageRows.fetchOne(select, arguments: [user, clientID]) else { return nil }
         earlier.replayed = true
         return earlier
     }

@@ -63,12 +63,12 @@ extension SQLiteMessageStore: ConversationStore {
                 WHERE m.user_key = ? ORDER BY last_id DESC
                 """), arguments: [key, key])
             let membersOf = try db.cachedStatement(sql: "SELECT user FROM conversation_member WHERE room = ? ORDER BY since_id, ordinal")
-            let message = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE id = ?")
+            let message = try db.cachedStatement(sql: Self.selectByID)
             return try rows.map { row in
                 let room: String = row["room"]
                 let members = try String.fetchAll(membersOf, arguments: [room])
                 let lastID: Int64? = row["last_id"]
-                let last = try lastID.flatMap { id in try Row.fetchOne(message, arguments: [id]) }.map(Self.message)
+                let last = try lastID.flatMap { id in try MessageRows.fetchOne(message, arguments: [id]) }
                 let directKey: String? = row["direct_key"]
                 let conversation = Conversation(room: room, title: row["title"], direct: directKey != nil,
                                                 createdBy: row["created_by"], members: members)

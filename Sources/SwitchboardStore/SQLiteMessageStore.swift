@@ -140,7 +140,7 @@ public final class SQLiteMessageStore: MessageStore {
                       [cursor, String(decoding: MessageJSON.encode(strings: rooms), as: UTF8.self), limit])
             }
             let select = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE id > ?\(condition) ORDER BY id LIMIT ?")
-            let messages = try Row.fetchAll(select, arguments: arguments).map(Self.message)
+            let messages = try MessageRows.fetchAll(select, arguments: arguments)
             let scanned = messages.count == limit ? messages.last!.id : max(cursor, highWater)
             return StoreBatch(messages: messages, scannedThrough: scanned)
         }
@@ -148,25 +148,24 @@ public final class SQLiteMessageStore: MessageStore {
 
     public func latest(in room: String, limit: Int) throws -> [Message] {
         try writer.readInCompiledTransaction { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE room = ? ORDER BY id DESC LIMIT ?"),
-                             arguments: [room, limit]).map(Self.message).reversed()
+            try MessageRows.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE room = ? ORDER BY id DESC LIMIT ?"),
+                                     arguments: [room, limit]).reversed()
         }
     }
 
     public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
         try writer.readInCompiledTransaction { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE room = ? AND id < ? ORDER BY id DESC LIMIT ?"),
-                             arguments: [room, id, limit]).map(Self.message).reversed()
+            try MessageRows.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE room = ? AND id < ? ORDER BY id DESC LIMIT ?"),
+                                     arguments: [room, id, limit]).reversed()
         }
     }
 
     public func delete(id: Int64) throws -> Message? {
         try writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM message WHERE id = ?",
-                                             arguments: [id]) else { return nil }
+            guard let message = try MessageRows.fetchOne(db.cachedStatement(sql: Self.selectByID), arguments: [id]) else { return nil }
             try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM message_media WHERE message_id = ?", arguments: [id])
-            return Self.message(row)
+            return message
         }
     }
 
@@ -220,19 +219,6 @@ public final class SQLiteMessageStore: MessageStore {
     /// The columns ``message(_:)`` reads, in its order.
     static let columns = "id, room, user, text, kind, ts, event, media, reply_to, target, detail, state, client_id"
 
-    static func message(_ row: Row) -> Message {
-        let event: String? = row[6]
-        let media: String? = row[7]
-        var message = Message(id: row[0], room: row[1], user: row[2], text: row[3],
-                              kind: MessageKind(rawValue: row[4]) ?? .message, ts: row[5],
-                              event: event.flatMap { try? JSONDecoder().decode(ConversationEvent.self, from: Data($0.utf8)) },
-                              media: media.flatMap { try? JSONDecoder().decode([MediaAttachment].self, from: Data($0.utf8)) })
-        let (replyTo, target): (Int64?, Int64?) = (row[8], row[9])
-        let (detail, standing): (String?, String?) = (row[10], row[11])
-        message.clientID = row[12]
-        if replyTo != nil || target != nil || detail != nil || standing != nil {
-            StoredActFields.restore(&message, replyTo: replyTo, target: target, detail: detail, standing: standing)
-        }
-        return message
-    }
+    /// One message by its id (``MessageRows``).
+    static let selectByID = "SELECT \(columns) FROM message WHERE id = ?"
 }
