@@ -42,12 +42,13 @@ struct StoreFailureTests {
         let stored = try client.publish(text: "kept")
 
         store.failReads(true)
-        for path in ["/api/rooms/lobby/messages?before=\(stored.id + 1)", "/api/rooms"] {
-            let refused = try client.get(path)
-            let message = (try refused.json()["error"] as? [String: Any])?["message"] as? String ?? ""
-            #expect(refused.status == 503 && refused.errorCode == "store_unavailable", "\(path)")
-            #expect(message.hasPrefix("The store could not answer: database or disk is full"), "\(path): \(message)")
-        }
+        let refused = try client.get("/api/rooms/lobby/messages?before=\(stored.id + 1)")
+        let message = (try refused.json()["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(refused.status == 503 && refused.errorCode == "store_unavailable")
+        #expect(message.hasPrefix("The store could not answer: database or disk is full"), "\(message)")
+        // The room list is the bus's figures: it answers while the store cannot.
+        let rooms = try client.get("/api/rooms")
+        #expect(rooms.status == 200 && rooms.text.contains(#""last_id":\#(stored.id)"#), "\(rooms.text)")
         // Writes still work, and so does the ring: a publish is stored and read back from memory.
         let later = try client.publish(text: "later")
         #expect(try client.get("/api/rooms/lobby/messages?since=\(stored.id)").page().messages.map(\.id) == [later.id])

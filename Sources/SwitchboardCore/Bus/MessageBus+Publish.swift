@@ -14,7 +14,7 @@ extension MessageBus {
                          completion: (@Sendable (Result<EncodedMessage?, SwitchboardError>) -> Void)? = nil) {
         if draft.kind == .join {
             state.withLock { state in
-                if state.firstJoins[draft.room] == nil, !state.rooms.contains(draft.room) { state.firstJoins[draft.room] = draft.user }
+                if state.firstJoins[draft.room] == nil, state.rooms[draft.room] == nil { state.firstJoins[draft.room] = draft.user }
             }
         }
         groupCommit.submit(draft, completion: completion)
@@ -31,7 +31,7 @@ extension MessageBus {
         let mayRetract = !store.sharesPresence && state.withLock { state in
             // Not known yet, with this user's join first in the queue: decided on the commit thread.
             state.soleJoins[leave.room]?.user == leave.user
-                || (!state.rooms.contains(leave.room) && state.firstJoins[leave.room] == leave.user)
+                || (state.rooms[leave.room] == nil && state.firstJoins[leave.room] == leave.user)
         }
         guard mayRetract else { return announce(leave) }
         groupCommit.submitBarrier { [weak self] in self?.leaveOrRetract(leave) }
@@ -52,7 +52,7 @@ extension MessageBus {
             state.withLock { state in
                 state.recent.markDeleted(sole.id)
                 state.soleJoins[leave.room] = nil
-                state.rooms.remove(leave.room)
+                state.rooms[leave.room] = nil
             }
             catchUp.remove(sole.id)
             return nil
@@ -166,20 +166,30 @@ extension MessageBus {
                       changes: inout [ConversationChange]) {
         guard message.id > state.recent.lastID else { return }
         if message.message.event != nil { changes += conversations.apply(message.message) }
+        // An operator's tombstone takes its message's row: the room's count stays.
+        var counted = 1
         if let target = MessageActs.targetID(of: message.message) {
             applyAct(message.message, to: target, in: &state)
         } else if message.message.kind == .delete, let deleted = Int64(message.message.text) {
             state.recent.markDeleted(deleted)
             catchUp.remove(deleted)
+            counted = 0
         }
         state.recent.append(message)
         let room = message.message.room
-        if !state.rooms.contains(room) {
-            state.rooms.insert(room)
+        if let index = state.rooms.index(forKey: room) {
+            // Above the last id counted: one read at start and the first ingest may both hold it.
+            if message.id > state.rooms.values[index].lastID {
+                state.rooms.values[index].messageCount += counted
+                state.rooms.values[index].lastID = message.id
+            }
+            if !state.soleJoins.isEmpty, state.soleJoins[room] != nil {
+                state.soleJoins[room] = nil  // something else was stored there: the room stays
+            }
+        } else {
+            state.rooms[room] = RoomSummary(name: room, messageCount: counted, lastID: message.id)
             state.firstJoins[room] = nil
             if message.message.kind == .join { state.soleJoins[room] = (message.id, message.message.user) }
-        } else if !state.soleJoins.isEmpty, state.soleJoins[room] != nil {
-            state.soleJoins[room] = nil  // something else was stored there: the room stays
         }
         state.parked.removeAll(interestedIn: message, into: &woken)
     }

@@ -28,9 +28,12 @@ extension MessageBus {
         try store.replies(to: id, in: room, after: cursor, limit: limit).map(EncodedMessage.init)
     }
 
-    /// Every stored room with its message count and last id.
-    public func rooms() throws -> [RoomSummary] {
-        try store.rooms()
+    /// Every stored room with its message count and last id, by name:
+    /// kept in memory as messages are stored (read from the store once, at
+    /// start), so listing rooms costs no scan of the log: `GROUP BY room`
+    /// over a million messages took 160 ms, on every `GET /api/rooms`.
+    public func rooms() -> [RoomSummary] {
+        state.withLock { Array($0.rooms.values) }.sorted { $0.name < $1.name }
     }
 
     /// Throws unless the store can take writes.

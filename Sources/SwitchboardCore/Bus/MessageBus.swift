@@ -16,8 +16,10 @@ public final class MessageBus: Sendable {
         var recent: RecentMessages
         var parked = ParkedSubscribers()
         var closed = false
-        /// Every room with a stored message: the rooms that exist (``isKnownRoom(_:)``).
-        var rooms: Set<String> = []
+        /// Every room with a stored message (the rooms that exist:
+        /// ``isKnownRoom(_:)``), with its count and last id, kept as messages
+        /// enter the ring (``rooms()``).
+        var rooms: [String: RoomSummary] = [:]
         /// Rooms whose only stored message is a `join` (its id and user):
         /// when that user leaves, the join is taken back instead of storing
         /// the leave (``announceLeave(_:)``). Rooms that existed before the
@@ -77,7 +79,7 @@ public final class MessageBus: Sendable {
         let lastID = try store.lastAssignedID()
         var initial = State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID))
         let rooms = try store.rooms()
-        initial.rooms = Set(rooms.map(\.name))
+        initial.rooms = Dictionary(rooms.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         state = Mutex(initial)
         let figures = { @Sendable () throws -> StoreFigures.Figures in
             StoreFigures.Figures(bytes: store.sizeInBytes(), rooms: try store.rooms(), readAt: DeadlineScheduler.now())
@@ -90,7 +92,7 @@ public final class MessageBus: Sendable {
 
     /// Whether `room` has a stored message (here, or on another node once ingested).
     public func isKnownRoom(_ room: String) -> Bool {
-        state.withLock { $0.rooms.contains(room) }
+        state.withLock { $0.rooms[room] != nil }
     }
 
     /// The id of the last message published (or stored before start-up).

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import SwitchboardCore
+import SwitchboardTesting
+
+/// `GET /api/rooms` answers from the bus's figures (no scan of the log):
+/// after every kind of write they are what the store says, which is what a
+/// restarted server reads.
+@Suite("The room list")
+struct RoomListTests {
+    typealias Support = IdentityTestSupport
+
+    /// Each room's message count and last id, as the admin sees them.
+    private func figures(_ server: TestServer) throws -> [String: [Int]] {
+        let answer = try server.client.request("GET", "/api/rooms?limit=1000", headers: [("Authorization", "Bearer \(TestServer.adminToken)")])
+        let rooms = try answer.json()["rooms"] as? [[String: Any]] ?? []
+        var byName: [String: [Int]] = [:]
+        for room in rooms { byName[room["name"] as? String ?? "?"] = [room["message_count"] as? Int ?? -1, room["last_id"] as? Int ?? -1] }
+        return byName
+    }
+
+    @Test func afterEveryKindOfWriteTheListIsTheStores() throws {
+        let path = TestServer.temporaryDatabasePath()
+        var server: TestServer? = try TestServer(databasePath: path)
+        let luke = ConversationClient(client: server!.client, token: try Support.signUp(server!.client, "luke"))
+        let leia = ConversationClient(client: server!.client, token: try Support.signUp(server!.client, "leia"))
+        func id(_ response: TestResponse) throws -> Int {
+            try #require(try response.json()["id"] as? Int, "\(response.status) \(response.text)")
+        }
+        let first = try id(luke.publish("alpha", "one"))
+        _ = try id(leia.publish("alpha", "two"))
+        let doomed = try id(leia.publish("beta", "said too much"))
+        _ = try luke.call("POST", "/api/rooms/alpha/messages", #"{"text":"a reply","reply_to":\#(first)}"#)
+        #expect(try luke.call("PATCH", "/api/rooms/alpha/messages/\(first)", #"{"text":"one, edited"}"#).status == 200)
+        #expect(try leia.call("PUT", "/api/rooms/alpha/messages/\(first)/reactions/%F0%9F%91%8D").status == 200)
+        let unsent = try id(luke.publish("alpha", "oops"))
+        #expect(try luke.call("DELETE", "/api/rooms/alpha/messages/\(unsent)").status == 204)
+        // A client id sent twice stores one message.
+        for _ in 0..<2 { _ = try leia.call("POST", "/api/rooms/beta/messages", #"{"text":"once","client_id":"beta-1"}"#) }
+        // The operator's delete: a tombstone takes the message's place.
+        let admin = [("Authorization", "Bearer \(TestServer.adminToken)")]
+        #expect(try server!.client.request("DELETE", "/api/admin/messages/\(doomed)", headers: admin).status == 200)
+        _ = try luke.call("POST", "/api/conversations", #"{"title":"plans","members":["leia"]}"#)
+        _ = try leia.publish("gamma", "a room of its own")
+
+        let live = try figures(server!)
+        #expect(Set(live.keys).isSuperset(of: ["alpha", "beta", "gamma"]) && live.keys.contains { $0.hasPrefix("c.") }, "\(live)")
+        #expect(live["beta"]?[0] == 2, "once, and the tombstone in the deleted message's place: \(live)")
+        server!.stop()
+        server = try TestServer(databasePath: path)
+        #expect(try figures(server!) == live, "read back from the store at start")
+    }
+}
