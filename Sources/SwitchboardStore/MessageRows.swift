@@ -45,8 +45,8 @@ enum MessageRows {
             let code = sqlite3_step(sqlite)
             if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqlite))),
-                                    sql: statement.sql)
+                let message = String(cString: sqlite3_errmsg(sqlite3_db_handle(sqlite)))
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
             }
             guard body(message(sqlite)) else { return }
         }

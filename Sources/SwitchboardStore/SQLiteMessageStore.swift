@@ -148,15 +148,16 @@ public final class SQLiteMessageStore: MessageStore {
 
     public func latest(in room: String, limit: Int) throws -> [Message] {
         try writer.readInCompiledTransaction { db in
-            try MessageRows.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE room = ? ORDER BY id DESC LIMIT ?"),
-                                     arguments: [room, limit]).reversed()
+            let select = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE room = ? ORDER BY id DESC LIMIT ?")
+            return try MessageRows.fetchAll(select, arguments: [room, limit]).reversed()
         }
     }
 
     public func messages(in room: String, before id: Int64, limit: Int) throws -> [Message] {
         try writer.readInCompiledTransaction { db in
-            try MessageRows.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE room = ? AND id < ? ORDER BY id DESC LIMIT ?"),
-                                     arguments: [room, id, limit]).reversed()
+            let select = try db.cachedStatement(
+                sql: "SELECT \(Self.columns) FROM message WHERE room = ? AND id < ? ORDER BY id DESC LIMIT ?")
+            return try MessageRows.fetchAll(select, arguments: [room, id, limit]).reversed()
         }
     }
 

@@ -23,16 +23,20 @@ enum RoomEndpoints {
             limit = value
         }
         let after = exchange.query("after") ?? ""
-        // The bus keeps the rooms' figures: nothing here waits for the store.
-        let online = services.presence.onlineByRoom()
-        var rooms = services.bus.rooms().map { RoomJSON($0, online: online[$0.name] ?? []) }
-        let listed = Set(rooms.map(\.name))
-        for (name, users) in online where !listed.contains(name) {
-            rooms.append(RoomJSON(RoomSummary(name: name, messageCount: 0, lastID: 0), online: users))
-        }
-        let sorted = rooms.filter { $0.name > after && visible($0.name) }.sorted { $0.name < $1.name }
-        let page = Array(sorted.prefix(limit))
-        return .respond(.json(200, MessageJSON.encode(Rooms(rooms: page, next: sorted.count > limit ? page.last?.name : nil))))
+        // The bus keeps the rooms' figures (no scan of the log); copying and
+        // sorting every room is still work in proportion to the rooms, so the
+        // page is made on the gate's threads, not the one serving connections.
+        return PendingAnswer.store(exchange, services, what: "listing rooms", { [bus = services.bus, presence = services.presence, limit] in
+            let online = presence.onlineByRoom()
+            var rooms = bus.rooms().map { RoomJSON($0, online: online[$0.name] ?? []) }
+            let listed = Set(rooms.map(\.name))
+            for (name, users) in online where !listed.contains(name) {
+                rooms.append(RoomJSON(RoomSummary(name: name, messageCount: 0, lastID: 0), online: users))
+            }
+            let sorted = rooms.filter { $0.name > after && visible($0.name) }.sorted { $0.name < $1.name }
+            let page = Array(sorted.prefix(limit))
+            return MessageJSON.encode(Rooms(rooms: page, next: sorted.count > limit ? page.last?.name : nil))
+        }) { body in .respond(.json(200, body)) }
     }
 
     /// `GET /api/rooms/{room}/presence`: users online, with their transports.
