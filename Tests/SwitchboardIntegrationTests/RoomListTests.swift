@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import SwitchboardCore
 import SwitchboardTesting
@@ -49,5 +50,30 @@ struct RoomListTests {
         server!.stop()
         server = try TestServer(databasePath: path)
         #expect(try figures(server!) == live, "read back from the store at start")
+    }
+
+    /// A store that counts its scans for the room list.
+    final class CountingStore: ForwardingMessageStore {
+        let inner = InMemoryMessageStore()
+        let roomScans = Atomic<Int>(0)
+        func rooms() throws -> [RoomSummary] {
+            roomScans.add(1, ordering: .relaxed)
+            return try inner.rooms()
+        }
+    }
+
+    @Test func theListTheMetricsAndTheAdminsFiguresNeverScanTheLog() throws {
+        let store = CountingStore()
+        let server = try TestServer(store: store)
+        _ = try server.client.publish(text: "hello")
+        let scansAtStart = store.roomScans.load(ordering: .relaxed)
+        let admin = [("Authorization", "Bearer \(TestServer.adminToken)")]
+        for _ in 0..<3 {
+            #expect(try server.client.get("/api/rooms").text.contains(#""name":"lobby""#))
+            #expect(try server.client.get("/metrics").status == 200)
+            let stats = try server.client.request("GET", "/api/admin/stats", headers: admin)
+            #expect(stats.status == 200 && stats.text.contains(#""name":"lobby""#), "\(stats.text.prefix(300))")
+        }
+        #expect(scansAtStart == 1 && store.roomScans.load(ordering: .relaxed) == 1, "one scan, at start")
     }
 }

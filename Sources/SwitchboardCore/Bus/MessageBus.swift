@@ -82,9 +82,9 @@ public final class MessageBus: Sendable {
         initial.rooms = Dictionary(rooms.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         state = Mutex(initial)
         let figures = { @Sendable () throws -> StoreFigures.Figures in
-            StoreFigures.Figures(bytes: store.sizeInBytes(), rooms: try store.rooms(), readAt: DeadlineScheduler.now())
+            StoreFigures.Figures(bytes: store.sizeInBytes(), readAt: DeadlineScheduler.now())
         }
-        storeFigures = StoreFigures(gate: gate, initial: .init(bytes: store.sizeInBytes(), rooms: rooms, readAt: DeadlineScheduler.now()),
+        storeFigures = StoreFigures(gate: gate, initial: .init(bytes: store.sizeInBytes(), readAt: DeadlineScheduler.now()),
                                     read: figures)
         storeProbe = StoreProbe(gate: gate, check: { try store.checkWritable() })
         groupCommit.start { [weak self] drafts in self?.commit(drafts) ?? .failure(.shuttingDown) }

@@ -1,16 +1,16 @@
 import Synchronization
 
-/// The store's figures the admin page and `/metrics` show (its size, its
-/// rooms with their counts), as last read: reading them never waits for
-/// the store. A read older than ``maxAgeSeconds`` starts a new one on the
-/// gate, one at a time; while the store does not answer, the last figures stay.
+/// The store's figure the admin page and `/metrics` show (its size), as
+/// last read: reading it never waits for the store. A read older than
+/// ``maxAgeSeconds`` starts a new one on the gate, one at a time; while
+/// the store does not answer, the last figures stay. The rooms' counts are
+/// the bus's (``MessageBus/rooms()``): read here, they were a scan of the
+/// log that `/metrics`, open to anyone, started once a second.
 public final class StoreFigures: Sendable {
     /// What was read, and when.
     public struct Figures: Sendable {
         /// The database's size on disk, in bytes.
         public var bytes: Int64
-        /// Every stored room with its count and last id.
-        public var rooms: [RoomSummary]
         /// Monotonic nanoseconds of the read.
         public var readAt: UInt64
     }

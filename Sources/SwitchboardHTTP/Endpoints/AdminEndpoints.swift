@@ -62,7 +62,7 @@ final class AdminEndpoints: Sendable {
             lastID: bus.lastID,
             connections: connectionCounts(services),
             transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),
-            rooms: (figures?.rooms ?? []).map { RoomJSON($0, online: online[$0.name]?.count ?? 0) },
+            rooms: bus.rooms().map { RoomJSON($0, online: online[$0.name]?.count ?? 0) },
             users: onlineUsers(online),
             node: services.cluster?.nodeID,
             nodes: services.cluster.map { $0.nodes() },
