@@ -18,6 +18,35 @@ struct HTTPJSONTests {
         #expect(String(decoding: HTTPJSON.page([], next: 7), as: UTF8.self) == #"{"messages":[],"next":7}"#)
     }
 
+    /// Conversations are written by hand: the same objects as the shared
+    /// encoder writes (its `Encodable`), keys in its sorted order.
+    @Test func conversationsAreWhatTheEncoderWouldWrite() throws {
+        var last = message
+        last.room = "c.7"
+        last.text = "a \"quoted\" line\nand more"
+        last.edited = 5
+        last.replyTo = 3
+        let conversation = Conversation(room: "c.7", title: "plans / \"secret\" ü", direct: false, createdBy: "leia",
+                                        members: ["leia", "luke", "han\u{1}"])
+        let direct = Conversation(room: "c.8", title: "", direct: true, createdBy: "luke", members: ["luke", "leia"])
+        let cases = [ConversationJSON(conversation), ConversationJSON(created: ConversationEvent(type: .created, actor: "luke"), room: "c.9"),
+                     ConversationJSON(ConversationSummary(conversation: conversation, muted: true, last: last, unread: 3, read: 4)),
+                     ConversationJSON(ConversationSummary(conversation: direct, muted: false, last: nil, unread: 0, read: 0),
+                                      read: ["luke": 9, "leia": 12, "han": 1])]
+        func object(_ bytes: [UInt8]) throws -> NSDictionary { try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary) }
+        for json in cases {
+            #expect(try object(json.bytes) == object(MessageJSON.encode(json)), "\(String(decoding: json.bytes, as: UTF8.self))")
+            let keys = try #require(String(decoding: json.bytes, as: UTF8.self).split(separator: ",").first)
+            #expect(keys.hasPrefix(#"{"created_by":"#))
+        }
+        let summaries = [ConversationSummary(conversation: conversation, muted: true, last: last, unread: 3, read: 4),
+                         ConversationSummary(conversation: direct, muted: false, last: nil, unread: 2, read: 0)]
+        struct List: Encodable { var conversations: [ConversationJSON]; var unread: Int }
+        #expect(try object(ConversationJSON.list(summaries, unread: 2))
+            == object(MessageJSON.encode(List(conversations: summaries.map { ConversationJSON($0) }, unread: 2))))
+        #expect(String(decoding: ConversationJSON.list([], unread: 0), as: UTF8.self) == #"{"conversations":[],"unread":0}"#)
+    }
+
     @Test func errorsAreTheEnvelopeWithTheirKindsStatus() throws {
         let error = SwitchboardError(.invalid, code: "too_long", message: "Too long.")
         #expect(String(decoding: HTTPJSON.error(error), as: UTF8.self) == #"{"error":{"code":"too_long","message":"Too long."}}"#)

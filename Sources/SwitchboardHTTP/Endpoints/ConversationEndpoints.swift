@@ -96,9 +96,8 @@ enum ConversationEndpoints {
         request.waiting(for: { done in
             try request.services.conversations.list(for: request.identity, completion: done)
         }, answer: { summaries in
-            struct List: Encodable { var conversations: [ConversationJSON]; var unread: Int }
             let unread = summaries.filter { !$0.muted }.reduce(0) { $0 + $1.unread }
-            return .json(200, MessageJSON.encode(List(conversations: summaries.map { ConversationJSON($0) }, unread: unread)))
+            return .json(200, ConversationJSON.list(summaries, unread: unread))
         })
     }
 
