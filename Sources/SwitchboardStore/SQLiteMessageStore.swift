@@ -32,6 +32,10 @@ public final class SQLiteMessageStore: MessageStore {
             // `secure_delete`: what an unsend or a deletion frees is overwritten with zeros, so an unsent text is gone from the file.
             try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON") }
             try Self.migrator.migrate(writer)
+            // `/healthz`'s probe table, made once: GRDB empties a connection's
+            // statement cache after every `CREATE`, so a probe that made it each
+            // time had the next commit compile all its statements again.
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS health_probe(x)") }
         } catch {
             throw StoreOpenError(path: path, underlying: error)
         }
@@ -188,9 +192,11 @@ public final class SQLiteMessageStore: MessageStore {
         try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
+    /// `/healthz`'s probe: can the writer take its lock (`BEGIN IMMEDIATE`,
+    /// the main database's too) and write? Its table is made at open.
     public func checkWritable() throws {
-        try writer.write { db in
-            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS health_probe(x); DELETE FROM health_probe")
+        try writer.writeInCompiledTransaction { db in
+            try db.cachedStatement(sql: "DELETE FROM health_probe").execute()
         }
     }
 

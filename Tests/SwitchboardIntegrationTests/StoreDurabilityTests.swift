@@ -184,6 +184,19 @@ struct StoreDurabilityTests {
         #expect(read[3].text == "" && read.last?.clientID == "han-texts")
     }
 
+    /// `/healthz`'s probe leaves the writer's compiled statements alone: a
+    /// probe that made its table each time had GRDB empty the statement cache
+    /// (it does after every `CREATE`), and the next commit compile them all.
+    @Test func theHealthProbeKeepsTheWritersCompiledStatements() throws {
+        let path = try Self.temporaryPath("probe")
+        defer { Self.remove(path) }
+        let store = try SQLiteMessageStore(path: path)
+        let compiled = { try store.writer.writeWithoutTransaction { try $0.cachedStatement(sql: "SELECT count(*) FROM message") } }
+        let before = try compiled()
+        for _ in 0..<3 { try store.checkWritable() }
+        #expect(try compiled() === before)
+    }
+
     /// The log is read back by every filter, each read's statement compiled
     /// once per connection and run again with other arguments (a filter's
     /// rooms as one JSON argument), each in a snapshot that it ends.
