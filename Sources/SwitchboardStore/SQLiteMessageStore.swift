@@ -223,7 +223,7 @@ public final class SQLiteMessageStore: MessageStore {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'message'")) ?? 0
     }
 
-    /// The columns ``message(_:)`` reads, in its order.
+    /// The columns ``MessageRows`` reads, in its order.
     static let columns = "id, room, user, text, kind, ts, event, media, reply_to, target, detail, state, client_id"
 
     /// One message by its id (``MessageRows``).

@@ -118,7 +118,9 @@ struct HTTPRouterTests {
         #expect(who("bearer luke-token") == luke && who("BEARER luke-token") == luke)
         #expect(who("bEaReR  secret ") == .admin)
         // Neither a token nor the admin's: refused, never a guest.
-        for near in ["Bearer secreT", "Bearer secre", "Bearer secrets", "Bearer luke-token secret"] { #expect(who(near) == nil) }
+        for near in ["Bearer secreT", "Bearer secre", "Bearer secrets", "Bearer luke-token secret", "Bearer \u{301}luke-token"] {
+            #expect(who(near) == nil, "\(near.debugDescription)")
+        }
         // Another scheme, or no credential after the scheme, presents nothing.
         for nothing in ["Basic luke-token", "Bearer", "Bearer    ", "Bearerluke-token", "Bearez luke-token"] {
             #expect(who(nothing) == .guest)
