@@ -12,8 +12,10 @@ extension PostgresCluster {
     /// Opens the listening connection; on any failure, tries again a second later.
     func listen() {
         guard !state.withLock({ $0.stopped }) else { return }
+        var opened: PostgresConnection?
         do {
             let listener = try connections.connect()
+            opened = listener
             listener.addListener(channel: "switchboard") { [weak self] _, note in self?.committed(note.payload) }
             listener.addListener(channel: "switchboard_control") { [weak self] _, note in self?.control(note.payload) }
             try connections.query("LISTEN switchboard", on: listener)
@@ -22,7 +24,7 @@ extension PostgresCluster {
                 if !state.stopped { state.listener = listener }
                 return !state.stopped
             }
-            guard keep else { let closing: EventLoopFuture<Void> = listener.close(); _ = closing; return }
+            guard keep else { return PostgresConnections.closeInPassing(listener) }
             listener.closeFuture.whenComplete { [weak self] _ in
                 guard let self, !self.state.withLock({ $0.stopped }) else { return }
                 self.logger.warning("the database's notification connection closed; listening again")
@@ -34,6 +36,9 @@ extension PostgresCluster {
             ingestSoon()
             state.withLock { $0.handlers }?.accessChanged()
         } catch {
+            // Opened, then a LISTEN failed: closed, never dropped open.
+            if let opened { PostgresConnections.closeInPassing(opened) }
+            if case PostgresStoreError.closed = error { return }  // the node is stopping
             reachable(false, error)
             queue.asyncAfter(deadline: .now() + 1) { [weak self] in self?.listen() }
         }

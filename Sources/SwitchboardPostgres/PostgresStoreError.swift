@@ -6,12 +6,15 @@ public enum PostgresStoreError: Error, CustomStringConvertible, Sendable {
     case timedOut(seconds: Double)
     /// The database answered something this node cannot read.
     case unexpectedAnswer(String)
+    /// The store was closed (the node is stopping): nothing more is asked.
+    case closed
 
     public var description: String {
         switch self {
         case .badURL(let detail): return "bad database URL: \(detail)"
         case .timedOut(let seconds): return "the database did not answer within \(seconds) s"
         case .unexpectedAnswer(let detail): return "unexpected answer from the database: \(detail)"
+        case .closed: return "the store is closed"
         }
     }
 }

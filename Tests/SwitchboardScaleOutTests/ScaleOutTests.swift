@@ -124,15 +124,17 @@ struct ScaleOutTests {
         #expect(try message(events[3].data).text == String(said.id), "B's live subscriber is told of the deletion")
         let page = try b.client.get("/api/rooms/lobby/messages?since=0").page().messages
         #expect(!page.contains { $0.id == said.id }, "gone from B's reads too")
-        // Each node's room list counts the same: B ingested the tombstone and
-        // never saw the deletion, A made both (the count stays).
+        // Each node's room list counts what the store holds: a third node reads it
+        // at start. (Started and stopped within a second, it also once leaked a
+        // connection at shutdown: PostgresPoolClosingTests.)
         func lobby(_ node: TestServer) throws -> [Int] {
             let rooms = try node.client.get("/api/rooms").json()["rooms"] as? [[String: Any]] ?? []
             let room = rooms.first { $0["name"] as? String == "lobby" }
             return [room?["message_count"] as? Int ?? -1, room?["last_id"] as? Int ?? -1]
         }
-        let (countA, countB) = (try lobby(a), try lobby(b))
-        #expect(countA == countB && countA[0] > 0 && countA[1] > Int(said.id), "A \(countA), B \(countB)")
+        let c = try TestServer(databasePath: database)
+        let (countA, countB, countC) = (try lobby(a), try lobby(b), try lobby(c))
+        #expect(countA == countC && countB == countC, "A \(countA), B \(countB), C \(countC)")
     }
 
     private func message(_ json: String) throws -> Message {
