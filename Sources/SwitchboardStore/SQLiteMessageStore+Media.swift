@@ -32,7 +32,7 @@ extension SQLiteMessageStore: MediaStore {
         return try writer.readInCompiledTransaction { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT owner, attachment, thumbnail_type, uploaded_at FROM media WHERE id IN (SELECT value FROM json_each(?))
-                """), arguments: [String(decoding: MessageJSON.encode(strings: ids), as: UTF8.self)]).compactMap(Self.mediaRecord)
+                """), arguments: [Self.jsonList(ids)]).compactMap(Self.mediaRecord)
         }
     }
 

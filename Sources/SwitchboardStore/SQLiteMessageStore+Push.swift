@@ -52,7 +52,7 @@ extension SQLiteMessageStore: PushStore {
 
     public func enqueuePush(room: String, messageID: Int64, users: [String], payload: [UInt8], topic: String, ttl: Int,
                             now: Int64) throws -> Int {
-        let keys = String(decoding: MessageJSON.encode(strings: users.map { $0.lowercased() }), as: UTF8.self)
+        let keys = Self.jsonList(users.map { $0.lowercased() })
         // Its statement and transaction compiled once per connection: compiled at
         // every call they cost about 320,000 instructions, on every message of a
         // conversation with someone away (more than storing the message).

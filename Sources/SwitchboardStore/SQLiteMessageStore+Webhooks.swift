@@ -72,7 +72,7 @@ extension SQLiteMessageStore: WebhookStore {
 
     public func finishWebhooks(target: String, ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let list = Self.jsonList(ids)
         try writer.writeInCompiledTransaction { db in
             try db.cachedStatement(sql: "DELETE FROM webhook_delivery WHERE target = ? AND event IN (SELECT value FROM json_each(?))")
                 .execute(arguments: [target, list])
@@ -109,7 +109,7 @@ extension SQLiteMessageStore: WebhookStore {
 
     public func forgetWebhookTargets(except targets: [String]) throws -> Int {
         try writer.write { db in
-            let kept = String(decoding: MessageJSON.encode(strings: targets), as: UTF8.self)
+            let kept = Self.jsonList(targets)
             try db.execute(sql: "DELETE FROM webhook_delivery WHERE target NOT IN (SELECT value FROM json_each(?))", arguments: [kept])
             let forgotten = db.changesCount
             try db.execute(sql: "DELETE FROM webhook_event WHERE NOT EXISTS (SELECT 1 FROM webhook_delivery WHERE event = webhook_event.id)")

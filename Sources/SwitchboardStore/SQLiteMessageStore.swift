@@ -141,7 +141,7 @@ public final class SQLiteMessageStore: MessageStore {
             case 0: ("", [cursor, limit])
             case 1: (" AND room = ?", [cursor, rooms[0], limit])
             default: (" AND room IN (SELECT value FROM json_each(?))",
-                      [cursor, String(decoding: MessageJSON.encode(strings: rooms), as: UTF8.self), limit])
+                      [cursor, Self.jsonList(rooms), limit])
             }
             let select = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM message WHERE id > ?\(condition) ORDER BY id LIMIT ?")
             let messages = try MessageRows.fetchAll(select, arguments: arguments)
