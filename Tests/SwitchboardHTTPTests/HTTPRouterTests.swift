@@ -118,11 +118,12 @@ struct HTTPRouterTests {
         #expect(who("bearer luke-token") == luke && who("BEARER luke-token") == luke)
         #expect(who("bEaReR  secret ") == .admin)
         // Neither a token nor the admin's: refused, never a guest.
-        for near in ["Bearer secreT", "Bearer secre", "Bearer secrets", "Bearer luke-token secret", "Bearer \u{301}luke-token"] {
+        for near in ["Bearer secreT", "Bearer secre", "Bearer secrets", "Bearer luke-token secret", "Bearer \u{301}luke-token",
+                     "Bearer    ", "Bearer "] {
             #expect(who(near) == nil, "\(near.debugDescription)")
         }
-        // Another scheme, or no credential after the scheme, presents nothing.
-        for nothing in ["Basic luke-token", "Bearer", "Bearer    ", "Bearerluke-token", "Bearez luke-token"] {
+        // Another scheme presents nothing (an empty Bearer is a bad token, above).
+        for nothing in ["Basic luke-token", "Bearer", "Bearerluke-token", "Bearez luke-token"] {
             #expect(who(nothing) == .guest)
         }
         #expect(AdminToken.matches("secret", token: "secret") && AdminToken.matches("sécret", token: "sécret"))

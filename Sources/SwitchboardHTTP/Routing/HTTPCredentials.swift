@@ -41,18 +41,18 @@ struct HTTPCredentials: Sendable {
     }
 
     /// The credential of an `Authorization` header in the Bearer scheme
-    /// (its name in any case, RFC 7235), without the spaces around it; nil
-    /// for another scheme or none. Read by bytes: counting the header's
-    /// characters walked every one of them.
+    /// (its name in any case, RFC 7235), without the spaces around it, empty
+    /// when nothing follows (a bad token, refused: SPEC, never a guest); nil
+    /// for another scheme. Read by bytes: counting the header's characters
+    /// walked every one of them.
     static func bearer(_ authorization: String) -> String? {
         var header = authorization
         let isBearer = header.withUTF8 { bytes in
-            bytes.count > scheme.count
+            bytes.count >= scheme.count
                 && zip(bytes, scheme).allSatisfy { $0 == $1 || (65...90).contains($0) && $0 + 32 == $1 }
         }
         guard isBearer else { return nil }
-        let credential = header[header.utf8.index(header.startIndex, offsetBy: scheme.count)...].trimmingSpaces()
-        return credential.isEmpty ? nil : credential
+        return header[header.utf8.index(header.startIndex, offsetBy: scheme.count)...].trimmingSpaces()
     }
 
     /// The Bearer scheme's name and its space, lowercased.
