@@ -50,12 +50,15 @@ extension PostgresMessageStore: PushStore {
             """)
     }
 
-    public func enqueuePush(room: String, messageID: Int64, users: [String], payload: [UInt8], topic: String, ttl: Int,
-                            now: Int64) throws -> Int {
+    /// One round trip: the notification is always made (asking first whether
+    /// anyone is subscribed would be a second whenever someone is).
+    public func enqueuePush(room: String, messageID: Int64, users: [String], now: Int64,
+                            notification: () -> PushNotification) throws -> Int {
         let keys = users.map { $0.lowercased() }
+        let content = notification()
         return try connections.query("""
             INSERT INTO switchboard_push_jobs (endpoint, room, message_id, payload, topic, ttl, attempts, due, created)
-            SELECT s.endpoint, \(room), \(messageID), \(Data(payload)), \(topic), \(ttl), 0, \(now), \(now)
+            SELECT s.endpoint, \(room), \(messageID), \(Data(content.payload)), \(content.topic), \(content.ttl), 0, \(now), \(now)
             FROM switchboard_push_subscriptions s JOIN switchboard_members m ON m.room = \(room) AND m.user_key = s.user_key
             WHERE NOT m.muted AND s.user_key = ANY(\(keys))
             RETURNING id

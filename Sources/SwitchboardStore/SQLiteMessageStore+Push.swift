@@ -15,12 +15,12 @@ extension SQLiteMessageStore: PushStore {
 
     public func subscribe(_ subscription: PushSubscription, limit: Int) throws -> Bool {
         let key = subscription.user.lowercased()
-        return try writer.write { db in
+        return try writeSubscriptions { db in
             let owner = try String.fetchOne(db, sql: "SELECT user_key FROM push_subscription WHERE endpoint = ?",
                                             arguments: [subscription.endpoint])
             if owner != key {
                 let kept = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_subscription WHERE user_key = ?", arguments: [key]) ?? 0
-                guard kept < limit else { return false }
+                guard kept < limit else { return (false, []) }
                 // A browser that changed hands: the last owner's notifications do not go to the new one.
                 if owner != nil { try db.execute(sql: "DELETE FROM push_job WHERE endpoint = ?", arguments: [subscription.endpoint]) }
             }
@@ -30,39 +30,62 @@ extension SQLiteMessageStore: PushStore {
                                                      p256dh = excluded.p256dh, auth = excluded.auth
                 """, arguments: [subscription.endpoint, subscription.user, key, subscription.p256dh, subscription.auth,
                                  Int64(Date().timeIntervalSince1970 * 1000)])
-            return true
+            return (true, [key] + (owner.map { [$0] } ?? []))
         }
     }
 
     public func unsubscribe(user: String, endpoint: String) throws -> Bool {
-        try writer.write { db in
+        try writeSubscriptions { db in
             try db.execute(sql: "DELETE FROM push_subscription WHERE endpoint = ? AND user_key = ?", arguments: [endpoint, user.lowercased()])
-            guard db.changesCount == 1 else { return false }
+            guard db.changesCount == 1 else { return (false, []) }
             try db.execute(sql: "DELETE FROM push_job WHERE endpoint = ?", arguments: [endpoint])
-            return true
+            return (true, [user.lowercased()])
         }
     }
 
     public func dropSubscription(endpoint: String) throws {
-        try writer.write { db in
+        try writeSubscriptions { db in
+            let owner = try String.fetchOne(db, sql: "SELECT user_key FROM push_subscription WHERE endpoint = ?", arguments: [endpoint])
             try db.execute(sql: "DELETE FROM push_subscription WHERE endpoint = ?", arguments: [endpoint])
             try db.execute(sql: "DELETE FROM push_job WHERE endpoint = ?", arguments: [endpoint])
+            return ((), owner.map { [$0] } ?? [])
         }
     }
 
-    public func enqueuePush(room: String, messageID: Int64, users: [String], payload: [UInt8], topic: String, ttl: Int,
-                            now: Int64) throws -> Int {
-        let keys = Self.jsonList(users.map { $0.lowercased() })
+    /// A write that adds or takes subscriptions: `body` returns its result and
+    /// the user keys whose subscriptions it changed, read again into
+    /// ``PushSubscriberKeys`` in the same transaction. If the transaction
+    /// fails after that, every key is read again from the file.
+    private func writeSubscriptions<Value>(_ body: (Database) throws -> (Value, changed: [String])) throws -> Value {
+        do {
+            return try writer.write { db in
+                let (value, changed) = try body(db)
+                try pushSubscribers.refresh(changed, in: db)
+                return value
+            }
+        } catch {
+            try? writer.write { db in try pushSubscribers.load(db) }
+            throw error
+        }
+    }
+
+    public func enqueuePush(room: String, messageID: Int64, users: [String], now: Int64,
+                            notification: () -> PushNotification) throws -> Int {
+        let userKeys = users.map { $0.lowercased() }
+        // Most messages with someone away find no subscription: then neither a
+        // write transaction (the commit thread's lock) nor the notification is made.
+        guard pushSubscribers.containsAny(of: userKeys) else { return 0 }
+        let keys = Self.jsonList(userKeys)
+        let content = notification()
         // Its statement and transaction compiled once per connection: compiled at
-        // every call they cost about 320,000 instructions, on every message of a
-        // conversation with someone away (more than storing the message).
+        // every call they cost about 320,000 instructions.
         return try writer.writeInCompiledTransaction { db in
             try db.cachedStatement(sql: """
                 INSERT INTO push_job (endpoint, room, message_id, payload, topic, ttl, attempts, due, created)
                 SELECT s.endpoint, ?, ?, ?, ?, ?, 0, ?, ?
                 FROM push_subscription s JOIN conversation_member m ON m.room = ? AND m.user_key = s.user_key
                 WHERE m.muted = 0 AND s.user_key IN (SELECT value FROM json_each(?))
-                """).execute(arguments: [room, messageID, Data(payload), topic, ttl, now, now, room, keys])
+                """).execute(arguments: [room, messageID, Data(content.payload), content.topic, content.ttl, now, now, room, keys])
             return db.changesCount
         }
     }

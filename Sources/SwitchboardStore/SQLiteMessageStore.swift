@@ -11,6 +11,8 @@ import SwitchboardCore
 public final class SQLiteMessageStore: MessageStore {
     let writer: any DatabaseWriter
     private let path: String
+    /// Who keeps a push subscription, so that most messages skip the push queue.
+    let pushSubscribers = PushSubscriberKeys()
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one
     /// for `:memory:`, and brings its schema up to date.
@@ -36,6 +38,7 @@ public final class SQLiteMessageStore: MessageStore {
             // statement cache after every `CREATE`, so a probe that made it each
             // time had the next commit compile all its statements again.
             try writer.writeWithoutTransaction { db in try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS health_probe(x)") }
+            try writer.read { db in try pushSubscribers.load(db) }
         } catch {
             throw StoreOpenError(path: path, underlying: error)
         }

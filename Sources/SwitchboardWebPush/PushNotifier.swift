@@ -47,11 +47,13 @@ public final class PushNotifier: Sendable {
         let online = presence.online(among: Set(conversation.members.map { $0.lowercased() }))
         let users = PushRecipients.of(message, in: conversation, online: online)
         guard !users.isEmpty else { return }
-        let notification = PushNotification(message: message, conversation: conversation)
         let (store, sender, logger, now) = (store, sender, logger, clock())
+        // The notification is made on the gate, and only when someone away
+        // keeps a subscription: not on the commit thread for every message.
         bus.gate.run("the push queue", {
-            try store.enqueuePush(room: message.room, messageID: message.id, users: users, payload: notification.payload,
-                                  topic: notification.topic, ttl: notification.ttl, now: now)
+            try store.enqueuePush(room: message.room, messageID: message.id, users: users, now: now) {
+                PushNotification(message: message, conversation: conversation)
+            }
         }, completion: { result in
             switch result {
             case .success(let queued): if queued > 0 { sender.wake() }

@@ -15,8 +15,10 @@ public protocol PushStore: Sendable {
     func dropSubscription(endpoint: String) throws
     /// Queues the notification of message `messageID` in `room` for every
     /// subscription of `users` who have not muted `room`; returns how many were queued.
-    func enqueuePush(room: String, messageID: Int64, users: [String], payload: [UInt8], topic: String, ttl: Int,
-                     now: Int64) throws -> Int
+    /// `notification` makes its content, and may be left uncalled when there is
+    /// no subscription to queue it for (most messages where no one away subscribed).
+    func enqueuePush(room: String, messageID: Int64, users: [String], now: Int64,
+                     notification: () -> PushNotification) throws -> Int
     /// Forgets what is still queued for message `messageID` (it was unsent: its text goes nowhere now).
     func cancelPushes(messageID: Int64) throws
     /// Up to `limit` notifications due by `now`, oldest first, each claimed
