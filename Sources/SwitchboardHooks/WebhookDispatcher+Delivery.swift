@@ -6,14 +6,14 @@ import SwitchboardCore
 /// in id order on its own task, the groups at once.
 extension WebhookDispatcher {
     /// `target`'s sender, on a task of its own while the server runs: what
-    /// is due, while this node holds the lease, again at once after
-    /// progress; otherwise it sleeps until the reader queues more or the
+    /// is due, while this node holds the lease, again at once after a full
+    /// batch; otherwise it sleeps until the reader queues more or the
     /// first retry is due (30 s at most).
     func sender(for target: String) async {
         while !Task.isCancelled {
             var sleep: Int64 = 30_000
             if holding.load(ordering: .relaxed) {
-                if await deliver(to: target) { continue }
+                if await deliver(to: target) == .full { continue }
                 let store = store
                 if let retry = try? await gate.value("the next webhook retry", { try store.nextWebhookRetry(target: target) }) {
                     sleep = min(sleep, max(10, retry - clock()))
@@ -23,11 +23,12 @@ extension WebhookDispatcher {
         }
     }
 
-    /// Sends what is due for `target`; true when any event left its queue.
-    func deliver(to target: String) async -> Bool {
+    /// Sends what is due for `target`: `.full` when a whole batch was due
+    /// and some of it left the queue (more may be due at once).
+    func deliver(to target: String) async -> DeliveryRound {
         let (store, now) = (store, clock())
         guard let due = try? await gate.value("webhooks due", { try store.dueWebhooks(target: target, now: now, limit: Self.deliveryBatch) }),
-              !due.isEmpty else { return false }
+              !due.isEmpty else { return .idle }
         var groups: [String: [WebhookDelivery]] = [:]
         var order: [String] = []
         for delivery in due {
@@ -41,10 +42,10 @@ extension WebhookDispatcher {
             }
             return await group.reduce(into: [Int64]()) { $0.append(contentsOf: $1) }
         }
-        guard !finished.isEmpty else { return false }
+        guard !finished.isEmpty else { return .idle }
         _ = try? await gate.value("webhooks delivered") { try store.finishWebhooks(target: target, ids: finished) }
         counters.update { $0.pending = max(0, $0.pending - finished.count) }
-        return true
+        return due.count == Self.deliveryBatch ? .full : .done
     }
 
     /// One room's events in order until one fails (retried later, holding the

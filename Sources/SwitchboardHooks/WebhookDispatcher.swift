@@ -115,12 +115,18 @@ public final class WebhookDispatcher: Sendable {
         // backlog counted, every few rounds, not every one: a busy server
         // wakes it at each commit, its own or another node's.
         var renewed: Int64 = 0, counted: Int64 = 0, full = false
+        // The store's cursor as this node last read or moved it: kept from
+        // one lease renewal to the next (nil: read it again). Only the
+        // holder moves it, and a queue by a node that lost the lease is
+        // refused; a lease taken back always passes through a renewal.
+        var cursor: Int64?
         while !Task.isCancelled {
             var busy = false
             do {
                 if try await queuePresence() { wakeSenders() }
                 let now = clock()
                 if now - renewed >= Self.leaseMilliseconds / 3 {
+                    cursor = nil
                     let (store, node) = (store, node)
                     let held = try await gate.value("the webhook lease") {
                         try store.holdWebhookLease(node: node, now: now, until: now + Self.leaseMilliseconds, start: try store.lastAssignedID())
@@ -136,16 +142,21 @@ public final class WebhookDispatcher: Sendable {
                     counters.update { $0.pending = backlog.values.reduce(0, +) }
                     (counted, full) = (now, (backlog.values.max() ?? 0) >= backlogLimit)
                 }
-                if holding.load(ordering: .relaxed), !full, try await readLog(now: now) {
-                    busy = true
-                    wakeSenders()
+                if holding.load(ordering: .relaxed), !full {
+                    let read = try await readLog(now: now, cursor: &cursor)
+                    if read.moved { wakeSenders() }
+                    // A batch cut short by its limit is followed at once; otherwise
+                    // the next commit wakes the reader (a signal meanwhile is kept).
+                    busy = read.more
                 }
             } catch is LeaseLost {
                 // Another node took the lease (this one stalled past it): it delivers now, this one stops at once.
                 logger.notice("webhooks: another node delivers now", metadata: ["node": "\(node)"])
+                cursor = nil
                 standing(false)
             } catch {
                 logger.debug("webhooks: the store did not answer", metadata: ["error": "\(error)"])
+                cursor = nil
             }
             if !busy { await wakeup.sleep(milliseconds: holding.load(ordering: .relaxed) ? idleMilliseconds : Self.leaseMilliseconds / 3) }
         }
@@ -174,20 +185,26 @@ public final class WebhookDispatcher: Sendable {
     /// The lease went to another node while this one held it (``readLog(now:)`` found out).
     struct LeaseLost: Error {}
 
-    /// Queues the events of the next messages of the log; true when the
-    /// cursor moved. Throws ``LeaseLost`` when the store says this node no longer holds the lease.
-    private func readLog(now: Int64) async throws -> Bool {
+    /// Queues the events of the next messages of the log after `cursor`
+    /// (read from the store when nil, and moved with what is queued):
+    /// whether the cursor moved, and whether the read was cut short by its
+    /// limit (more may follow at once). Throws ``LeaseLost`` when the store
+    /// says this node no longer holds the lease.
+    private func readLog(now: Int64, cursor: inout Int64?) async throws -> (moved: Bool, more: Bool) {
         let (store, targets, node) = (store, targets, node)
-        let cursor = try await gate.value("the webhook cursor") { try store.webhookCursor() }
-        let batch = try await gate.value("the log for webhooks") { try store.messages(after: cursor, in: .all, limit: Self.logBatch) }
-        guard batch.scannedThrough > cursor else { return false }
+        let from: Int64
+        if let cursor { from = cursor } else { from = try await gate.value("the webhook cursor") { try store.webhookCursor() } }
+        cursor = from
+        let batch = try await gate.value("the log for webhooks") { try store.messages(after: from, in: .all, limit: Self.logBatch) }
+        guard batch.scannedThrough > from else { return (false, false) }
         let events = batch.messages.compactMap(WebhookEvents.of)
         guard try await gate.value("webhooks queued", {
             try store.queueWebhooks(events, targets: targets, cursor: batch.scannedThrough, node: node, now: now)
         }) else { throw LeaseLost() }
+        cursor = batch.scannedThrough
         // Kept current between the counts (the senders take off what leaves the queue).
         counters.update { $0.pending += events.count * targets.count }
-        return true
+        return (true, batch.messages.count == Self.logBatch)
     }
 
     /// Presence events seen here, into the store in the order they happened; true when there were any.
