@@ -182,7 +182,7 @@ public final class WebhookDispatcher: Sendable {
         logger.info("webhooks: this node delivers", metadata: ["node": "\(node)"])
     }
 
-    /// The lease went to another node while this one held it (``readLog(now:)`` found out).
+    /// The lease went to another node while this one held it (``readLog(now:cursor:)`` found out).
     struct LeaseLost: Error {}
 
     /// Queues the events of the next messages of the log after `cursor`
