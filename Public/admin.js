@@ -108,7 +108,11 @@
     rows($("transports"), TRANSPORTS.map((t) => [t, stats.connections[t], formatRate(rates[t]), stats.transports[t].delivered,
       ms(stats.transports[t].latency_p50_ms), ms(stats.transports[t].latency_p99_ms)]));
     rows($("rooms"), stats.rooms.map((r) => [r.name, r.message_count, r.last_id, r.online]));
+    $("rooms-shown").textContent = stats.room_count > stats.rooms.length
+      ? `the ${stats.rooms.length} most recent of ${stats.room_count}` : "";
     rows($("users"), stats.users.map((u) => [u.user, u.room, u.transports.join(", ")]));
+    $("users-shown").textContent = stats.user_count > stats.users.length
+      ? `${stats.users.length} of ${stats.user_count}` : "";
     $("nodes-panel").hidden = !stats.nodes;
     if (stats.nodes) {
       rows($("nodes"), stats.nodes.map((n) => [n.id + (n.self ? " (this one)" : ""), n.address,
@@ -117,7 +121,7 @@
     }
     const select = $("system-room");
     const chosen = select.value;
-    const names = stats.rooms.map((r) => r.name);
+    const names = stats.rooms.map((r) => r.name).sort();
     if (!names.includes("lobby")) names.unshift("lobby");
     if (select.options.length !== names.length || [...select.options].some((o, i) => o.value !== names[i])) {
       select.replaceChildren(...names.map((name) => new Option(name, name)));

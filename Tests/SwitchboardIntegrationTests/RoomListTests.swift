@@ -76,4 +76,32 @@ struct RoomListTests {
         }
         #expect(scansAtStart == 1 && store.roomScans.load(ordering: .relaxed) == 1, "one scan, at start")
     }
+
+    /// The admin's stats list the hundred most recent rooms (they go to each
+    /// dashboard every second) and say how many there are; the room list
+    /// pages through all of them, a room entered since the start among
+    /// them, in name order.
+    @Test func theStatsListTheMostRecentRoomsAndTheListPagesThroughEvery() throws {
+        let store = InMemoryMessageStore()
+        let names = (0..<150).map { String(format: "r%03d", $0) }
+        _ = try store.append(names.map { MessageDraft(room: $0, user: "u", text: "hi", kind: .message) }, timestamp: 1)
+        let server = try TestServer(store: store)
+        let admin = [("Authorization", "Bearer \(TestServer.adminToken)")]
+        let stats = try server.client.request("GET", "/api/admin/stats", headers: admin).json()
+        let listed = (stats["rooms"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(listed == Array(names.reversed().prefix(100)), "the newest first: \(listed.prefix(3))")
+        #expect(stats["room_count"] as? Int == 150 && stats["user_count"] as? Int == 0)
+
+        let watcher = try server.client.openStream("/api/rooms/r050x/events?user=watcher")
+        defer { watcher.close() }
+        _ = try watcher.readEvents(1)  // the watcher's join, the one message of r050x
+        var paged: [String] = []
+        var after = ""
+        repeat {
+            let page = try server.client.get("/api/rooms?limit=7&after=\(after)").json()
+            paged += (page["rooms"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            after = page["next"] as? String ?? ""
+        } while !after.isEmpty
+        #expect(paged == (names + ["r050x"]).sorted(), "\(paged.count) rooms")
+    }
 }

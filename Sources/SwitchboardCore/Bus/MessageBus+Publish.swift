@@ -52,7 +52,7 @@ extension MessageBus {
             state.withLock { state in
                 state.recent.markDeleted(sole.id)
                 state.soleJoins[leave.room] = nil
-                state.rooms[leave.room] = nil
+                state.rooms.remove(leave.room)
             }
             catchUp.remove(sole.id)
             return nil
@@ -177,17 +177,11 @@ extension MessageBus {
         }
         state.recent.append(message)
         let room = message.message.room
-        if let index = state.rooms.index(forKey: room) {
-            // Above the last id counted: one read at start and the first ingest may both hold it.
-            if message.id > state.rooms.values[index].lastID {
-                state.rooms.values[index].messageCount += counted
-                state.rooms.values[index].lastID = message.id
-            }
+        if state.rooms.count(counted, id: message.id, in: room) {
             if !state.soleJoins.isEmpty, state.soleJoins[room] != nil {
                 state.soleJoins[room] = nil  // something else was stored there: the room stays
             }
         } else {
-            state.rooms[room] = RoomSummary(name: room, messageCount: counted, lastID: message.id)
             state.firstJoins[room] = nil
             if message.message.kind == .join { state.soleJoins[room] = (message.id, message.message.user) }
         }

@@ -19,7 +19,7 @@ public final class MessageBus: Sendable {
         /// Every room with a stored message (the rooms that exist:
         /// ``isKnownRoom(_:)``), with its count and last id, kept as messages
         /// enter the ring (``rooms()``).
-        var rooms: [String: RoomSummary] = [:]
+        var rooms = RoomDirectory()
         /// Rooms whose only stored message is a `join` (its id and user):
         /// when that user leaves, the join is taken back instead of storing
         /// the leave (``announceLeave(_:)``). Rooms that existed before the
@@ -79,7 +79,7 @@ public final class MessageBus: Sendable {
         let lastID = try store.lastAssignedID()
         var initial = State(recent: RecentMessages(capacity: recentCapacity, coveredAfter: lastID))
         let rooms = try store.rooms()
-        initial.rooms = Dictionary(rooms.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        initial.rooms = RoomDirectory(rooms)
         state = Mutex(initial)
         let figures = { @Sendable () throws -> StoreFigures.Figures in
             StoreFigures.Figures(bytes: store.sizeInBytes(), readAt: DeadlineScheduler.now())

@@ -27,6 +27,11 @@ final class AdminEndpoints: Sendable {
         }
     }
 
+    /// The most rooms and users the stats list (every second, to each dashboard):
+    /// a server with a hundred thousand rooms sent 6.5 MB a second, built on
+    /// the timer thread in 170 ms.
+    static let listed = 100
+
     private static func statsJSON(_ services: HTTPServices, figures: StoreFigures.Figures?) -> [UInt8] {
         struct Stats: Encodable {
             var uptimeSeconds: Double
@@ -37,8 +42,12 @@ final class AdminEndpoints: Sendable {
             var lastID: Int64
             var connections: [String: Int]
             var transports: [String: DeliveryStats.TransportFigures]
+            /// The most recent rooms (``listed``), and how many there are.
             var rooms: [RoomJSON<Int>]
+            var roomCount: Int
+            /// The first users online by room (``listed``), and how many there are.
             var users: [OnlineUser]
+            var userCount: Int
             /// On a shared store: this node's id, and every live node.
             var node: String?
             var nodes: [NodeStatus]?
@@ -51,10 +60,13 @@ final class AdminEndpoints: Sendable {
                 case uptimeSeconds = "uptime_s"
                 case storeBytes = "store_bytes", storeWritable = "store_writable"
                 case lastID = "last_id"
+                case roomCount = "room_count", userCount = "user_count"
             }
         }
         let online = services.presence.onlineEverywhere()
         let bus = services.bus
+        let recent = bus.recentRooms(limit: listed)
+        let users = onlineUsers(online)
         let stats = Stats(
             uptimeSeconds: services.uptimeSeconds, storeBytes: figures?.bytes ?? 0,
             storeWritable: !bus.lastWriteFailed && !bus.gate.isStalled(),
@@ -62,8 +74,10 @@ final class AdminEndpoints: Sendable {
             lastID: bus.lastID,
             connections: connectionCounts(services),
             transports: Dictionary(uniqueKeysWithValues: bus.stats.figures().map { ($0.key.rawValue, $0.value) }),
-            rooms: bus.rooms().map { RoomJSON($0, online: online[$0.name]?.count ?? 0) },
-            users: onlineUsers(online),
+            rooms: recent.rooms.map { RoomJSON($0, online: online[$0.name]?.count ?? 0) },
+            roomCount: recent.count,
+            users: Array(users.prefix(listed)),
+            userCount: users.count,
             node: services.cluster?.nodeID,
             nodes: services.cluster.map { $0.nodes() },
             push: services.push?.figures,

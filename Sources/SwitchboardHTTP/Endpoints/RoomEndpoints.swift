@@ -7,6 +7,9 @@ enum RoomEndpoints {
     static let roomsPerPage = 100
     /// The most `limit` may ask for.
     static let maxRoomsPerPage = 1_000
+    /// The most rooms one page looks at: past it, a page the caller may read
+    /// little of (a token limited to a few rooms) ends short, with `next`.
+    static let roomsLookedAtPerPage = 5_000
 
     /// `GET /api/rooms?after=NAME&limit=N`: one page (by name, `limit`
     /// default 100, at most 1,000) of the rooms the caller may read
@@ -23,19 +26,23 @@ enum RoomEndpoints {
             limit = value
         }
         let after = exchange.query("after") ?? ""
-        // The bus keeps the rooms' figures (no scan of the log); copying and
-        // sorting every room is still work in proportion to the rooms, so the
-        // page is made on the gate's threads, not the one serving connections.
+        // The bus keeps the rooms' figures in name order: a page costs what it
+        // returns (and at most `roomsLookedAtPerPage` rooms looked at), never
+        // a copy of every room. Presence is read in full (it is as large as
+        // the connections), so the page is still made on the gate's threads.
         return PendingAnswer.store(exchange, services, what: "listing rooms", { [bus = services.bus, presence = services.presence, limit] in
             let online = presence.onlineByRoom()
-            var rooms = bus.rooms().map { RoomJSON($0, online: online[$0.name] ?? []) }
-            let listed = Set(rooms.map(\.name))
-            for (name, users) in online where !listed.contains(name) {
+            let (stored, scannedThrough) = bus.roomPage(after: after, limit: limit, budget: roomsLookedAtPerPage, visible: visible)
+            var rooms = stored.map { RoomJSON($0, online: online[$0.name] ?? []) }
+            // Rooms with someone in them and nothing stored yet, in the same span of names.
+            for (name, users) in online where name > after && scannedThrough.map({ name <= $0 }) ?? true
+                && !bus.isKnownRoom(name) && visible(name) {
                 rooms.append(RoomJSON(RoomSummary(name: name, messageCount: 0, lastID: 0), online: users))
             }
-            let sorted = rooms.filter { $0.name > after && visible($0.name) }.sorted { $0.name < $1.name }
-            let page = Array(sorted.prefix(limit))
-            return MessageJSON.encode(Rooms(rooms: page, next: sorted.count > limit ? page.last?.name : nil))
+            rooms.sort { $0.name < $1.name }
+            let page = Array(rooms.prefix(limit))
+            let next = rooms.count > limit ? page.last?.name : scannedThrough
+            return MessageJSON.encode(Rooms(rooms: page, next: next))
         }) { body in .respond(.json(200, body)) }
     }
 
