@@ -17,8 +17,8 @@ public final class MessageBus: Sendable {
         var parked = ParkedSubscribers()
         var closed = false
         /// Every room with a stored message (the rooms that exist:
-        /// ``isKnownRoom(_:)``), with its count and last id, kept as messages
-        /// enter the ring (``rooms()``).
+        /// ``isKnownRoom(_:)``), with its count and last id, in name order,
+        /// kept as messages enter the ring (``roomPage(after:limit:budget:visible:)``).
         var rooms = RoomDirectory()
         /// Rooms whose only stored message is a `join` (its id and user):
         /// when that user leaves, the join is taken back instead of storing

@@ -4,7 +4,7 @@ import Synchronization
 /// last read: reading it never waits for the store. A read older than
 /// ``maxAgeSeconds`` starts a new one on the gate, one at a time; while
 /// the store does not answer, the last figures stay. The rooms' counts are
-/// the bus's (``MessageBus/rooms()``): read here, they were a scan of the
+/// the bus's (``MessageBus/roomPage(after:limit:budget:visible:)``): read here, they were a scan of the
 /// log that `/metrics`, open to anyone, started once a second.
 public final class StoreFigures: Sendable {
     /// What was read, and when.
