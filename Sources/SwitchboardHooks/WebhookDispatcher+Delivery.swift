@@ -13,7 +13,7 @@ extension WebhookDispatcher {
         while !Task.isCancelled {
             var sleep: Int64 = 30_000
             if holding.load(ordering: .relaxed) {
-                if await deliver(to: target) == .full { continue }
+                if await deliver(to: target) { continue }
                 let store = store
                 if let retry = try? await gate.value("the next webhook retry", { try store.nextWebhookRetry(target: target) }) {
                     sleep = min(sleep, max(10, retry - clock()))
@@ -23,12 +23,12 @@ extension WebhookDispatcher {
         }
     }
 
-    /// Sends what is due for `target`: `.full` when a whole batch was due
-    /// and some of it left the queue (more may be due at once).
-    func deliver(to target: String) async -> DeliveryRound {
+    /// Sends what is due for `target`; true when a whole batch was due and
+    /// some of it left the queue: more may be due at once.
+    func deliver(to target: String) async -> Bool {
         let (store, now) = (store, clock())
         guard let due = try? await gate.value("webhooks due", { try store.dueWebhooks(target: target, now: now, limit: Self.deliveryBatch) }),
-              !due.isEmpty else { return .idle }
+              !due.isEmpty else { return false }
         var groups: [String: [WebhookDelivery]] = [:]
         var order: [String] = []
         for delivery in due {
@@ -42,10 +42,10 @@ extension WebhookDispatcher {
             }
             return await group.reduce(into: [Int64]()) { $0.append(contentsOf: $1) }
         }
-        guard !finished.isEmpty else { return .idle }
+        guard !finished.isEmpty else { return false }
         _ = try? await gate.value("webhooks delivered") { try store.finishWebhooks(target: target, ids: finished) }
         counters.update { $0.pending = max(0, $0.pending - finished.count) }
-        return due.count == Self.deliveryBatch ? .full : .done
+        return due.count == Self.deliveryBatch
     }
 
     /// One room's events in order until one fails (retried later, holding the

@@ -4,7 +4,7 @@
 /// the rooms that exist (anyone may make rooms, a hundred at once and then
 /// one a second: a day of that is 86,400 rooms).
 struct RoomDirectory {
-    private(set) var byName: [String: RoomSummary] = [:]
+    private var byName: [String: RoomSummary] = [:]
     /// Every name of `byName`, sorted (`String`'s `<`).
     private var names: [String] = []
 
