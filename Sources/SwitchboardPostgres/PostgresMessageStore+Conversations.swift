@@ -52,10 +52,7 @@ extension PostgresMessageStore: ConversationStore {
     public func summaries(for user: String) throws -> [ConversationSummary] {
         let key = user.lowercased()
         let rows = try connections.query("""
-            SELECT c.room, c.title, c.direct_key IS NOT NULL, c.created_by, m.muted, m.read_id,
-                   (SELECT count(*) FROM switchboard_messages x WHERE x.room = c.room AND x.id > m.read_id
-                      AND x.kind = 'message' AND lower(x.username) <> \(key))::bigint,
-                   (SELECT max(id) FROM switchboard_messages x WHERE x.room = c.room AND x.kind NOT IN ('edit', 'reaction', 'delete')),
+            SELECT c.room, c.title, c.direct_key IS NOT NULL, c.created_by, m.muted, m.read_id, m.unread, m.last_id,
                    (SELECT array_agg(o.username ORDER BY o.since_id, o.ordinal) FROM switchboard_members o WHERE o.room = c.room)
             FROM switchboard_members m JOIN switchboard_conversations c ON c.room = m.room
             WHERE m.user_key = \(key)
@@ -79,8 +76,7 @@ extension PostgresMessageStore: ConversationStore {
     public func unread(for user: String) throws -> Int {
         let key = user.lowercased()
         return Int(try connections.query("""
-            SELECT count(*)::bigint FROM switchboard_members m JOIN switchboard_messages x ON x.room = m.room
-            WHERE m.user_key = \(key) AND NOT m.muted AND x.id > m.read_id AND x.kind = 'message' AND lower(x.username) <> \(key)
+            SELECT coalesce(sum(unread), 0)::bigint FROM switchboard_members WHERE user_key = \(key) AND NOT muted
             """).first?.decode(Int64.self) ?? 0)
     }
 
@@ -95,9 +91,8 @@ extension PostgresMessageStore: ConversationStore {
 
     public func markRead(room: String, user: String, id: Int64) throws -> Int64? {
         try connections.query("""
-            UPDATE switchboard_members SET read_id = greatest(read_id, \(id))
-            WHERE room = \(room) AND user_key = \(user.lowercased()) RETURNING read_id
-            """).first?.decode(Int64.self)
+            SELECT switchboard_mark_read(\(room), \(user.lowercased()), \(id))
+            """).first?.decode(Int64?.self)
     }
 
     public func setMuted(room: String, user: String, muted: Bool) throws -> Bool {

@@ -105,7 +105,14 @@ public final class PostgresMessageStore: MessageStore {
     public func delete(id: Int64) throws -> Message? {
         try connections.query("""
             WITH gone AS (DELETE FROM switchboard_messages WHERE id = \(id) RETURNING \(unescaped: Self.columns)),
-                 carried AS (DELETE FROM switchboard_message_media WHERE message_id = \(id))
+                 carried AS (DELETE FROM switchboard_message_media WHERE message_id = \(id)),
+                 counts AS (UPDATE switchboard_members m SET
+                                unread = greatest(0, m.unread - (g.kind = 'message' AND m.read_id < g.id AND m.username <> g.username
+                                                                 AND m.user_key <> lower(g.username))::int),
+                                last_id = CASE WHEN m.last_id = g.id THEN (SELECT max(x.id) FROM switchboard_messages x
+                                              WHERE x.room = g.room AND x.id <> g.id AND x.kind NOT IN ('edit', 'reaction', 'delete'))
+                                          ELSE m.last_id END
+                            FROM gone g WHERE m.room = g.room)
             SELECT * FROM gone
             """).first.map(Self.message)
     }

@@ -15,7 +15,9 @@ import PostgresNIO
 /// - `switchboard_accounts`, `switchboard_bans`, `switchboard_revoked`,
 ///   `switchboard_keys`: identity, shared by every node.
 /// - `switchboard_conversations`, `switchboard_members`: conversations and
-///   their members, changed by the commit that stores each event.
+///   their members, changed by the commit that stores each event; each
+///   member's row keeps the conversation's last message and their unread
+///   count (``unreadStatements``, `switchboard_mark_read(...)`).
 /// - `switchboard_media`, `switchboard_media_chunks`, `switchboard_message_media`:
 ///   uploads' records, their bytes (1 MiB chunks, so that every node serves
 ///   every file), and which messages carry them (written by the commit).
@@ -28,13 +30,14 @@ import PostgresNIO
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 8
+    static let version = 9
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     /// Every statement, in order; `statements[0]` makes the version table.
     /// (The media tables, ``mediaStatements``, come last: the commit
     /// function only names them when it runs.)
-    static var statements: [String] { coreStatements + sweepStatements + actStatements + mediaStatements + pushStatements + webhookStatements }
+    static var statements: [String] { coreStatements + sweepStatements + actStatements + mediaStatements + pushStatements + webhookStatements
+        + unreadStatements }
 
     private static let coreStatements: [String] = [
         """
@@ -215,6 +218,12 @@ enum PostgresSchema {
                     UPDATE switchboard_conversations SET title = fx->>'title' WHERE room = v_room;
                 ELSIF fx->>'type' IN ('removed', 'left') THEN
                     DELETE FROM switchboard_members WHERE room = v_room AND user_key = fx->>'user_key';
+                END IF;
+                IF left(v_room, 2) = 'c.' AND p_kinds[i] NOT IN ('edit', 'reaction', 'delete') THEN
+                    UPDATE switchboard_members SET last_id = next_id, unread = unread
+                        + (p_kinds[i] = 'message' AND read_id < next_id AND username <> p_users[i]
+                           AND user_key <> lower(p_users[i]))::int
+                        WHERE room = v_room;
                 END IF;
                 ids := ids || next_id;
             END LOOP;

@@ -55,13 +55,10 @@ extension SQLiteMessageStore: ConversationStore {
         let key = user.lowercased()
         return try writer.readInCompiledTransaction { db in
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT c.room, c.title, c.direct_key, c.created_by, m.muted, m.read_id,
-                       (SELECT COUNT(*) FROM message x WHERE x.room = c.room AND x.id > m.read_id
-                          AND x.kind = 'message' AND lower(x.user) <> ?) AS unread,
-                       (SELECT MAX(id) FROM message x WHERE x.room = c.room AND x.kind NOT IN ('edit', 'reaction', 'delete')) AS last_id
+                SELECT c.room, c.title, c.direct_key, c.created_by, m.last_id, m.muted, m.read_id, m.unread
                 FROM conversation_member m JOIN conversation c ON c.room = m.room
-                WHERE m.user_key = ? ORDER BY last_id DESC
-                """), arguments: [key, key])
+                WHERE m.user_key = ? ORDER BY m.last_id DESC
+                """), arguments: [key])
             let membersOf = try db.cachedStatement(sql: "SELECT user FROM conversation_member WHERE room = ? ORDER BY since_id, ordinal")
             let message = try db.cachedStatement(sql: Self.selectByID)
             return try rows.map { row in
@@ -79,12 +76,9 @@ extension SQLiteMessageStore: ConversationStore {
     }
 
     public func unread(for user: String) throws -> Int {
-        let key = user.lowercased()
-        return try writer.readInCompiledTransaction { db in
-            try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT COUNT(*) FROM conversation_member m JOIN message x ON x.room = m.room
-                WHERE m.user_key = ? AND m.muted = 0 AND x.id > m.read_id AND x.kind = 'message' AND lower(x.user) <> ?
-                """), arguments: [key, key]) ?? 0
+        try writer.readInCompiledTransaction { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(unread), 0) FROM conversation_member WHERE user_key = ? AND muted = 0"),
+                             arguments: [user.lowercased()]) ?? 0
         }
     }
 
@@ -99,12 +93,29 @@ extension SQLiteMessageStore: ConversationStore {
         }
     }
 
+    /// Moves the marker forward and takes the messages it passed out of
+    /// the member's unread count: none left when it reaches the last one
+    /// (reading to the end costs nothing), otherwise those passed counted,
+    /// each message at most once per member however the marker moves.
     public func markRead(room: String, user: String, id: Int64) throws -> Int64? {
         try writer.writeInCompiledTransaction { db in
-            try db.cachedStatement(sql: "UPDATE conversation_member SET read_id = max(read_id, ?) WHERE room = ? AND user_key = ?")
-                .execute(arguments: [id, room, user.lowercased()])
-            return try Int64.fetchOne(db.cachedStatement(sql: "SELECT read_id FROM conversation_member WHERE room = ? AND user_key = ?"),
-                                      arguments: [room, user.lowercased()])
+            guard let member = try Row.fetchOne(db.cachedStatement(
+                sql: "SELECT user, read_id, unread, last_id FROM conversation_member WHERE room = ? AND user_key = ?"),
+                arguments: [room, user.lowercased()]) else { return nil }
+            let read: Int64 = member["read_id"]
+            guard id > read else { return read }
+            var unread: Int64 = 0
+            if let last: Int64 = member["last_id"], id < last {
+                let passed = try Int64.fetchOne(db.cachedStatement(sql: """
+                    SELECT COUNT(*) FROM message WHERE room = ?1 AND id > ?4 AND id <= ?5 AND kind = 'message'
+                      AND user <> ?2 AND lower(user) <> ?3
+                    """), arguments: [room, member["user"] as String, user.lowercased(), read, id]) ?? 0
+                let before: Int64 = member["unread"]
+                unread = max(0, before - passed)
+            }
+            try db.cachedStatement(sql: "UPDATE conversation_member SET read_id = ?, unread = ? WHERE room = ? AND user_key = ?")
+                .execute(arguments: [id, unread, room, user.lowercased()])
+            return id
         }
     }
 

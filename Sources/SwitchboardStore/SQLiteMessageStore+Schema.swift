@@ -150,6 +150,18 @@ extension SQLiteMessageStore {
                 CREATE INDEX webhook_delivery_event ON webhook_delivery(event);
                 """)
         }
+        migrator.registerMigration("v9: conversations' last message and unread counts") { db in
+            // Kept by each commit from now on (``ConversationCounts``), counted once here.
+            try db.execute(sql: """
+                ALTER TABLE conversation_member ADD COLUMN last_id INTEGER;
+                ALTER TABLE conversation_member ADD COLUMN unread INTEGER NOT NULL DEFAULT 0;
+                UPDATE conversation_member SET last_id = (SELECT MAX(id) FROM message x
+                    WHERE x.room = conversation_member.room AND x.kind NOT IN ('edit', 'reaction', 'delete'));
+                UPDATE conversation_member SET unread = (SELECT COUNT(*) FROM message x
+                    WHERE x.room = conversation_member.room AND x.id > conversation_member.read_id AND x.kind = 'message'
+                      AND x.user <> conversation_member.user AND lower(x.user) <> conversation_member.user_key);
+                """)
+        }
         return migrator
     }
 }

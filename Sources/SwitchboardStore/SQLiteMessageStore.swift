@@ -84,7 +84,11 @@ public final class SQLiteMessageStore: MessageStore {
             }
             let run = UnsafeBufferPointer(rebasing: drafts[next..<end])
             let first = try MessageInsert(db, rows: run.count).run(plain: run, timestamp: timestamp)
-            for index in run.indices { stored.append(run[index].stored(id: first + Int64(index), timestamp: timestamp)) }
+            for index in run.indices {
+                let message = run[index].stored(id: first + Int64(index), timestamp: timestamp)
+                try ConversationCounts.record(message, in: db)
+                stored.append(message)
+            }
             next = end
         }
         return stored
@@ -115,6 +119,7 @@ public final class SQLiteMessageStore: MessageStore {
             }
             let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
             if let media = draft.media { try Self.recordCarriers(media, of: message, in: db) }
+            try ConversationCounts.record(message, in: db)
             return message
         }
         if event.type == .created, event.direct == true, let members = event.members, members.count == 2,
@@ -129,6 +134,7 @@ public final class SQLiteMessageStore: MessageStore {
             try db.cachedStatement(sql: "UPDATE message SET room = ? WHERE id = ?").execute(arguments: [message.room, message.id])
         }
         try Self.apply(event, of: message, in: db)
+        try ConversationCounts.record(message, in: db)
         return message
     }
 
@@ -173,6 +179,7 @@ public final class SQLiteMessageStore: MessageStore {
             guard let message = try MessageRows.fetchOne(db.cachedStatement(sql: Self.selectByID), arguments: [id]) else { return nil }
             try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM message_media WHERE message_id = ?", arguments: [id])
+            try ConversationCounts.forget(message, in: db)
             return message
         }
     }
