@@ -39,10 +39,11 @@ extension PostgresMessageStore: MediaStore, MediaBlobStore {
         return (MediaRecord(attachment: attachment, owner: owner, uploadedAt: uploadedAt, thumbnailType: thumbnailType), carried)
     }
 
-    public func carriers(of id: String) throws -> [MediaCarrier] {
+    public func firstCarrier(of id: String, after room: String) throws -> MediaCarrier? {
         try connections.query("""
-            SELECT room, message_id FROM switchboard_message_media WHERE media_id = \(id) ORDER BY message_id
-            """).map { row in
+            SELECT room, message_id FROM switchboard_message_media WHERE media_id = \(id) AND room > \(room)
+            ORDER BY room, message_id LIMIT 1
+            """).first.map { row in
             let (room, message) = try row.decode((String, Int64).self)
             return MediaCarrier(room: room, id: message)
         }

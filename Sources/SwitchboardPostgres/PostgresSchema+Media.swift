@@ -43,5 +43,9 @@ extension PostgresSchema {
         """
         CREATE INDEX IF NOT EXISTS switchboard_message_media_message ON switchboard_message_media (message_id)
         """,
+        // An upload's carriers room by room (`firstCarrier(of:after:)`), one lookup a room.
+        """
+        CREATE INDEX IF NOT EXISTS switchboard_message_media_room ON switchboard_message_media (media_id, room, message_id)
+        """,
     ]
 }

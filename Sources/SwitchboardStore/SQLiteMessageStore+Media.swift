@@ -52,10 +52,11 @@ extension SQLiteMessageStore: MediaStore {
         return MediaRecord(attachment: attachment, owner: row["owner"], uploadedAt: row["uploaded_at"], thumbnailType: row["thumbnail_type"])
     }
 
-    public func carriers(of id: String) throws -> [MediaCarrier] {
+    public func firstCarrier(of id: String, after room: String) throws -> MediaCarrier? {
         try writer.readInCompiledTransaction { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT room, message_id FROM message_media WHERE media_id = ? ORDER BY message_id"),
-                             arguments: [id]).map { MediaCarrier(room: $0["room"], id: $0["message_id"]) }
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT room, message_id FROM message_media WHERE media_id = ? AND room > ? ORDER BY room, message_id LIMIT 1
+                """), arguments: [id, room]).map { MediaCarrier(room: $0["room"], id: $0["message_id"]) }
         }
     }
 

@@ -162,6 +162,9 @@ extension SQLiteMessageStore {
                       AND x.user <> conversation_member.user AND lower(x.user) <> conversation_member.user_key);
                 """)
         }
+        migrator.registerMigration("v10: an upload's carriers room by room") { db in
+            try db.execute(sql: "CREATE INDEX message_media_room ON message_media(media_id, room, message_id)")
+        }
         return migrator
     }
 }

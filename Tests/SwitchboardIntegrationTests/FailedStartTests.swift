@@ -67,7 +67,7 @@ final class SlowReadMediaStore: ForwardingMessageStore, MediaStore {
 
     func insertMedia(_ record: MediaRecord) throws {}
     func mediaRecords(_ ids: [String]) throws -> [MediaRecord] { [] }
-    func carriers(of id: String) throws -> [MediaCarrier] { [] }
+    func firstCarrier(of id: String, after room: String) throws -> MediaCarrier? { nil }
     func mediaBytes(of user: String) throws -> Int64 { 0 }
     func recentMedia(limit: Int) throws -> [(record: MediaRecord, carried: Bool)] { [] }
     func deleteMedia(_ id: String) throws -> Bool { false }

@@ -26,7 +26,9 @@ struct MediaStoreTests {
         let stored = try store.append([draft, second], timestamp: 2_000)
         #expect(stored[0].media == [carried.attachment, forwarded.attachment], "the message keeps its attachments")
         #expect(try store.messages(after: 0, in: .all, limit: 10).messages.first?.media == [carried.attachment, forwarded.attachment])
-        #expect(try store.carriers(of: forwarded.id) == [MediaCarrier(room: "lobby", id: stored[0].id), MediaCarrier(room: "c.9", id: stored[1].id)])
+        #expect(try store.firstCarrier(of: forwarded.id, after: "") == MediaCarrier(room: "c.9", id: stored[1].id), "rooms in name order")
+        #expect(try store.firstCarrier(of: forwarded.id, after: "c.9") == MediaCarrier(room: "lobby", id: stored[0].id))
+        #expect(try store.firstCarrier(of: forwarded.id, after: "lobby") == nil)
         #expect(try store.mediaBytes(of: "LUKE") == 30, "a user's uploads in any case")
         #expect(try store.mediaUsage() == [MediaUsage(user: "leia", files: 2, bytes: 70), MediaUsage(user: "Luke", files: 2, bytes: 30)])
         #expect(try store.recentMedia(limit: 1).first?.record == young)
@@ -39,6 +41,28 @@ struct MediaStoreTests {
         _ = try store.delete(id: stored[1].id)
         #expect(Set(try store.sweepableMedia(uploadedBefore: 3_000)) == [old.id, carried.id, forwarded.id])
         #expect(try store.deleteMedia(old.id) && !(try store.deleteMedia(old.id)))
+    }
+
+    /// An upload carried by many messages is asked about room by room, each
+    /// room's earliest carrier; an unsend of that one makes the next the first.
+    @Test func carriersComeRoomByRoomEachRoomsEarliest() throws {
+        let store = try SQLiteMessageStore(path: ":memory:")
+        let photo = Self.record("leia", size: 30, at: 1_000)
+        try store.insertMedia(photo)
+        let drafts = ["lobby", "c.9", "lobby", "c.9", "a-room", "lobby"].map { room in
+            var draft = MessageDraft(room: room, user: "leia", text: "look", kind: .message)
+            draft.media = [photo.attachment]
+            return draft
+        }
+        let ids = try store.append(drafts, timestamp: 2_000).map(\.id)
+        var rooms: [MediaCarrier] = []
+        while let next = try store.firstCarrier(of: photo.id, after: rooms.last?.room ?? "") { rooms.append(next) }
+        #expect(rooms == [MediaCarrier(room: "a-room", id: ids[4]), MediaCarrier(room: "c.9", id: ids[1]), MediaCarrier(room: "lobby", id: ids[0])])
+        var unsend = MessageDraft(room: "lobby", user: "leia", text: "", kind: .delete)
+        unsend.target = ids[0]
+        #expect(try store.commit([unsend], timestamp: 3_000)[0] != nil)
+        #expect(try store.firstCarrier(of: photo.id, after: "c.9") == MediaCarrier(room: "lobby", id: ids[2]))
+        #expect(try store.firstCarrier(of: "no-such-upload", after: "") == nil)
     }
 
     /// An unsend takes the message's attachments with it: the carriers go

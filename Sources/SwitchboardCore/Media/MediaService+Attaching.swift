@@ -61,14 +61,23 @@ extension MediaService {
     /// Whether `identity` may read upload `record`, carried by `carriers`:
     /// the admin and the uploader may; anyone else when they may read one
     /// of the messages that carry it.
-    public func mayRead(_ record: MediaRecord, carriers: [MediaCarrier], identity: Identity) -> Bool {
+    ///
+    /// `firstCarrier(after)` gives the carriers room by room, each room's
+    /// earliest (``MediaStore/firstCarrier(of:after:)``): a reader who sees
+    /// any message of a conversation sees its earlier ones, so that one
+    /// decides for its room. Asked until a room answers yes.
+    public func mayRead(_ record: MediaRecord, identity: Identity,
+                        firstCarrier: (_ after: String) throws -> MediaCarrier?) rethrows -> Bool {
         if identity == .admin { return true }
         if let user = identity.user, user.lowercased() == record.owner.lowercased() { return true }
         let readable = access.readerAccess(identity)
-        return carriers.contains { carrier in
-            guard (try? access.checkRoom(identity, carrier.room)) != nil else { return false }
-            return !ConversationRoom.isConversation(carrier.room) || readable.sees(room: carrier.room, id: carrier.id)
+        var after = ""
+        while let carrier = try firstCarrier(after) {
+            if (try? access.checkRoom(identity, carrier.room)) != nil,
+               !ConversationRoom.isConversation(carrier.room) || readable.sees(room: carrier.room, id: carrier.id) { return true }
+            after = carrier.room
         }
+        return false
     }
 
     /// Opens upload `id`'s `variant` for `identity`, on the gate: its record
@@ -78,8 +87,9 @@ extension MediaService {
         guard MediaID.isValid(id) else { return completion(.failure(.noSuchMedia)) }
         bus.gate.run("media", { [self] in
             guard let record = try store.mediaRecords([id]).first else { throw SwitchboardError.noSuchMedia }
-            let carriers = try store.carriers(of: id)
-            guard mayRead(record, carriers: carriers, identity: identity) else { throw SwitchboardError.noSuchMedia }
+            guard try mayRead(record, identity: identity, firstCarrier: { try store.firstCarrier(of: id, after: $0) }) else {
+                throw SwitchboardError.noSuchMedia
+            }
             guard let file = try files.open(id, variant) else { throw SwitchboardError.noSuchMedia }
             return (record, file)
         }, completion: completion)
