@@ -20,7 +20,8 @@ import SwitchboardCore
 /// ``MessageInsert`` is, in the members' rows only: through GRDB's
 /// `execute(arguments:)`, and with `last_id` in the conversation's row (a
 /// second statement, a second page written), a group's publish with its
-/// delivery cost 49,800 instructions more; this way 35,000 (`Scripts/instructions.sh`).
+/// delivery cost 49,800 instructions more; this way about 21,000 (154,000 →
+/// 176,000, `BENCH_ARGS=--conversation CLIENTS=1 Scripts/instructions.sh`).
 enum ConversationCounts {
     private static let counted = """
         UPDATE conversation_member SET last_id = ?1,

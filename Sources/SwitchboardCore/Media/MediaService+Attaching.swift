@@ -58,9 +58,9 @@ extension MediaService {
 
     // MARK: Reading
 
-    /// Whether `identity` may read upload `record`, carried by `carriers`:
-    /// the admin and the uploader may; anyone else when they may read one
-    /// of the messages that carry it.
+    /// Whether `identity` may read upload `record`: the admin and the
+    /// uploader may; anyone else when they may read one of the messages
+    /// that carry it.
     ///
     /// `firstCarrier(after)` gives the carriers room by room, each room's
     /// earliest (``MediaStore/firstCarrier(of:after:)``): a reader who sees
