@@ -12,8 +12,9 @@ extension PostgresSchema {
     /// `switchboard_mark_read(room, key, id)`: moves a member's marker
     /// forward and takes the messages it passed out of their count (none
     /// left when it reaches `last_id`), the marker and count under the
-    /// counter's lock (`FOR SHARE`), so no commit is half counted; returns
-    /// the marker, or null for no such member.
+    /// counter's lock (`FOR SHARE`), so no commit is half counted (a marker
+    /// that would not move is answered without it); returns the marker, or
+    /// null for no such member.
     static let unreadStatements: [String] = [
         """
         DO $$ BEGIN
@@ -37,6 +38,10 @@ extension PostgresSchema {
             v_unread bigint;
             v_last bigint;
         BEGIN
+            -- A marker that would not move answers without the counter's lock (commits take it).
+            SELECT read_id INTO v_read FROM switchboard_members WHERE room = p_room AND user_key = p_key;
+            IF NOT FOUND THEN RETURN NULL; END IF;
+            IF p_id <= v_read THEN RETURN v_read; END IF;
             PERFORM 1 FROM switchboard_counter FOR SHARE;
             SELECT username, read_id, unread, last_id INTO v_user, v_read, v_unread, v_last
                 FROM switchboard_members WHERE room = p_room AND user_key = p_key FOR UPDATE;
