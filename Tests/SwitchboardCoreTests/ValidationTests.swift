@@ -30,6 +30,14 @@ struct ValidationTests {
         #expect(throws: SwitchboardError.self) { try limits.validRooms("a,b c") }
     }
 
+    /// At most 256 different rooms a stream: a repeat counts once, one more is refused.
+    @Test func aStreamNamesAtMost256Rooms() throws {
+        let most = (1...MessageLimits.maxRoomsPerStream).map { "r\($0)" }
+        #expect(try limits.validRooms((most + ["r1", "r2"]).joined(separator: ",")).names.count == 256)
+        let error = #expect(throws: SwitchboardError.self) { try limits.validRooms((most + ["r257"]).joined(separator: ",")) }
+        #expect(error?.code == "too_many_rooms")
+    }
+
     @Test func userNamesAreTrimmedAndCountedInCodePoints() throws {
         #expect(try limits.validUser("  luke\t") == "luke")
         #expect(try limits.validUser(String(repeating: "é", count: 32)).unicodeScalars.count == 32)

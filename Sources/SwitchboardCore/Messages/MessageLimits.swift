@@ -36,13 +36,25 @@ public struct MessageLimits: Sendable, Equatable {
         return room
     }
 
+    /// Most rooms one stream or socket names (``validRooms(_:)``), as Nchan
+    /// caps a multiplexed subscriber's channels at 255. A stream waits in
+    /// every room it names: 1,000 streams of 1,000 rooms each held 220 KB
+    /// apiece (not 13), and each wake-up and park of one walked all its rooms
+    /// under the bus's lock. Every room is one name fewer: leave `rooms` out.
+    public static let maxRoomsPerStream = 256
+
     /// A comma-separated list of rooms (`a,b`) as a filter; absent or empty
-    /// means every room. Each name must be valid.
+    /// means every room. Each name must be valid, and at most
+    /// ``maxRoomsPerStream`` different ones (422 `too_many_rooms`).
     public func validRooms(_ list: String?) throws(SwitchboardError) -> RoomFilter {
         guard let list, !list.isEmpty else { return .all }
         var rooms = Set<String>()
         for name in list.split(separator: ",", omittingEmptySubsequences: true) {
             rooms.insert(try validRoom(String(name)))
+            guard rooms.count <= Self.maxRoomsPerStream else {
+                throw SwitchboardError(.invalid, code: "too_many_rooms",
+                                       message: "A stream names at most \(Self.maxRoomsPerStream) rooms; leave out 'rooms' for every room.")
+            }
         }
         return .named(rooms)
     }
