@@ -23,11 +23,9 @@ import SwitchboardCore
 /// delivery cost 49,800 instructions more; this way about 21,000 (154,000 →
 /// 176,000, `BENCH_ARGS=--conversation CLIENTS=1 Scripts/instructions.sh`).
 enum ConversationCounts {
-    private static let counted = """
-        UPDATE conversation_member SET last_id = ?1,
-            unread = unread + (?4 AND read_id < ?1 AND user <> ?3 AND user_key <> lower(?3))
-        WHERE room = ?2
-        """
+    /// Whether message `?1` by `?3` (a `message` when `?4`) is unread for the member of the row.
+    private static let unreadHere = "(?4 AND read_id < ?1 AND user <> ?3 AND user_key <> lower(?3))"
+    private static let counted = "UPDATE conversation_member SET last_id = ?1, unread = unread + \(unreadHere) WHERE room = ?2"
 
     /// Counts `message`, just stored, in its conversation (nothing for a public room or an act).
     static func record(_ message: Message, in db: Database) throws {
@@ -35,16 +33,18 @@ enum ConversationCounts {
         try step(db.cachedStatement(sql: counted), message, db)
     }
 
-    /// Takes `message`, its row just deleted, out of its conversation's figures.
+    /// Takes `message`, its row just deleted, out of its conversation's
+    /// figures: only the rows it changes (those it was unread for, and the
+    /// last message's, found again).
     static func forget(_ message: Message, in db: Database) throws {
         guard ConversationRoom.isConversation(message.room), !message.kind.isAct else { return }
         try db.execute(sql: """
             UPDATE conversation_member SET
-                unread = max(0, unread - (?4 AND read_id < ?1 AND user <> ?3 AND user_key <> lower(?3))),
+                unread = max(0, unread - \(unreadHere)),
                 last_id = CASE WHEN last_id = ?1 THEN (SELECT MAX(id) FROM message
                                                        WHERE room = ?2 AND kind NOT IN ('edit', 'reaction', 'delete'))
                                ELSE last_id END
-            WHERE room = ?2
+            WHERE room = ?2 AND (\(unreadHere) OR last_id = ?1)
             """, arguments: [message.id, message.room, message.user, message.kind == .message])
     }
 

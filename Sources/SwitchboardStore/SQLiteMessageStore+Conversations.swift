@@ -108,10 +108,11 @@ extension SQLiteMessageStore: ConversationStore {
     /// (reading to the end costs nothing), otherwise those passed counted,
     /// each message at most once per member however the marker moves.
     public func markRead(room: String, user: String, id: Int64) throws -> Int64? {
-        try writer.writeInCompiledTransaction { db in
+        let key = user.lowercased()
+        return try writer.writeInCompiledTransaction { db in
             guard let member = try Row.fetchOne(db.cachedStatement(
                 sql: "SELECT user, read_id, unread, last_id FROM conversation_member WHERE room = ? AND user_key = ?"),
-                arguments: [room, user.lowercased()]) else { return nil }
+                arguments: [room, key]) else { return nil }
             let read: Int64 = member["read_id"]
             guard id > read else { return read }
             var unread: Int64 = 0
@@ -119,12 +120,12 @@ extension SQLiteMessageStore: ConversationStore {
                 let passed = try Int64.fetchOne(db.cachedStatement(sql: """
                     SELECT COUNT(*) FROM message WHERE room = ?1 AND id > ?4 AND id <= ?5 AND kind = 'message'
                       AND user <> ?2 AND lower(user) <> ?3
-                    """), arguments: [room, member["user"] as String, user.lowercased(), read, id]) ?? 0
+                    """), arguments: [room, member["user"] as String, key, read, id]) ?? 0
                 let before: Int64 = member["unread"]
                 unread = max(0, before - passed)
             }
             try db.cachedStatement(sql: "UPDATE conversation_member SET read_id = ?, unread = ? WHERE room = ? AND user_key = ?")
-                .execute(arguments: [id, unread, room, user.lowercased()])
+                .execute(arguments: [id, unread, room, key])
             return id
         }
     }
