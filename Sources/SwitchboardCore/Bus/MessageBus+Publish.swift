@@ -177,7 +177,7 @@ extension MessageBus {
         }
         state.recent.append(message)
         let room = message.message.room
-        if state.rooms.count(counted, id: message.id, in: room) {
+        if state.rooms.record(counted, id: message.id, in: room) {
             if !state.soleJoins.isEmpty, state.soleJoins[room] != nil {
                 state.soleJoins[room] = nil  // something else was stored there: the room stays
             }

@@ -17,10 +17,10 @@ struct RoomDirectory {
 
     subscript(name: String) -> RoomSummary? { byName[name] }
 
-    /// Counts `message` (id `id`) in `room`: `counted` more messages (0 for
+    /// Records message `id` in `room`: `counted` more messages (0 for
     /// a deletion's tombstone) and its id as the last, when above the last
     /// counted. False when the room is new (made with this message).
-    mutating func count(_ counted: Int, id: Int64, in room: String) -> Bool {
+    mutating func record(_ counted: Int, id: Int64, in room: String) -> Bool {
         if let index = byName.index(forKey: room) {
             // Above the last id counted: one read at start and the first ingest may both hold it.
             if id > byName.values[index].lastID {
