@@ -189,7 +189,7 @@ let package = Package(
             name: "SwitchboardTesting",
             dependencies: [
                 "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "MicroHTTPD", "SwitchboardTCP", "SwitchboardWebSocket",
-                "SwitchboardLoad",
+                "SwitchboardLoad", "SwitchboardStore", "SwitchboardPostgres",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

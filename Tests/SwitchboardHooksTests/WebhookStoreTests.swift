@@ -1,32 +1,19 @@
 import Foundation
-import Logging
 import SwitchboardCore
-import SwitchboardPostgres
-import SwitchboardStore
 import SwitchboardTesting
 import Testing
 
 /// The webhook queue, in SQLite and (when `Scripts/test.sh` started one) PostgreSQL: the lease,
 /// the cursor moved with what it queued, order per key, and an unsend taking back waiting text.
 @Suite struct WebhookStoreTests {
-    typealias Store = MessageStore & WebhookStore
-
-    static func stores() throws -> [any Store] {
-        var stores: [any Store] = [try SQLiteMessageStore(path: ":memory:")]
-        if TestPostgres.serverURL != nil {
-            stores.append(try PostgresMessageStore(url: PostgresURL(TestPostgres.freshDatabase()), nodeID: "test",
-                                                   logger: Logger(label: "test")))
-        }
-        return stores
-    }
-
     func event(_ key: String, _ type: String = "message.created", data: String? = nil, message: Int64? = nil) -> WebhookEvent {
         WebhookEvent(type: type, key: key, ts: 1, data: Array((data ?? #"{"k":"\#(key)"}"#).utf8), message: message)
     }
 
     @Test func oneNodeHoldsTheLeaseUntilItRunsOut() throws {
-        for store in try Self.stores() {
-            defer { try? store.close() }
+        for each in try TestStore.every() {
+            defer { each.discard() }
+            let store = each.store
             #expect(try store.holdWebhookLease(node: "a", now: 0, until: 100, start: 7))
             #expect(try store.webhookCursor() == 7)
             #expect(try !store.holdWebhookLease(node: "b", now: 50, until: 150, start: 9))
@@ -45,8 +32,9 @@ import Testing
     }
 
     @Test func aRetryHoldsItsKeyBackAndNoOther() throws {
-        for store in try Self.stores() {
-            defer { try? store.close() }
+        for each in try TestStore.every() {
+            defer { each.discard() }
+            let store = each.store
             _ = try store.holdWebhookLease(node: "a", now: 0, until: 100, start: 0)
             _ = try store.queueWebhooks([event("room:x"), event("room:y"), event("room:x"), event("room:y")], targets: ["t", "u"],
                                         cursor: 4, node: "a", now: 10)
@@ -67,8 +55,9 @@ import Testing
     }
 
     @Test func anUnsendTakesTheTextOutOfWaitingEvents() throws {
-        for store in try Self.stores() {
-            defer { try? store.close() }
+        for each in try TestStore.every() {
+            defer { each.discard() }
+            let store = each.store
             _ = try store.holdWebhookLease(node: "a", now: 0, until: 100, start: 0)
             _ = try store.queueWebhooks([event("room:x", data: #"{"id":5,"text":"the secret plans"}"#, message: 5),
                                          event("room:x", "message.edited", data: #"{"id":6,"text":"the secret plans, v2"}"#, message: 5),

@@ -9,13 +9,13 @@ import Testing
 
 /// The counts the store keeps for conversations (each member's unread
 /// messages, each conversation's last message) against the same figures
-/// counted from the log, on every store (`PushQueueStoreTests.stores()`),
+/// counted from the log, on every store (`TestStore.every()`),
 /// through a long random run of everything that moves them: messages,
 /// replies, acts, presence, read markers, mutes, members coming and going,
 /// and the admin's removals; and made from the log when a database from
 /// before the counts is opened.
 @Suite struct ConversationCountsStoreTests {
-    typealias Store = PushQueueStoreTests.Store
+    typealias Store = TestStore.Store
 
     /// A fixed-seed generator: a failing run is the same run again.
     struct SplitMix: RandomNumberGenerator {
@@ -59,11 +59,9 @@ import Testing
     }
 
     @Test func theCountsFollowEveryChangeAsTheLogWouldCountThem() throws {
-        for (name, store, path) in try PushQueueStoreTests.stores() {
-            defer {
-                try? store.close()
-                if let path { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-            }
+        for each in try TestStore.every() {
+            defer { each.discard() }
+            let (name, store) = (each.name, each.store)
             var random = SplitMix(state: 38)
             var time: Int64 = 1
             func commit(_ draft: MessageDraft) throws -> Message? {
@@ -148,10 +146,8 @@ import Testing
     /// A database written before the counts were kept: opened, it counts
     /// them from its log once, then keeps them.
     @Test func aDatabaseFromBeforeTheCountsGetsThemFromItsLog() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("counts-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let path = try TestStore.temporaryPath("counts")
+        defer { TestStore.remove(path) }
         var store = try SQLiteMessageStore(path: path)
         let rooms = try Self.fill(store)
         try store.close()

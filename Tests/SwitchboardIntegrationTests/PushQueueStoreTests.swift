@@ -1,7 +1,5 @@
 import Foundation
-import Logging
 import SwitchboardCore
-import SwitchboardPostgres
 import SwitchboardStore
 import SwitchboardTesting
 import Testing
@@ -11,29 +9,10 @@ import Testing
 /// subscriptions of members who have not muted the room, and SQLite makes no
 /// notification (nor a write) when none of the users keeps a subscription.
 @Suite struct PushQueueStoreTests {
-    typealias Store = MessageStore & PushStore & ConversationStore
-
-    static func stores() throws -> [(name: String, store: any Store, path: String?)] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("push-\(UUID().uuidString).sqlite").path
-        var stores: [(name: String, store: any Store, path: String?)] = [
-            ("SQLite file", try SQLiteMessageStore(path: path), path),
-            ("SQLite in memory", try SQLiteMessageStore(path: ":memory:"), nil),
-        ]
-        if TestPostgres.serverURL != nil {
-            stores.append(("PostgreSQL", try PostgresMessageStore(url: PostgresURL(TestPostgres.freshDatabase()), nodeID: "test",
-                                                                  logger: Logger(label: "test")), nil))
-        }
-        return stores
-    }
-
     @Test func aMessageIsQueuedOnlyForTheSubscriptionsOfMembersWhoHaveNotMutedIt() throws {
-        for (name, store, path) in try Self.stores() {
-            defer {
-                try? store.close()
-                if let path { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-            }
+        for each in try TestStore.every() {
+            defer { each.discard() }
+            let (name, store) = (each.name, each.store)
             let event = ConversationEvent(type: .created, actor: "leia", title: "rebels", members: ["leia", "luke", "Han", "chewie"])
             let room = try #require(try store.commit([event.draft(room: ConversationRoom.unnamed)], timestamp: 1)[0]).room
             for user in ["Han", "chewie"] {
@@ -70,9 +49,10 @@ import Testing
     /// an endpoint changing hands, an unsubscribe, a push service's "gone",
     /// and a reopened file.
     @Test func theQueueFollowsSubscriptionsAsTheyChange() throws {
-        for (name, store, path) in try Self.stores() {
-            defer { if let path { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
-            var store = store
+        for each in try TestStore.every() {
+            let (name, path) = (each.name, each.path)
+            defer { if let path { TestStore.remove(path) } }
+            var store = each.store
             let event = ConversationEvent(type: .created, actor: "leia", title: "rebels", members: ["leia", "luke", "han"])
             let room = try #require(try store.commit([event.draft(room: ConversationRoom.unnamed)], timestamp: 1)[0]).room
             let content = PushNotification(payload: [1], topic: "t", ttl: 60)
