@@ -3,6 +3,7 @@ import GRDB
 import GRDBSQLite
 import Testing
 import SwitchboardCore
+import SwitchboardTesting
 @testable import SwitchboardStore
 
 /// The store's promise that an acknowledged message is on disk, checked on a
@@ -14,8 +15,8 @@ struct StoreDurabilityTests {
     /// connection must still say FULL (2) once the store is open, and again
     /// when it is opened a second time on the same file.
     @Test func everyCommitIsSyncedToDisk() throws {
-        let path = try Self.temporaryPath("durability")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("durability")
+        defer { TestStore.remove(path) }
         do {
             let store = try SQLiteMessageStore(path: path)
             #expect(try store.synchronousSetting() == 2)
@@ -31,8 +32,8 @@ struct StoreDurabilityTests {
     /// the process's first connection, which a store opened here or earlier
     /// is. With them on, a store that has written holds a few hundred KiB.
     @Test func sqliteCountsNoAllocations() throws {
-        let path = try Self.temporaryPath("memory-statistics")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("memory-statistics")
+        defer { TestStore.remove(path) }
         let store = try SQLiteMessageStore(path: path)
         #expect(SQLiteProcessSettings.applied == SQLITE_OK)
         _ = try store.append([MessageDraft(room: "lobby", user: "luke", text: "uncounted", kind: .message)], timestamp: 1)
@@ -46,8 +47,8 @@ struct StoreDurabilityTests {
     /// with multi-byte characters, and an empty text stays text, not NULL
     /// (the insert binds each string's UTF-8 with its length: `MessageInsert`).
     @Test func textsAreStoredByteForByte() throws {
-        let path = try Self.temporaryPath("texts")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("texts")
+        defer { TestStore.remove(path) }
         let store = try SQLiteMessageStore(path: path)
         let texts = ["", "a", "fifteen bytes!!", "sixteen bytes!!!", "héllo wörld 🎉", String(repeating: "a longer text ", count: 40)]
         let rooms = ["r", "é", "room-of-15bytes", "room-of-16-bytes", "lobby", "lobby"]
@@ -63,8 +64,8 @@ struct StoreDurabilityTests {
     /// a group that fails part-way keeps nothing of itself, not even the id
     /// it took, and leaves no transaction open for the next group.
     @Test func aGroupThatFailsKeepsNothing() throws {
-        let path = try Self.temporaryPath("rollback")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("rollback")
+        defer { TestStore.remove(path) }
         struct Refused: Error {}
         let store = try SQLiteMessageStore(path: path)
         _ = try store.append([MessageDraft(room: "lobby", user: "luke", text: "kept", kind: .message)], timestamp: 1)
@@ -85,8 +86,8 @@ struct StoreDurabilityTests {
     /// of itself, and the compiled statement serves the next group with its
     /// own values (nothing left bound from the one that failed).
     @Test func anInsertThatFailsThrowsSQLitesErrorAndTheNextGroupIsStored() throws {
-        let path = try Self.temporaryPath("insert-fails")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("insert-fails")
+        defer { TestStore.remove(path) }
         let store = try SQLiteMessageStore(path: path)
         try store.writer.writeWithoutTransaction { db in
             try db.execute(sql: """
@@ -121,8 +122,8 @@ struct StoreDurabilityTests {
     /// location's detail, and after the newest message was deleted (an id
     /// is never given twice).
     @Test func plainMessagesStoredSeveralToAStatementAreTheRowsUnderTheirIds() throws {
-        let path = try Self.temporaryPath("several-rows")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("several-rows")
+        defer { TestStore.remove(path) }
         let store = try SQLiteMessageStore(path: path)
         _ = try store.append([MessageDraft(room: "lobby", user: "luke", text: "first", kind: .message),
                               MessageDraft(room: "lobby", user: "luke", text: "deleted", kind: .message)], timestamp: 1)
@@ -163,8 +164,8 @@ struct StoreDurabilityTests {
     /// large for the stack) and script, an empty text stays text, and the
     /// one-row insert (a client id) reads its texts the same way.
     @Test func textsReadInPlaceAreStoredWholeRowByRow() throws {
-        let path = try Self.temporaryPath("texts-in-place")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("texts-in-place")
+        defer { TestStore.remove(path) }
         let store = try SQLiteMessageStore(path: path)
         let long = String(repeating: "é🐶x", count: 560)  // 4,480 bytes: 32 rows take 143 KB
         var drafts = (0..<32).map { row in
@@ -188,8 +189,8 @@ struct StoreDurabilityTests {
     /// probe that made its table each time had GRDB empty the statement cache
     /// (it does after every `CREATE`), and the next commit compile them all.
     @Test func theHealthProbeKeepsTheWritersCompiledStatements() throws {
-        let path = try Self.temporaryPath("probe")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("probe")
+        defer { TestStore.remove(path) }
         let store = try SQLiteMessageStore(path: path)
         let compiled = { try store.writer.writeWithoutTransaction { try $0.cachedStatement(sql: "SELECT count(*) FROM message") } }
         let before = try compiled()
@@ -201,8 +202,8 @@ struct StoreDurabilityTests {
     /// once per connection and run again with other arguments (a filter's
     /// rooms as one JSON argument), each in a snapshot that it ends.
     @Test func everyFilterReadsItsRoomsInOrderAgainAndAgain() throws {
-        let path = try Self.temporaryPath("reads")
-        defer { Self.remove(path) }
+        let path = try TestStore.temporaryPath("reads")
+        defer { TestStore.remove(path) }
         let store = try SQLiteMessageStore(path: path)
         let rooms = ["a", "b", "c"]
         _ = try store.append((0..<9).map { MessageDraft(room: rooms[$0 % 3], user: "luke", text: "m\($0 + 1)", kind: .message) },
@@ -232,17 +233,5 @@ struct StoreDurabilityTests {
         #expect(try ids(.room("a")) == ([1, 4, 7, 10], 10))
         #expect(try ids(after: 9, .all) == ([10], 10))
         #expect(try store.latest(in: "a", limit: 1).map(\.id) == [10])
-    }
-
-    /// A fresh SQLite file's path in the tests' directory.
-    private static func temporaryPath(_ name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-tests")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("\(name)-\(UUID().uuidString).sqlite").path
-    }
-
-    /// Removes the file at `path` with its WAL and shared memory.
-    private static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
