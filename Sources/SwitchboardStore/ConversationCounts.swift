@@ -20,8 +20,8 @@ import SwitchboardCore
 /// ``MessageInsert`` is, in the members' rows only: through GRDB's
 /// `execute(arguments:)`, and with `last_id` in the conversation's row (a
 /// second statement, a second page written), a group's publish with its
-/// delivery cost 49,800 instructions more; this way about 21,000 (154,000 →
-/// 176,000, `BENCH_ARGS=--conversation CLIENTS=1 Scripts/instructions.sh`).
+/// delivery cost 49,800 instructions more; this way 22,000–26,000 (154,000–156,000
+/// → 176,000–182,000, `BENCH_ARGS=--conversation CLIENTS=1 Scripts/instructions.sh`).
 enum ConversationCounts {
     /// Whether message `?1` by `?3` (a `message` when `?4`) is unread for the member of the row.
     private static let unreadHere = "(?4 AND read_id < ?1 AND user <> ?3 AND user_key <> lower(?3))"
