@@ -2,6 +2,7 @@
 a free loopback port, and waiting for a condition (never a timed assertion: a bound on how long
 to wait for something that must happen)."""
 import json
+import random
 import socket
 import threading
 import time
@@ -18,9 +19,20 @@ def check(name, ok, detail=""):
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nothing listens on now, below the kernel's ephemeral range: a port the
+    kernel hands out (bind to 0) is one it also gives outgoing connections, and the tests run
+    side by side (Scripts/test.sh's lanes: a flood of connections beside a server starting) took
+    one before its server bound it ("Address already in use")."""
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+        ephemeral = int(f.read().split()[0])
+    while True:
+        port = random.randrange(10_000, ephemeral)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 def wait_for(predicate, timeout, interval=0.05):

@@ -27,10 +27,8 @@ def check(condition, what):
         failures.append(what)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(HERE, ".."))
+from checks import free_port  # noqa: E402
 
 
 class Node:

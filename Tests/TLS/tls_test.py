@@ -10,10 +10,8 @@ import base64, json, os, signal, socket, ssl, subprocess, sys, tempfile, time, u
 warnings.filterwarnings("ignore", category=DeprecationWarning)  # TLS 1.1, on purpose
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import free_port  # noqa: E402,F401  (Security, Media and Stall take it from here)
 
 
 def openssl(*args):
