@@ -29,12 +29,9 @@ from backend_checks import backend_checks
 
 ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPOSITORY, "Tests"))
+from checks import free_port  # noqa: E402
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(predicate, timeout, interval=0.02):
