@@ -194,27 +194,6 @@ public final class HTTPExchange: @unchecked Sendable {
         if pacedBatch.load(ordering: .relaxed) != 0 { daemon.resumeQueue?.served(self) }
     }
 
-    /// The client's IP address, e.g. `127.0.0.1` or `::1`.
-    public var clientAddress: String? {
-        guard let address = sb_connection_client_address(connection) else { return nil }
-        var text = [CChar](repeating: 0, count: 64)
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var ip = ipv4.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &ip, &text, socklen_t(text.count))
-            }
-        case AF_INET6:
-            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var ip = ipv6.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count))
-            }
-        default:
-            return nil
-        }
-        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
     /// One lookup, no allocation but the value's: `_n` tells "absent"
     /// (`MHD_NO`) from "a key without a value" (`MHD_YES`, no value). (The
     /// plain lookup answers NULL for both; telling them apart by walking every

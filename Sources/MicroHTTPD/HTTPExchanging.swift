@@ -23,6 +23,9 @@ public protocol HTTPExchanging: AnyObject, Sendable {
     var responseHeaders: [(name: String, value: String)] { get set }
     /// The client's IP address.
     var clientAddress: String? { get }
+    /// The client's IP address as one number, made without text: for
+    /// telling clients apart where the text is not needed.
+    var clientAddressNumber: UInt64 { get }
     /// A query-string argument, decoded; nil when absent.
     func query(_ name: String) -> String?
     /// A request header (case-insensitive name); nil when absent.
@@ -48,3 +51,12 @@ public protocol HTTPExchanging: AnyObject, Sendable {
 }
 
 extension HTTPExchange: HTTPExchanging {}
+
+extension HTTPExchanging {
+    /// The address's text, hashed: for exchanges with no socket.
+    public var clientAddressNumber: UInt64 {
+        var hasher = Hasher()
+        hasher.combine(clientAddress)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+}

@@ -15,8 +15,9 @@ public enum LoopbackSocket {
     ///   - receiveBuffer: a small kernel receive buffer, set before connecting
     ///     (set after, Linux reopens the shrunken window only on its persist timer).
     ///   - noDelay: send small writes at once (TCP_NODELAY).
+    ///   - source: the address to connect from (any of 127.0.0.0/8: another client as the server sees it).
     public static func connect(port: Int, readTimeoutMicroseconds: Int, receiveBuffer: Int32? = nil,
-                               noDelay: Bool = false) throws -> Int32 {
+                               noDelay: Bool = false, from source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(description: "socket: \(String(cString: strerror(errno)))") }
         if var size = receiveBuffer {
@@ -27,6 +28,19 @@ public enum LoopbackSocket {
         if noDelay {
             var on: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let error = errno
+                Glibc.close(fd)
+                throw TestClientError(description: "bind to \(source): \(String(cString: strerror(error)))")
+            }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -14,8 +14,9 @@ public final class TestHTTPConnection {
     private var buffer: [UInt8] = []
     private var closed = false
 
-    public init(port: UInt16, timeoutSeconds: Int = 15) throws {
-        fd = try LoopbackSocket.connect(port: Int(port), readTimeoutMicroseconds: timeoutSeconds * 1_000_000)
+    /// - Parameter source: the address to connect from (see ``LoopbackSocket/connect(port:readTimeoutMicroseconds:receiveBuffer:noDelay:from:)``).
+    public init(port: UInt16, timeoutSeconds: Int = 15, from source: String? = nil) throws {
+        fd = try LoopbackSocket.connect(port: Int(port), readTimeoutMicroseconds: timeoutSeconds * 1_000_000, from: source)
     }
 
     deinit { close() }

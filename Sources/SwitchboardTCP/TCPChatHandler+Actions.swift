@@ -7,7 +7,10 @@ import SwitchboardPush
 /// completions that hop back to the loop).
 extension TCPChatHandler {
     func perform(_ actions: [LineSession.Action]) {
-        for action in actions { perform(action) }
+        // What the line asks of the store queues in its caller's line (StoreGate: callers in turns).
+        StoreCaller.of(session.identity, guest: guestCaller).run {
+            for action in actions { perform(action) }
+        }
     }
 
     private func perform(_ action: LineSession.Action) {

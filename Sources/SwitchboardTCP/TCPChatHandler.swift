@@ -43,6 +43,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
     var context: ChannelHandlerContext?
     /// Publishes waiting for the store; reads are held while too many do.
     var pending: PendingStores
+    /// Whom the store's gate queues a guest's work for: the client's address.
+    let guestCaller: StoreCaller
     /// A read asked for while the socket's queue was full.
     var readHeldForWrites = false
     /// Its event loop's wake-ups (the server's, shared by the loop's
@@ -63,6 +65,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
         self.logger = logger
         framer = LineFramer(maxLineBytes: configuration.maxLineBytes)
         pending = PendingStores(limit: configuration.maxPendingStores)
+        guestCaller = .address(text: client)
         session = LineSession(limits: configuration.limits, maxLineBytes: configuration.maxLineBytes, access: access, client: client)
     }
 

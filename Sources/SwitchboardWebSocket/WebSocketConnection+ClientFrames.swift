@@ -42,6 +42,11 @@ extension WebSocketConnection {
     }
 
     private func received(_ text: String, on context: ChannelHandlerContext) {
+        // What the frame asks of the store queues in its caller's line (StoreGate: callers in turns).
+        StoreCaller.of(request.identity, guest: .address(text: request.client)).run { answer(text, on: context) }
+    }
+
+    private func answer(_ text: String, on context: ChannelHandlerContext) {
         switch WebSocketClientMessage.parse(text, user: request.user, filter: filter, limits: services.configuration.limits,
                                             access: services.access, identity: request.identity, client: request.client) {
         case .ping(let value):

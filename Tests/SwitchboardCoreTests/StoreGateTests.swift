@@ -119,4 +119,28 @@ struct StoreGateTests {
         #expect(queuedOutcome.value == .failure(.storeUnavailable("the server is stopping")))
         #expect(outcome(gate, { 3 }) == .failure(.storeUnavailable("the server is stopping")))
     }
+
+    /// Work is queued for the caller of the thread that asked, and a
+    /// completion runs as that caller too: what it asks for next queues in
+    /// the same line. With no caller named, the work is the server's.
+    @Test func workAndWhatItsCompletionAsksForAreTheCallers() throws {
+        let gate = StoreGate(timeoutSeconds: 5)
+        let seen = Cell<[UInt64]>()
+        let done = DispatchSemaphore(value: 0)
+        let leia = StoreCaller.user("leia")
+        leia.run {
+            gate.run("first", { StoreCaller.current.lane }) { first in
+                gate.run("second", { StoreCaller.current.lane }) { second in
+                    seen.value = [(try? first.get()) ?? 0, (try? second.get()) ?? 0, StoreCaller.current.lane]
+                    done.signal()
+                }
+            }
+        }
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(seen.value == [leia.lane, leia.lane, leia.lane])
+        #expect(StoreCaller.current == .server, "the scope ends with run")
+        #expect(try outcome(gate, { StoreCaller.current.lane })?.get() == StoreCaller.server.lane)
+        #expect(StoreCaller.user("leia") == leia && StoreCaller.user("han") != leia && leia != .admin && leia != .server)
+        #expect(StoreCaller.address(text: "127.0.0.1") != StoreCaller.address(text: "127.0.0.2"))
+    }
 }

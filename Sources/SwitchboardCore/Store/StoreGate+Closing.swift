@@ -10,10 +10,7 @@ extension StoreGate {
     public func close(waitSeconds: Double? = nil) -> Bool {
         let queued = state.withLock { state -> [Job] in
             state.closed = true
-            let queued = Array(state.queue[state.head...])
-            state.queue.removeAll()
-            state.head = 0
-            return queued
+            return state.queue.removeAll()
         }
         for job in queued { job.refuse() }
         let deadline = Date().addingTimeInterval(waitSeconds ?? timeoutSeconds + 1)

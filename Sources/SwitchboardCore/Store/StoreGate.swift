@@ -15,6 +15,9 @@ import Synchronization
 /// - At most ``threads`` pieces of work run at once: a frozen database ties
 ///   up the gate's threads, never a libmicrohttpd worker, an event loop or
 ///   the timer thread, and what queues behind them is answered at its deadline.
+/// - Queued work is taken caller by caller in turns (``StoreLanes``, by
+///   ``StoreCaller/current`` when it was asked for): one client's flood of
+///   reads waits behind itself, not in front of everyone else's.
 /// - The gate knows how long the oldest unanswered store call has been
 ///   running (its own and those ``tracking(_:)`` reports, such as the group
 ///   commit's): ``isStalled`` is what `/healthz` says.
@@ -31,8 +34,7 @@ public final class StoreGate: Sendable {
     }
 
     struct State {
-        var queue: [Job] = []
-        var head = 0
+        var queue = StoreLanes<Job>()
         /// The gate's threads alive, and those of them waiting for work.
         var threads = 0
         var idle = 0
@@ -76,24 +78,28 @@ public final class StoreGate: Sendable {
     public func run<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T,
                                  completion: @escaping @Sendable (Result<T, SwitchboardError>) -> Void) {
         let ticket = StoreTicket(completion)
+        let caller = StoreCaller.current
         let job = Job(run: { [self] in
             guard ticket.begin() else { return }
-            // A call that throws is no answer: only one that returns ends the wait (``isStalled(now:)``).
-            let result: Result<T, SwitchboardError>
-            do {
-                result = .success(try tracking { try work() })
-            } catch let error as SwitchboardError {
-                result = .failure(error)
-            } catch {
-                result = .failure(.storeUnavailable("\(error)"))
+            // The completion runs as the caller's too: what it asks the gate for queues in the same line.
+            caller.run {
+                // A call that throws is no answer: only one that returns ends the wait (``isStalled(now:)``).
+                let result: Result<T, SwitchboardError>
+                do {
+                    result = .success(try tracking { try work() })
+                } catch let error as SwitchboardError {
+                    result = .failure(error)
+                } catch {
+                    result = .failure(.storeUnavailable("\(error)"))
+                }
+                ticket.finish(result)
             }
-            ticket.finish(result)
             trimAnsweredDeadlines()
         }, refuse: {
             ticket.expire(.storeUnavailable("the server is stopping"))
         })
         expire(ticket)
-        enqueue(job)
+        enqueue(job, for: caller)
     }
 
     /// Runs `body` (a store call on a thread of the caller's own) counted
@@ -149,12 +155,12 @@ public final class StoreGate: Sendable {
 
     private enum Hand { case wake, spawn, queue, refuse }
 
-    /// Queues `job`: an idle gate thread is woken, or one more is started
-    /// (up to ``threads``), or it waits its turn.
-    private func enqueue(_ job: Job) {
+    /// Queues `job` in `caller`'s line: an idle gate thread is woken, or one
+    /// more is started (up to ``threads``), or it waits its turn.
+    private func enqueue(_ job: Job, for caller: StoreCaller) {
         let hand = state.withLock { state -> Hand in
             guard !state.closed else { return .refuse }
-            state.queue.append(job)
+            state.queue.append(job, for: caller.lane)
             if state.idle > 0 {
                 state.idle -= 1
                 return .wake
@@ -188,7 +194,7 @@ public final class StoreGate: Sendable {
                 if work.wait(timeout: .now() + 10) == .timedOut {
                     let end = state.withLock { state -> Bool in
                         // Still counted idle: nobody woke it, so it may go.
-                        guard state.head >= state.queue.count, state.idle > 0 else { return false }
+                        guard state.queue.count == 0, state.idle > 0 else { return false }
                         state.idle -= 1
                         state.threads -= 1
                         return true
@@ -203,21 +209,12 @@ public final class StoreGate: Sendable {
     /// The next job, or nil (the thread is then counted idle, under the same lock).
     private func next() -> Job? {
         state.withLock { state -> Job? in
-            guard state.head < state.queue.count else {
-                state.queue.removeAll(keepingCapacity: true)
-                state.head = 0
+            guard let job = state.queue.next() else {
                 state.idle += 1
                 return nil
             }
             state.running += 1
-            defer {
-                state.head += 1
-                if state.head > 64, state.head * 2 > state.queue.count {
-                    state.queue.removeFirst(state.head)
-                    state.head = 0
-                }
-            }
-            return state.queue[state.head]
+            return job
         }
     }
 }

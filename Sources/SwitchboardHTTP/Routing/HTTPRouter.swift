@@ -34,8 +34,11 @@ final class HTTPRouter: HTTPRequestHandler {
             return .respond(response)
         case .route(let route, let parameters, let identity):
             do {
-                return try route.handler(RouteRequest(exchange: exchange, identity: identity, route: route, parameters: parameters,
-                                                      services: services, admin: admin))
+                // What the route asks of the store queues in its caller's line (StoreGate: callers in turns).
+                return try StoreCaller.of(identity, guest: .address(exchange.clientAddressNumber)).run {
+                    try route.handler(RouteRequest(exchange: exchange, identity: identity, route: route, parameters: parameters,
+                                                   services: services, admin: admin))
+                }
             } catch let error as SwitchboardError {
                 return .respond(.error(error))
             } catch {
