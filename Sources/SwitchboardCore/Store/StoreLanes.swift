@@ -57,7 +57,8 @@ struct StoreLanes<Job> {
             head = 0
         }
         count -= 1
-        let (job, more) = lines[caller, default: Line(jobs: [])].take()
+        // A caller is in the turns only while its line has work.
+        let (job, more) = lines[caller]!.take()
         if more {
             turns.append(caller)
         } else {
