@@ -43,7 +43,7 @@ extension WebSocketConnection {
 
     private func received(_ text: String, on context: ChannelHandlerContext) {
         // What the frame asks of the store queues in its caller's line (StoreGate: callers in turns).
-        StoreCaller.of(request.identity, guest: .address(text: request.client)).run { answer(text, on: context) }
+        storeCaller.run { answer(text, on: context) }
     }
 
     private func answer(_ text: String, on context: ChannelHandlerContext) {

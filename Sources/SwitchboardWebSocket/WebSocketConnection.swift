@@ -45,6 +45,8 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     /// A read the channel's full write buffer held back (see ``read(context:)``).
     var readHeld = false
     var pending: PendingStores
+    /// Whom the store's gate queues this connection's work for (its identity is fixed).
+    let storeCaller: StoreCaller
 
     init(request: WebSocketRequest, services: WebSocketServices) {
         self.request = request
@@ -53,6 +55,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         access = services.access.readerAccess(request.identity)
         cursor = request.cursor
         pending = PendingStores(limit: services.configuration.maxPendingStores)
+        storeCaller = .of(request.identity, guest: .address(text: request.client))
     }
 
     private var started = false
