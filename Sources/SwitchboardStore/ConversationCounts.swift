@@ -13,8 +13,8 @@ import SwitchboardCore
 ///
 /// A message is a member's own (never unread for them) when it is spelled
 /// as their name or lower-cases to their key: the rule every count of the
-/// store uses (here, in ``SQLiteMessageStore/markRead(room:user:id:)`` and
-/// in the migration that made the counts).
+/// store uses (here: a message's count, its removal and a marker's move;
+/// and in the migration that made the counts).
 ///
 /// One statement a message, stepped through SQLite's C API as
 /// ``MessageInsert`` is, in the members' rows only: through GRDB's
@@ -46,6 +46,32 @@ enum ConversationCounts {
                                ELSE last_id END
             WHERE room = ?2 AND (\(unreadHere) OR last_id = ?1)
             """, arguments: [message.id, message.room, message.user, message.kind == .message])
+    }
+
+    /// Moves member `key`'s marker in `room` forward to `id` and takes the
+    /// messages it passed out of their unread count: none left when it
+    /// reaches the last one (reading to the end costs nothing), otherwise
+    /// those passed counted, each message at most once per member however
+    /// the marker moves. Returns the marker, or nil for no such member.
+    static func markRead(room: String, key: String, id: Int64, in db: Database) throws -> Int64? {
+        guard let member = try Row.fetchOne(db.cachedStatement(
+            sql: "SELECT user, read_id, unread, last_id FROM conversation_member WHERE room = ? AND user_key = ?"),
+            arguments: [room, key]) else { return nil }
+        let read: Int64 = member["read_id"]
+        guard id > read else { return read }
+        var unread: Int64 = 0
+        if let last: Int64 = member["last_id"], id < last {
+            // The messages passed that were unread for the member: others' `message`s (the rule of `unreadHere`, from the member's side).
+            let passed = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT COUNT(*) FROM message WHERE room = ?1 AND id > ?4 AND id <= ?5 AND kind = 'message'
+                  AND user <> ?2 AND lower(user) <> ?3
+                """), arguments: [room, member["user"] as String, key, read, id]) ?? 0
+            let before: Int64 = member["unread"]
+            unread = max(0, before - passed)
+        }
+        try db.cachedStatement(sql: "UPDATE conversation_member SET read_id = ?, unread = ? WHERE room = ? AND user_key = ?")
+            .execute(arguments: [id, unread, room, key])
+        return id
     }
 
     /// Binds the message's id (`?1`), room (`?2`), user (`?3`), read in

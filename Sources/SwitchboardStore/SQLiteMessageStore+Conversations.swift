@@ -103,31 +103,8 @@ extension SQLiteMessageStore: ConversationStore {
         }
     }
 
-    /// Moves the marker forward and takes the messages it passed out of
-    /// the member's unread count: none left when it reaches the last one
-    /// (reading to the end costs nothing), otherwise those passed counted,
-    /// each message at most once per member however the marker moves.
     public func markRead(room: String, user: String, id: Int64) throws -> Int64? {
-        let key = user.lowercased()
-        return try writer.writeInCompiledTransaction { db in
-            guard let member = try Row.fetchOne(db.cachedStatement(
-                sql: "SELECT user, read_id, unread, last_id FROM conversation_member WHERE room = ? AND user_key = ?"),
-                arguments: [room, key]) else { return nil }
-            let read: Int64 = member["read_id"]
-            guard id > read else { return read }
-            var unread: Int64 = 0
-            if let last: Int64 = member["last_id"], id < last {
-                let passed = try Int64.fetchOne(db.cachedStatement(sql: """
-                    SELECT COUNT(*) FROM message WHERE room = ?1 AND id > ?4 AND id <= ?5 AND kind = 'message'
-                      AND user <> ?2 AND lower(user) <> ?3
-                    """), arguments: [room, member["user"] as String, key, read, id]) ?? 0
-                let before: Int64 = member["unread"]
-                unread = max(0, before - passed)
-            }
-            try db.cachedStatement(sql: "UPDATE conversation_member SET read_id = ?, unread = ? WHERE room = ? AND user_key = ?")
-                .execute(arguments: [id, unread, room, key])
-            return id
-        }
+        try writer.writeInCompiledTransaction { db in try ConversationCounts.markRead(room: room, key: user.lowercased(), id: id, in: db) }
     }
 
     public func setMuted(room: String, user: String, muted: Bool) throws -> Bool {
