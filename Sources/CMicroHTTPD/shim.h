@@ -352,15 +352,6 @@ sb_tls_slot_destroy(sb_tls_slot *slot)
     free(slot);
 }
 
-/// MHD_OPTION_NOTIFY_CONNECTION: a starting connection's socket context is the slot (`cls`).
-static inline void
-sb_tls_notify_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
-                         enum MHD_ConnectionNotificationCode code)
-{
-    (void)connection;
-    if (code == MHD_CONNECTION_NOTIFY_STARTED) *socket_context = cls;
-}
-
 /// MHD_OPTION_HTTPS_CERT_CALLBACK: the slot's current credentials.
 static inline int
 sb_tls_retrieve(gnutls_session_t session, const gnutls_datum_t *req_ca_dn, int nreqs,
@@ -381,8 +372,9 @@ sb_tls_retrieve(gnutls_session_t session, const gnutls_datum_t *req_ca_dn, int n
     return 0;
 }
 
-/// The two callbacks as the pointers libmicrohttpd's options take.
+/// The certificate callback as the pointer libmicrohttpd's option takes (a
+/// connection's socket context is its daemon's slot, set by the Swift side's
+/// connection notice).
 static inline void *sb_tls_retrieve_pointer(void) { return (void *)&sb_tls_retrieve; }
-static inline void *sb_tls_notify_pointer(void) { return (void *)&sb_tls_notify_connection; }
 
 #endif

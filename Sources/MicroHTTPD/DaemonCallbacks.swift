@@ -11,9 +11,12 @@ import Darwin
 // calls (a new exchange, its body, its dispatch to the handler), its end,
 // and the daemon's log. Their `cls` is the daemon's ``DaemonContext``.
 
-let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
     guard let cls else { return .NO }
-    return Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().accepting.load(ordering: .acquiring) ? .YES : .NO
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    guard context.accepting.load(ordering: .acquiring) else { return .NO }
+    guard let admission = context.configuration.admission, let address else { return .YES }
+    return admission.admits(address) ? .YES : .NO
 }
 
 let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, connectionContext in

@@ -68,6 +68,11 @@ public final class HTTPDaemon: @unchecked Sendable {
                 options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil))
             }
             options += Self.tlsOptions(context)
+            // A TLS connection's certificate slot, and the admission's count.
+            if context.certificate != nil || configuration.admission != nil {
+                options.append(MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
+                                              ptr_value: contextPointer))
+            }
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { buffer in
                 sb_start_daemon(flags, configuration.port, acceptPolicy, contextPointer,
@@ -95,11 +100,9 @@ public final class HTTPDaemon: @unchecked Sendable {
     /// asked for at each handshake from the context's slot (each connection's
     /// socket context points at it), so that ``reloadCertificate(_:)`` reaches new connections.
     private static func tlsOptions(_ context: DaemonContext) -> [MHD_OptionItem] {
-        guard let certificate = context.certificate, let priorities = context.tlsStrings.pointers.first else { return [] }
+        guard context.certificate != nil, let priorities = context.tlsStrings.pointers.first else { return [] }
         return [
             MHD_OptionItem(option: .HTTPS_PRIORITIES, value: 0, ptr_value: UnsafeMutableRawPointer(priorities)),
-            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(sb_tls_notify_pointer(), to: Int.self),
-                           ptr_value: UnsafeMutableRawPointer(certificate.slot)),
             MHD_OptionItem(option: .HTTPS_CERT_CALLBACK, value: 0, ptr_value: sb_tls_retrieve_pointer()),
         ]
     }

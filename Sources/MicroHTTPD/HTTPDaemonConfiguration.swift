@@ -43,6 +43,9 @@ public struct HTTPDaemonConfiguration: Sendable {
     public var log: (@Sendable (String) -> Void)?
     /// Serve HTTPS with these; nil serves plain HTTP.
     public var tls: TLSCredentials?
+    /// Asked about every connection by its client's address (a limit per
+    /// address); nil: every connection is taken, up to ``connectionLimit``.
+    public var admission: (any ConnectionAdmission)?
 
     /// A configuration with defaults suited to many long-lived connections.
     public init(

@@ -37,6 +37,9 @@ public final class ChatServer: @unchecked Sendable {
     public let access: AccessControl
     /// Registration, sessions, bans.
     public let accounts: AccountService
+    /// Connections counted by client address on every listener, each held to
+    /// `--max-connections-per-address`; nil: no limit.
+    public let connectionsPerAddress: ConnectionsPerAddress?
     /// Uploads; nil when the store keeps none.
     public let media: MediaService?
     /// Web Push; nil when the store keeps no subscriptions.
@@ -158,12 +161,17 @@ public final class ChatServer: @unchecked Sendable {
                 }
             }
         }
+        // One count of connections per address for every listener.
+        let perAddress = configuration.maxConnectionsPerAddress.map {
+            ConnectionsPerAddress(limit: $0, limitsLoopback: configuration.limitsLoopbackConnections)
+        }
+        connectionsPerAddress = perAddress
         // TCP first: once HTTP answers /healthz, every listener is bound; a
         // TCP port in use stops the start with a clear error, never HTTP alone.
         do {
             tcp = try configuration.tcp.map {
                 try TCPChatServer(configuration: $0, bus: bus, presence: presence, connections: connections, access: access,
-                                  notices: notices, acts: acts, group: eventLoops, logger: logger)
+                                  notices: notices, acts: acts, perAddress: perAddress, group: eventLoops, logger: logger)
             }
         } catch {
             abandon()
@@ -176,6 +184,7 @@ public final class ChatServer: @unchecked Sendable {
         do {
             var httpConfiguration = configuration.http
             httpConfiguration.lineProtocolPort = tcp?.port
+            httpConfiguration.connectionsPerAddress = perAddress
             http = try HTTPServer(configuration: httpConfiguration, bus: bus,
                                   presence: presence, connections: connections, metrics: metrics,
                                   upgrades: webSockets, cluster: cluster, scheduler: scheduler, access: access,
@@ -189,7 +198,7 @@ public final class ChatServer: @unchecked Sendable {
         do {
             webSocketTLS = try configuration.webSocketTLS.map { [http, webSockets] address in
                 try WebSocketTLSListener(server: webSockets, host: address.host, port: address.port, context: address.context,
-                                         group: eventLoops, identity: { request in try http.upgradeIdentity(request) })
+                                         group: eventLoops, perAddress: perAddress, identity: { request in try http.upgradeIdentity(request) })
             }
         } catch {
             http.stop()

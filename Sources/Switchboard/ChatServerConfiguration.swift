@@ -38,6 +38,12 @@ public struct ChatServerConfiguration: Sendable {
             webSocket.limits = newValue
         }
     }
+    /// `--max-connections-per-address`: most connections one client address
+    /// (an IPv6 address's /64) holds at once, on every port together; nil: no limit.
+    public var maxConnectionsPerAddress: Int? = 1_000
+    /// Whether loopback is held to ``maxConnectionsPerAddress`` too (tests);
+    /// by default it is not: a reverse proxy on the machine brings everyone from it.
+    public var limitsLoopbackConnections = false
     /// `--store-timeout`: how long a request waits for the store before 503.
     public var storeTimeoutSeconds: Double = 5
     /// `--media-dir`: where uploads' files go; nil: `media/` beside the

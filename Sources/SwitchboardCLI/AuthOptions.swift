@@ -41,12 +41,15 @@ struct AuthOptions: ParsableArguments {
     @Option(name: .customLong("room-rate"), help: "New rooms each user (a guest: each address) may bring into being at once, then as many in 100 s (100: one a second), then 429; 0: unlimited.")
     var roomRate: Double = 100
 
+    @Option(name: .customLong("max-connections-per-address"), help: "Connections one client address (an IPv6 /64) may hold at once, on every port together; loopback is not limited (a proxy on this machine); 0: unlimited.")
+    var maxConnectionsPerAddress: Int = 1_000
+
     @Option(name: .customLong("public-url"), help: "The URL people reach this server at (https://chat.example.com): its host is the server's name, and requests naming another Host get 421. Needed for browsers on a name when bound to 0.0.0.0.")
     var publicURL: String?
 
     func validate() throws {
-        guard signInRate >= 0, signUpRate >= 0, roomRate >= 0 else {
-            throw ValidationError("--sign-in-rate, --sign-up-rate and --room-rate are 0 or more.")
+        guard signInRate >= 0, signUpRate >= 0, roomRate >= 0, maxConnectionsPerAddress >= 0 else {
+            throw ValidationError("--sign-in-rate, --sign-up-rate, --room-rate and --max-connections-per-address are 0 or more.")
         }
         if let publicURL, OriginPolicy.hostName(ofURL: publicURL) == nil || !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url \(publicURL): a URL is http(s)://host[:port].")

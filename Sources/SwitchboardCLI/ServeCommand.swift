@@ -130,6 +130,7 @@ struct ServeCommand: ParsableCommand {
             webSocket: WebSocketConfiguration(keepaliveSeconds: keepalive, echo: webSocketEcho),
             auth: try access.configuration())
         configuration.limits = MessageLimits(maxTextBytes: maxTextBytes, editWindowSeconds: editWindow)
+        configuration.maxConnectionsPerAddress = access.maxConnectionsPerAddress > 0 ? access.maxConnectionsPerAddress : nil
         guard storeTimeout > 0, storeTimeout <= 600 else { throw ValidationError("--store-timeout: seconds from 0.1 to 600.") }
         configuration.storeTimeoutSeconds = storeTimeout
         media.apply(to: &configuration)

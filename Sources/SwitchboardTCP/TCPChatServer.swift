@@ -24,9 +24,11 @@ public final class TCPChatServer: Sendable {
     ///   - access: who a client that sends `auth:` is, and what every client may do.
     ///   - notices: typing notices, said and heard by line clients that send `typing:`.
     ///   - acts: Core's entry for publishes (the server's one, with its publish hook); nil: one of its own.
+    ///   - perAddress: the limit per client address, shared with the other listeners; nil: none.
     public init(configuration: TCPServerConfiguration, bus: MessageBus, presence: Presence,
                 connections: ConnectionDirectory, access: AccessControl, notices: NoticeBoard = NoticeBoard(),
-                acts: MessageActService? = nil, group: any EventLoopGroup, logger: Logger) throws {
+                acts: MessageActService? = nil, perAddress: ConnectionsPerAddress? = nil,
+                group: any EventLoopGroup, logger: Logger) throws {
         let acts = acts ?? MessageActService(bus: bus, access: access, limits: configuration.limits, media: nil)
         let registry = ClientRegistry()
         self.bus = bus
@@ -55,6 +57,7 @@ public final class TCPChatServer: Sendable {
             .childChannelOption(Self.tcpOption(TCP_KEEPINTVL), value: SocketOptionValue(configuration.keepaliveIntervalSeconds))
             .childChannelOption(Self.tcpOption(TCP_KEEPCNT), value: SocketOptionValue(configuration.keepaliveProbes))
             .childChannelInitializer { channel in
+                if let perAddress, !perAddress.admit(channel) { return channel.eventLoop.makeFailedFuture(AddressLimitRefusal()) }
                 registry.add(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     if let context = tls.withLockedValue({ $0 }) {

@@ -15,9 +15,10 @@ public final class TestLineClient: @unchecked Sendable {
     ///   meant to read slowly. Set before connecting: set after, Linux reopens
     ///   the shrunken window only on its persist timer, and a later catch-up
     ///   crawls at tens of KB/s.
-    public init(port: Int, readTimeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
+    /// - Parameter source: the address to connect from (any of 127.0.0.0/8).
+    public init(port: Int, readTimeoutSeconds: Int = 10, receiveBuffer: Int32? = nil, from source: String? = nil) throws {
         fd = try LoopbackSocket.connect(port: port, readTimeoutMicroseconds: readTimeoutSeconds * 1_000_000,
-                                        receiveBuffer: receiveBuffer, noDelay: true)
+                                        receiveBuffer: receiveBuffer, noDelay: true, from: source)
     }
 
     deinit { close() }

@@ -24,7 +24,8 @@ public final class TestServer {
                 maxWebSockets: Int = 10_000, store: (any MessageStore)? = nil,
                 auth: AuthConfiguration = TestServer.auth(), allowedOrigins: [String] = [],
                 maxConnections: Int = 10_000, publicFiles: StaticFiles? = nil, publicURL: String? = nil,
-                storeTimeoutSeconds: Double = 5, editWindowSeconds: Int = 900, logger: Logger? = nil) throws {
+                storeTimeoutSeconds: Double = 5, editWindowSeconds: Int = 900, maxConnectionsPerAddress: Int? = nil,
+                logger: Logger? = nil) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -47,6 +48,11 @@ public final class TestServer {
         configuration.limits = MessageLimits(maxTextBytes: maxTextBytes, editWindowSeconds: editWindowSeconds)
         configuration.http.publicURL = publicURL
         configuration.storeTimeoutSeconds = storeTimeoutSeconds
+        if let maxConnectionsPerAddress {
+            // Held on loopback too: a test's clients are on it.
+            configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+            configuration.limitsLoopbackConnections = true
+        }
         self.configuration = configuration
         server = try ChatServer(configuration: configuration, store: store, logger: logger)
     }

@@ -8,6 +8,7 @@ import NIOSSL
 import NIOWebSocket
 import SwitchboardCore
 import SwitchboardHTTP
+import SwitchboardPush
 
 /// wss on a port of its own (`--wss`): TLS (NIOSSL), the HTTP handshake
 /// (NIOHTTP1's upgrader) and the frames all in SwiftNIO, with no
@@ -23,9 +24,10 @@ public final class WebSocketTLSListener: Sendable {
     public var port: Int { channel.localAddress?.port ?? 0 }
 
     /// Binds `host:port` and serves wss with `context`; `identity` says who
-    /// a handshake is (the HTTP server's ``HTTPServer/upgradeIdentity(_:)``).
+    /// a handshake is (the HTTP server's ``HTTPServer/upgradeIdentity(_:)``);
+    /// `perAddress` is the limit per client address, shared with the other listeners.
     public init(server: WebSocketServer, host: String, port: Int, context: NIOSSLContext, group: any EventLoopGroup,
-                identity: @escaping @Sendable (HTTPRequest) throws -> Identity) throws {
+                perAddress: ConnectionsPerAddress? = nil, identity: @escaping @Sendable (HTTPRequest) throws -> Identity) throws {
         let tls = NIOLockedValueBox(context)
         self.tls = tls
         let maxBytes = server.services.configuration.maxMessageBytes
@@ -35,7 +37,8 @@ public final class WebSocketTLSListener: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 64 * 1024))
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                if let perAddress, !perAddress.admit(channel) { return channel.eventLoop.makeFailedFuture(AddressLimitRefusal()) }
+                return channel.eventLoop.makeCompletedFuture {
                     let handshake = HandshakeOutcome()
                     let refusal = HandshakeRefusal(handshake)
                     // Used again on this channel's loop only (the upgrade's pipeline handler runs there).

@@ -106,6 +106,7 @@ enum RoomEndpoints {
             + (services.media.map { PrometheusExporter.mediaExposition($0.usageAsLastRead) } ?? [])
             + (services.push.map { PrometheusExporter.pushExposition($0.figures) } ?? [])
             + (services.backend.map { PrometheusExporter.backendExposition($0()) } ?? [])
+            + (services.configuration.connectionsPerAddress.map { PrometheusExporter.refusalExposition(refusedPerAddress: $0.refused) } ?? [])
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(text))
     }
 }

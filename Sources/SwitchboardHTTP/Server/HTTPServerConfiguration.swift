@@ -12,6 +12,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var threads: Int
     /// Most simultaneous connections.
     public var maxConnections: Int
+    /// Connections counted by client address, each held to its limit (one
+    /// count shared with the other listeners); nil: no limit per address.
+    public var connectionsPerAddress: ConnectionsPerAddress?
     /// Seconds of inactivity after which a stalled connection is closed (0: never).
     public var idleTimeoutSeconds: Int
     /// Largest request body accepted, in bytes.

@@ -67,6 +67,13 @@ public final class PrometheusExporter: DeliveryStatsSink {
         return Array(text.utf8)
     }
 
+    /// Connections refused as soon as they were accepted, by why: their
+    /// address held its most (`--max-connections-per-address`).
+    public static func refusalExposition(refusedPerAddress: Int) -> [UInt8] {
+        Array(("# TYPE switchboard_connections_refused_total counter\n"
+               + "switchboard_connections_refused_total{reason=\"per_address\"} \(refusedPerAddress)\n").utf8)
+    }
+
     /// Web Push's queue and outcomes in the text format.
     public static func pushExposition(_ figures: PushFigures) -> [UInt8] {
         var text = "# TYPE switchboard_push_pending gauge\nswitchboard_push_pending \(figures.pending)\n"
