@@ -101,12 +101,10 @@ public final class ChatServer: @unchecked Sendable {
         self.scheduler = scheduler
         scheduler.start()
         presence = Presence(bus: bus, scheduler: scheduler, cluster: cluster)
-        connections = ConnectionDirectory(presence: presence, scheduler: scheduler)
-        conversations.observe { [connections] changes in connections.membershipChanged(changes) }
-        let (access, accounts): (AccessControl, AccountService)
+        let (access, accounts, connections): (AccessControl, AccountService, ConnectionDirectory)
         do {
-            (access, accounts) = try Self.identity(configuration, store: store, connections: connections, cluster: cluster,
-                                                   bus: bus)
+            (access, accounts, connections) = try Self.identity(configuration, store: store, presence: presence,
+                                                                scheduler: scheduler, cluster: cluster, bus: bus)
         } catch {
             scheduler.stop()
             closeStore()
@@ -114,10 +112,12 @@ public final class ChatServer: @unchecked Sendable {
         }
         self.access = access
         self.accounts = accounts
+        self.connections = connections
+        conversations.observe { [connections] changes in connections.membershipChanged(changes) }
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: configuration.tcpThreads)
         // On a shared store, the node holds a lease before it takes any
         // connection, so its users' presence claims count from the first.
-        let (bus, presence, eventLoops, connections) = (bus, presence, eventLoops, connections)
+        let (bus, presence, eventLoops) = (bus, presence, eventLoops)
         /// Undoes a start that failed part way.
         func abandon() {
             cluster?.stop()

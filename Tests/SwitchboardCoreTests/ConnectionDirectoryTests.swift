@@ -175,4 +175,27 @@ struct ConnectionDirectoryTests {
         #expect(connections.expiryCounts.connections == 0)
         #expect(connections.expiryCounts.instants == 1)  // the week's, until it comes
     } }
+
+    /// A connection is checked when it is decided who it is and entered
+    /// later (a WebSocket once SwiftNIO has its socket): a sign-out or a
+    /// ban between the two scanned the directory without it. Entered, it is
+    /// asked again, and ended if its identity no longer stands.
+    @Test func aConnectionEnteredAfterItsTokenWasRevokedIsEnded() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let revoked = TokenClaims(user: "leia", expires: Int64.max, revocationKey: "gone")
+        let fine = TokenClaims(user: "han", expires: Int64.max, revocationKey: "kept")
+        let connections = ConnectionDirectory(presence: Presence(bus: bus), standing: { identity in
+            identity.claims?.revocationKey == "gone" ? .tokenRevoked : nil
+        })
+        let reasons = Mutex<[String: [ConnectionEnd]]>([:])
+        func closer(_ name: String) -> @Sendable (ConnectionEnd) -> Void { { reason in reasons.withLock { $0[name, default: []].append(reason) } } }
+        _ = connections.open(.websocket, identity: .user(revoked), close: closer("socket"))
+        _ = connections.open(.sse, identity: .user(fine), close: closer("stream"))
+        // Raw TCP enters as a guest and presents its token later (`auth:`).
+        let line = connections.open(.tcp, close: closer("line"))
+        connections.authenticated(line, as: .user(revoked), close: closer("line"))
+        #expect(reasons.withLock { $0 } == ["socket": [.tokenRevoked], "line": [.tokenRevoked]])
+        // Ended once: a later scan finds no closer left to call.
+        #expect(connections.endInvalid { $0.claims?.revocationKey == "gone" ? .tokenRevoked : nil } == 0)
+    }
 }

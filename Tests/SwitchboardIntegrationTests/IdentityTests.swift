@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import SwitchboardCore
 import SwitchboardTesting
@@ -112,6 +113,24 @@ struct IdentityTests {
         // And the revocation survives a restart.
         let restarted = try server.restarted()
         #expect(try restarted.client.get("/api/me", headers: Support.bearer(token)).errorCode == "token_revoked")
+    }
+
+    /// A WebSocket's token is checked at its handshake, and the connection
+    /// entered in the server's directory once SwiftNIO has its socket; a
+    /// sign-out or a ban in between (a loaded machine: once in ten runs of
+    /// the test above) left it open, unclosed until its client stopped
+    /// answering pings. Entered after either, it is ended at once.
+    @Test func aConnectionEnteredAfterASignOutOrABanIsEnded() throws {
+        let server = try TestServer()
+        let (luke, vader) = (try Support.signUp(server.client, "luke"), try Support.signUp(server.client, "vader"))
+        let (lukes, vaders) = (try server.server.access.identify(token: luke), try server.server.access.identify(token: vader))
+        #expect(try server.client.request("DELETE", "/api/sessions/current", headers: Support.bearer(luke)).status == 204)
+        #expect(try server.client.request("POST", "/api/admin/users/vader/ban", headers: admin, body: Array("seconds=600".utf8)).status == 200)
+        let ended = Mutex<[ConnectionEnd]>([])
+        for identity in [lukes, vaders] {
+            _ = server.server.connections.open(.websocket, identity: identity) { reason in ended.withLock { $0.append(reason) } }
+        }
+        #expect(ended.withLock { $0 } == [.tokenRevoked, .banned])
     }
 
     @Test func aBanClosesEveryConnectionAndRefusesUntilLifted() throws {

@@ -45,6 +45,9 @@ public final class ConnectionDirectory: Sendable {
     /// Gives back what closed streaming connections freed (nil without a scheduler).
     private let memory: MemoryReturn?
     private let clock: @Sendable () -> Int64
+    /// Why a connection opened as an identity must end now (the server's
+    /// ``AccessControl/ending(_:)``), asked again once it is entered.
+    private let standing: @Sendable (Identity) -> ConnectionEnd?
     let state = Mutex(State())
 
     /// - Parameters:
@@ -52,8 +55,16 @@ public final class ConnectionDirectory: Sendable {
     ///     memory after streams close; nil: neither.
     ///   - memoryReturnDelay: seconds after a stream's close that memory is given back.
     ///   - clock: milliseconds since the epoch (tokens' expiry is wall-clock time).
+    ///   - standing: why a connection opened as an identity must end now,
+    ///     or nil while it may stay (``AccessControl/ending(_:)``). A
+    ///     connection is checked when it was decided who it is, and entered
+    ///     here later (a WebSocket after its handshake, once SwiftNIO has its
+    ///     socket): a sign-out or a ban in between found it nowhere, so each
+    ///     connection with a token is asked again once it is entered.
     public init(presence: Presence, scheduler: DeadlineScheduler? = nil, memoryReturnDelay: Double = 2,
-                clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock) {
+                clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock,
+                standing: @escaping @Sendable (Identity) -> ConnectionEnd? = { _ in nil }) {
+        self.standing = standing
         self.presence = presence
         self.scheduler = scheduler
         memory = scheduler.map { MemoryReturn(scheduler: $0, delay: memoryReturnDelay) }
@@ -79,6 +90,7 @@ public final class ConnectionDirectory: Sendable {
         }
         if schedule, let expires { scheduleExpiry(expires) }
         if let user { identify(id, user: user, rooms: rooms, close: close) }
+        endIfNoLongerValid(id, identity)
         return id
     }
 
@@ -105,6 +117,14 @@ public final class ConnectionDirectory: Sendable {
             return expires.map { state.expiries.watch(id.value, expires: $0) } ?? false
         }
         if schedule, let expires { scheduleExpiry(expires) }
+        endIfNoLongerValid(id, identity)
+    }
+
+    /// Ends the connection just entered as `identity` if that identity must
+    /// end now: a sign-out or a ban that scanned the directory before it was here.
+    private func endIfNoLongerValid(_ id: ID, _ identity: Identity) {
+        guard identity.claims != nil, let reason = standing(identity) else { return }
+        end(id, if: { $0.identity == identity }, reason: reason)
     }
 
     /// When `identity`'s token expires, if this directory ends connections then.
@@ -210,31 +230,5 @@ public final class ConnectionDirectory: Sendable {
             return close
         }
         close?(reason)
-    }
-
-    /// Who is connected with a token, on which transports: for the admin's
-    /// "who is signed in".
-    public func signedIn() -> [String: Set<Transport>] {
-        state.withLock { state in
-            var users: [String: Set<Transport>] = [:]
-            for entry in state.entries.values { if let user = entry.identity.user { users[user, default: []].insert(entry.transport) } }
-            return users
-        }
-    }
-
-    /// A short poll by `client` at `now` (monotonic ns).
-    public func polled(client: String, now: UInt64 = DeadlineScheduler.now()) {
-        state.withLock { $0.pollers[client] = now }
-    }
-
-    /// Clients per transport at `now`.
-    public func counts(now: UInt64 = DeadlineScheduler.now()) -> [Transport: Int] {
-        state.withLock { state in
-            state.pollers = state.pollers.filter { now &- $0.value < Self.pollerWindowNanoseconds }
-            var counts: [Transport: Int] = [:]
-            for transport in Transport.allCases { counts[transport] = state.open[transport.ordinal] }
-            counts[.shortPoll] = state.pollers.count
-            return counts
-        }
     }
 }
