@@ -22,7 +22,7 @@ extension ChatServer {
                                    rateLimiter: auth.publishRate.map { PublishRateLimiter(rate: $0, burst: auth.publishBurst) },
                                    roomCreation: auth.newRoomBurst.map { RoomCreationLimiter(burst: $0, isKnown: bus.isKnownRoom) },
                                    conversations: bus.conversations)
-        let connections = ConnectionDirectory(presence: presence, scheduler: scheduler, standing: access.ending)
+        let connections = ConnectionDirectory(presence: presence, scheduler: scheduler, standing: access.ending(_:named:))
         let accounts = AccountService(store: accountStore, access: access, connections: connections,
                                       sessions: SessionTokens(keys: keys, lifetime: auth.sessionSeconds),
                                       hasher: PasswordHasher(cost: auth.passwordCost), cluster: cluster,

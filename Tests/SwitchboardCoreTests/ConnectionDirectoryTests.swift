@@ -184,8 +184,8 @@ struct ConnectionDirectoryTests {
         let bus = try MessageBus(store: InMemoryMessageStore())
         let revoked = TokenClaims(user: "leia", expires: Int64.max, revocationKey: "gone")
         let fine = TokenClaims(user: "han", expires: Int64.max, revocationKey: "kept")
-        let connections = ConnectionDirectory(presence: Presence(bus: bus), standing: { identity in
-            identity.claims?.revocationKey == "gone" ? .tokenRevoked : nil
+        let connections = ConnectionDirectory(presence: Presence(bus: bus), standing: { identity, user in
+            identity.claims?.revocationKey == "gone" ? .tokenRevoked : user == "tarkin" ? .banned : nil
         })
         let reasons = Mutex<[String: [ConnectionEnd]]>([:])
         func closer(_ name: String) -> @Sendable (ConnectionEnd) -> Void { { reason in reasons.withLock { $0[name, default: []].append(reason) } } }
@@ -194,7 +194,11 @@ struct ConnectionDirectoryTests {
         // Raw TCP enters as a guest and presents its token later (`auth:`).
         let line = connections.open(.tcp, close: closer("line"))
         connections.authenticated(line, as: .user(revoked), close: closer("line"))
-        #expect(reasons.withLock { $0 } == ["socket": [.tokenRevoked], "line": [.tokenRevoked]])
+        // A guest's name banned before the guest was named (a WebSocket's `?user=`, `iam:`).
+        let guest = connections.open(.websocket, close: closer("guest"))
+        connections.identify(guest, user: "tarkin", rooms: [], close: closer("guest"))
+        _ = connections.open(.websocket, user: "lando", rooms: [], close: closer("lando"))
+        #expect(reasons.withLock { $0 } == ["socket": [.tokenRevoked], "line": [.tokenRevoked], "guest": [.banned]])
         // Ended once: a later scan finds no closer left to call.
         #expect(connections.endInvalid { $0.claims?.revocationKey == "gone" ? .tokenRevoked : nil } == 0)
     }

@@ -126,11 +126,14 @@ struct IdentityTests {
         let (lukes, vaders) = (try server.server.access.identify(token: luke), try server.server.access.identify(token: vader))
         #expect(try server.client.request("DELETE", "/api/sessions/current", headers: Support.bearer(luke)).status == 204)
         #expect(try server.client.request("POST", "/api/admin/users/vader/ban", headers: admin, body: Array("seconds=600".utf8)).status == 200)
+        #expect(try server.client.request("POST", "/api/admin/users/tarkin/ban", headers: admin, body: Array("seconds=600".utf8)).status == 200)
         let ended = Mutex<[ConnectionEnd]>([])
         for identity in [lukes, vaders] {
             _ = server.server.connections.open(.websocket, identity: identity) { reason in ended.withLock { $0.append(reason) } }
         }
-        #expect(ended.withLock { $0 } == [.tokenRevoked, .banned])
+        // A guest's banned name, entered with it.
+        _ = server.server.connections.open(.websocket, user: "tarkin", rooms: ["lobby"]) { reason in ended.withLock { $0.append(reason) } }
+        #expect(ended.withLock { $0 } == [.tokenRevoked, .banned, .banned])
     }
 
     @Test func aBanClosesEveryConnectionAndRefusesUntilLifted() throws {

@@ -88,6 +88,18 @@ public final class AccessControl: Sendable {
         }
     }
 
+    /// ``ending(_:)`` for a connection that also goes by `user` (a guest's
+    /// chosen name, which can be banned too).
+    public func ending(_ identity: Identity, named user: String?) -> ConnectionEnd? {
+        if let reason = ending(identity) { return reason }
+        guard case .guest = identity, let user else { return nil }
+        let now = clock()
+        return state.withLock { state in
+            guard !state.bans.isEmpty, let until = state.bans[user.lowercased()], until > now else { return nil }
+            return .banned
+        }
+    }
+
     // MARK: What may it do
 
     /// Who speaks, or is present, when `identity` names `claimed` (a valid

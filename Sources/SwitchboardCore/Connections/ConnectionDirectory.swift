@@ -45,9 +45,9 @@ public final class ConnectionDirectory: Sendable {
     /// Gives back what closed streaming connections freed (nil without a scheduler).
     private let memory: MemoryReturn?
     private let clock: @Sendable () -> Int64
-    /// Why a connection opened as an identity must end now (the server's
-    /// ``AccessControl/ending(_:)``), asked again once it is entered.
-    private let standing: @Sendable (Identity) -> ConnectionEnd?
+    /// Why a connection opened as an identity, and going by a name, must end
+    /// now (the server's ``AccessControl/ending(_:named:)``), asked again once it is entered.
+    private let standing: @Sendable (Identity, String?) -> ConnectionEnd?
     let state = Mutex(State())
 
     /// - Parameters:
@@ -55,15 +55,16 @@ public final class ConnectionDirectory: Sendable {
     ///     memory after streams close; nil: neither.
     ///   - memoryReturnDelay: seconds after a stream's close that memory is given back.
     ///   - clock: milliseconds since the epoch (tokens' expiry is wall-clock time).
-    ///   - standing: why a connection opened as an identity must end now,
-    ///     or nil while it may stay (``AccessControl/ending(_:)``). A
-    ///     connection is checked when it was decided who it is, and entered
-    ///     here later (a WebSocket after its handshake, once SwiftNIO has its
-    ///     socket): a sign-out or a ban in between found it nowhere, so each
-    ///     connection with a token is asked again once it is entered.
+    ///   - standing: why a connection opened as an identity, going by a
+    ///     name, must end now, or nil while it may stay
+    ///     (``AccessControl/ending(_:named:)``). A connection is checked when
+    ///     it was decided who it is, and entered here later (a WebSocket
+    ///     after its handshake, once SwiftNIO has its socket): a sign-out or
+    ///     a ban in between found it nowhere, so each connection with a token
+    ///     or a name is asked again once it is entered.
     public init(presence: Presence, scheduler: DeadlineScheduler? = nil, memoryReturnDelay: Double = 2,
                 clock: @escaping @Sendable () -> Int64 = MessageBus.systemClock,
-                standing: @escaping @Sendable (Identity) -> ConnectionEnd? = { _ in nil }) {
+                standing: @escaping @Sendable (Identity, String?) -> ConnectionEnd? = { _, _ in nil }) {
         self.standing = standing
         self.presence = presence
         self.scheduler = scheduler
@@ -89,8 +90,7 @@ public final class ConnectionDirectory: Sendable {
             return (ID(value: state.next), expires.map { state.expiries.watch(state.next, expires: $0) } ?? false)
         }
         if schedule, let expires { scheduleExpiry(expires) }
-        if let user { identify(id, user: user, rooms: rooms, close: close) }
-        endIfNoLongerValid(id, identity)
+        if let user { identify(id, user: user, rooms: rooms, close: close) } else { endIfNoLongerValid(id, identity, nil) }
         return id
     }
 
@@ -117,13 +117,13 @@ public final class ConnectionDirectory: Sendable {
             return expires.map { state.expiries.watch(id.value, expires: $0) } ?? false
         }
         if schedule, let expires { scheduleExpiry(expires) }
-        endIfNoLongerValid(id, identity)
+        endIfNoLongerValid(id, identity, nil)
     }
 
-    /// Ends the connection just entered as `identity` if that identity must
-    /// end now: a sign-out or a ban that scanned the directory before it was here.
-    private func endIfNoLongerValid(_ id: ID, _ identity: Identity) {
-        guard identity.claims != nil, let reason = standing(identity) else { return }
+    /// Ends the connection just entered as `identity`, going by `user`, if
+    /// it must end now: a sign-out or a ban that scanned the directory before it was here.
+    private func endIfNoLongerValid(_ id: ID, _ identity: Identity, _ user: String?) {
+        guard identity.claims != nil || user != nil, let reason = standing(identity, user) else { return }
         end(id, if: { $0.identity == identity }, reason: reason)
     }
 
@@ -154,18 +154,19 @@ public final class ConnectionDirectory: Sendable {
     /// connection or node); see ``Presence/connect(user:room:transport:announced:)``.
     public func identify(_ id: ID, user: String, rooms: [String], close: (@Sendable (ConnectionEnd) -> Void)?,
                          announced: (@Sendable (_ room: String, _ announced: Bool) -> Void)? = nil) {
-        guard let transport = state.withLock({ state -> Transport? in
+        guard let (transport, identity) = state.withLock({ state -> (Transport, Identity)? in
             guard state.entries[id.value] != nil else { return nil }
             state.entries[id.value]!.user = user
             state.entries[id.value]!.rooms = rooms
             state.entries[id.value]!.close = close
-            return state.entries[id.value]!.transport
+            return (state.entries[id.value]!.transport, state.entries[id.value]!.identity)
         }) else { return }
         for room in rooms {
             var told: (@Sendable (Bool) -> Void)?
             if let announced { told = { announced(room, $0) } }
             presence.connect(user: user, room: room, transport: transport, announced: told)
         }
+        endIfNoLongerValid(id, identity, user)
     }
 
     /// The connection reads `room`, and only it, from now on (raw TCP's `join:`).
