@@ -195,12 +195,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `switchboard serve | compare | bench`.
+        // `switchboard serve | backup | compare | bench`.
         .executableTarget(
             name: "SwitchboardCLI",
             dependencies: [
                 "Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardHTTP", "SwitchboardWebSocket", "SwitchboardLoad", "MicroHTTPD",
-                "SwitchboardWebPush", "SwitchboardHooks",
+                "SwitchboardWebPush", "SwitchboardHooks", "SwitchboardStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -19,9 +19,9 @@ from security_test import check, failures, rss_mb  # noqa: E402  (one list of fa
 
 
 class Server:
-    def __init__(self, binary, folder, *extra, database=None):
+    def __init__(self, binary, folder, *extra, database=None, media_dir=None):
         self.http, self.tcp = free_port(), free_port()
-        self.media_dir = os.path.join(folder, f"media{self.http}")
+        self.media_dir = media_dir or os.path.join(folder, f"media{self.http}")
         self.process = subprocess.Popen(
             [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
              "--db", database or os.path.join(folder, f"s{self.http}.sqlite"), "--media-dir", self.media_dir, "--admin-token", "T", *extra],
