@@ -61,12 +61,6 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds before a stalled HTTP connection is closed (0: never).")
     var idleTimeout: Int = 120
 
-    @Option(name: .customLong("max-text-bytes"), help: "Most bytes of text in one message.")
-    var maxTextBytes: Int = 4096
-
-    @Option(name: .customLong("edit-window"), help: "Seconds after sending in which its author may edit or unsend a message (0: never).")
-    var editWindow: Int = 900
-
     @Option(name: .customLong("max-body-bytes"), help: "Largest HTTP request body accepted.")
     var maxBodyBytes: Int = 64 * 1024
 
@@ -81,6 +75,8 @@ struct ServeCommand: ParsableCommand {
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
+
+    @OptionGroup(title: "Messages and conversations") var messages: MessageOptions
 
     @OptionGroup(title: "Identity and access") var access: AuthOptions
 
@@ -98,7 +94,7 @@ struct ServeCommand: ParsableCommand {
         guard tcpFlushMs > 0, tcpFlushMs <= 10_000 else { throw ValidationError("--tcp-flush-ms must be 1-10000.") }
         guard tcpKeepalive > 0, (tcpIdleTimeout ?? 1) > 0 else { throw ValidationError("--tcp-keepalive and --tcp-idle-timeout must be positive.") }
         guard keepalive > 0 else { throw ValidationError("--keepalive must be more than 0 seconds.") }
-        guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxTextBytes > 0, maxBodyBytes > 0, editWindow >= 0 else {
+        guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxBodyBytes > 0 else {
             throw ValidationError("Limits must be positive numbers.")
         }
         guard wakeBatch > 0 else { throw ValidationError("--wake-batch must be positive.") }
@@ -129,7 +125,7 @@ struct ServeCommand: ParsableCommand {
             tcp: try tcpConfiguration(),
             webSocket: WebSocketConfiguration(keepaliveSeconds: keepalive, echo: webSocketEcho),
             auth: try access.configuration())
-        configuration.limits = MessageLimits(maxTextBytes: maxTextBytes, editWindowSeconds: editWindow)
+        configuration.limits = messages.limits
         configuration.maxConnectionsPerAddress = access.maxConnectionsPerAddress > 0 ? access.maxConnectionsPerAddress : nil
         guard storeTimeout > 0, storeTimeout <= 600 else { throw ValidationError("--store-timeout: seconds from 0.1 to 600.") }
         configuration.storeTimeoutSeconds = storeTimeout

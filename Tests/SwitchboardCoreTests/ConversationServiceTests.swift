@@ -71,4 +71,38 @@ struct ConversationServiceTests {
         #expect(throws: SwitchboardError.self) { try service.rename(room, by: luke, title: String(repeating: "x", count: 101)) { _ in } }
         #expect(throws: SwitchboardError.self) { try service.rename(room, by: luke, title: "a\u{7}b") { _ in } }
     }
+
+    /// Each message of a conversation costs the commit a row per member:
+    /// `--max-group-members` bounds what one group can cost everyone's
+    /// publishes. Names given twice count once, and a list of thousands of
+    /// names is refused at the first one past the cap, not compared pairwise.
+    @Test func aConversationHasAtMostItsCapOfMembers() throws {
+        let directory = ConversationDirectory()
+        let bus = try MessageBus(store: InMemoryMessageStore(), conversations: directory)
+        let access = AccessControl(verifier: nil, conversations: directory)
+        for user in ["luke", "leia", "han", "chewie", "lando"] { access.registered(user) }
+        let service = ConversationService(bus: bus, access: access, store: nil, notices: NoticeBoard(),
+                                          limits: MessageLimits(maxConversationMembers: 3))
+        let luke = Self.user("luke")
+        /// The code and kind a refusal of `body` carries.
+        func refusal(_ body: () throws -> Void) -> String? {
+            do { try body() } catch let error as SwitchboardError { return "\(error.code) \(error.kind)" } catch { return "\(error)" }
+            return nil
+        }
+        #expect(refusal { try service.create(by: luke, title: "Four", members: ["leia", "han", "chewie"], client: "t") { _ in } }
+                == "too_many_members invalid")
+        let crowd = Array(repeating: ["leia", "LEIA", "han", "luke"], count: 2_000).flatMap { $0 } + ["chewie"]
+        #expect(refusal { try service.create(by: luke, title: "Crowd", members: crowd, client: "t") { _ in } } == "too_many_members invalid")
+        // Three, the caller among them, with every name given twice: made.
+        let created = try waiting { done in
+            try service.create(by: luke, title: "Three", members: ["leia", "Leia", "han", "luke"], client: "t", completion: done)
+        }
+        guard case .created(let event, let room) = created else { Issue.record("a group of three is made"); return }
+        #expect(event.members == ["luke", "leia", "han"])
+        // Full: another is refused (409), a member already in is not.
+        #expect(refusal { try service.add("chewie", to: room, by: luke) { _ in } } == "too_many_members conflict")
+        #expect(try waiting { done in try service.add("han", to: room, by: luke, completion: done) }.members.count == 3)
+        try waiting { done in try service.remove("me", from: room, by: Self.user("han"), completion: done) }
+        #expect(try waiting { done in try service.add("chewie", to: room, by: luke, completion: done) }.members == ["luke", "leia", "chewie"])
+    }
 }

@@ -57,10 +57,12 @@ public final class ConversationService: Sendable {
                        completion: @escaping @Sendable (Result<Creation, SwitchboardError>) -> Void) throws(SwitchboardError) {
         let user = try Self.caller(identity)
         var others: [String] = []
+        var named: Set<String> = [user.lowercased()]
         for name in members {
             let member = try account(name)
-            let key = member.lowercased()
-            if key != user.lowercased(), !others.contains(where: { $0.lowercased() == key }) { others.append(member) }
+            guard named.insert(member.lowercased()).inserted else { continue }
+            others.append(member)
+            if others.count >= limits.maxConversationMembers { throw tooManyMembers(.invalid) }
         }
         guard let other = others.first else {
             throw SwitchboardError(.invalid, code: "no_members", message: "Name at least one other member in 'members'.")
@@ -99,6 +101,7 @@ public final class ConversationService: Sendable {
         let conversation = try group(room)
         let member = try account(name)
         if conversation.hasMember(member) { return completion(.success(conversation)) }
+        guard conversation.members.count < limits.maxConversationMembers else { throw tooManyMembers(.conflict) }
         change(ConversationEvent(type: .added, actor: user, user: member), in: room, completion: completion)
     }
 
@@ -224,20 +227,16 @@ public final class ConversationService: Sendable {
         return member
     }
 
+    /// A conversation at ``MessageLimits/maxConversationMembers`` (each message
+    /// costs the commit a row per member: the cap bounds one group's share).
+    private func tooManyMembers(_ kind: SwitchboardError.Kind) -> SwitchboardError {
+        SwitchboardError(kind, code: "too_many_members", message: "A conversation has at most \(limits.maxConversationMembers) members.")
+    }
+
     private func keeper() throws(SwitchboardError) -> any ConversationStore {
         guard let store else {
             throw SwitchboardError(.unavailable, code: "no_conversations", message: "This server's store keeps no conversations.")
         }
         return store
-    }
-}
-
-extension String {
-    /// Without leading and trailing white space (no Foundation in Core).
-    var trimmed: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(scalars[first...last])
     }
 }

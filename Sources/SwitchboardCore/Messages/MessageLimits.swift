@@ -11,8 +11,13 @@ public struct MessageLimits: Sendable, Equatable {
     /// `--edit-window`: seconds after sending in which its author may edit
     /// or unsend a message (0: never).
     public var editWindowSeconds: Int
+    /// `--max-group-members`: most members of one conversation, its creator
+    /// among them (each message costs the commit a row per member).
+    public var maxConversationMembers: Int
 
-    public init(maxTextBytes: Int = 4096, maxUserLength: Int = 32, maxRoomLength: Int = 64, editWindowSeconds: Int = 900) {
+    public init(maxTextBytes: Int = 4096, maxUserLength: Int = 32, maxRoomLength: Int = 64, editWindowSeconds: Int = 900,
+                maxConversationMembers: Int = 1_000) {
+        self.maxConversationMembers = max(2, maxConversationMembers)
         self.maxTextBytes = maxTextBytes
         self.maxUserLength = maxUserLength
         self.maxRoomLength = maxRoomLength
