@@ -36,7 +36,8 @@ struct BackupCommand: ParsableCommand {
             FileHandle.standardError.write(Data("switchboard backup: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        let size = backup.bytes < 1 << 20 ? "\(backup.bytes / 1024) KiB" : String(format: "%.1f MiB", Double(backup.bytes) / 1_048_576)
+        let size = backup.bytes < 1 << 10 ? "\(backup.bytes) bytes"
+            : backup.bytes < 1 << 20 ? "\(backup.bytes / 1024) KiB" : String(format: "%.1f MiB", Double(backup.bytes) / 1_048_576)
         print("backed up \(backup.snapshot.messages) messages and \(backup.files) upload file(s) (\(size)) to \(backup.folder)")
         if !backup.missing.isEmpty {
             print("\(backup.missing.count) upload(s) the database names had no file (deleted since, or lost): \(backup.missing.joined(separator: " "))")
