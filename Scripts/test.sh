@@ -75,7 +75,7 @@ python3 Tests/Browser/chat_page_test.py .build/debug/switchboard
 stage "HTTPS and wss (a throwaway CA made with openssl)"
 python3 Tests/TLS/tls_test.py .build/debug/switchboard
 
-stage "side by side, in three lanes: security (floods of pings, joins, sign-ins and sign-ups, a forged Host, TLS suites and renegotiation, a reader that stops reading) | webhooks and the publish hook to a backend on loopback that checks every signature, then attachments (photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory), then a backup of a server taking publishes and a server started on it | Web Push to a push service on loopback that verifies every VAPID header and decrypts every payload, a stalled store (SQLite locked by another process, a PostgreSQL of its own frozen, 8 s each), several nodes on PostgreSQL (kill -9 of a node, the database restarted)"
+stage "side by side, in three lanes: security (floods of pings, joins, sign-ins and sign-ups, a forged Host, TLS suites and renegotiation, a reader that stops reading; one address's connections past its limit on every TLS port) | webhooks and the publish hook to a backend on loopback that checks every signature, then attachments (photos, video, voice on every way in; refusals, ranges, access, cut-off uploads, a 100 MiB upload's memory), then a backup of a server taking publishes and a server started on it | Web Push to a push service on loopback that verifies every VAPID header and decrypts every payload, a stalled store (SQLite locked by another process, a PostgreSQL of its own frozen, 8 s each), several nodes on PostgreSQL (kill -9 of a node, the database restarted)"
 # These mostly wait on timers and sockets (a sign-in throttle's minute, a
 # receiver's retries, a frozen store's deadline, a node's restart), each with
 # its own server, database and ports, and what they check are bounds, not
@@ -99,7 +99,7 @@ lane() {
 }
 several_nodes=()
 if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then several_nodes=(Tests/ScaleOut/scaleout_test.py); fi
-lane Tests/Security/security_test.py
+lane Tests/Security/security_test.py Tests/Security/address_limit_test.py
 lane Tests/Hooks/hooks_test.py Tests/Media/media_test.py Tests/Backup/backup_test.py
 lane Tests/Push/push_test.py Tests/Stall/stall_test.py "${several_nodes[@]}"
 lanes_status=0
