@@ -98,6 +98,7 @@ def main():
     port = free_port()
     server = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", "off", "--db", f"{folder}/db.sqlite",
                                "--log-level", "error", "--sign-up-rate", "0", "--sign-in-rate", "0", "--jwt-secret", SECRET,
+                               "--max-group-members", str(members + 1),  # the members and their owner
                                "--push-allow-host", "127.0.0.1", "--vapid-subject", "mailto:bench@example.com"],
                               stdout=subprocess.DEVNULL)
     try:
