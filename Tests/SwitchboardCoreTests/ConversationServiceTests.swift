@@ -105,4 +105,31 @@ struct ConversationServiceTests {
         try waiting { done in try service.remove("me", from: room, by: Self.user("han"), completion: done) }
         #expect(try waiting { done in try service.add("chewie", to: room, by: luke, completion: done) }.members == ["luke", "leia", "chewie"])
     }
+
+    /// A conversation is a new room its creator brings into being: it is
+    /// counted against `--room-rate` as a publish to a new room is. Without
+    /// it one account made conversations (each naming anyone it liked) as
+    /// fast as it could ask. The pair's existing direct conversation costs nothing.
+    @Test func conversationsAreNewRoomsAgainstTheCreatorsRate() throws {
+        let directory = ConversationDirectory()
+        let bus = try MessageBus(store: InMemoryMessageStore(), conversations: directory)
+        let access = AccessControl(verifier: nil, roomCreation: RoomCreationLimiter(burst: 2, isKnown: { _ in false }),
+                                   conversations: directory)
+        for user in ["luke", "leia", "han"] { access.registered(user) }
+        let service = ConversationService(bus: bus, access: access, store: nil, notices: NoticeBoard(), limits: MessageLimits())
+        let luke = Self.user("luke")
+        _ = try waiting { done in try service.create(by: luke, title: nil, members: ["leia"], client: "t", completion: done) }
+        _ = try waiting { done in try service.create(by: luke, title: "Trip", members: ["leia", "han"], client: "t", completion: done) }
+        do {
+            try service.create(by: luke, title: "Spam", members: ["han"], client: "t") { _ in }
+            Issue.record("a third new conversation within the burst of 2 was made")
+        } catch {
+            #expect(error.code == "rate_limited" && error.retryAfterSeconds != nil)
+        }
+        // The pair's direct conversation exists: asking for it again is no new room.
+        guard case .existing = try waiting({ done in try service.create(by: luke, title: nil, members: ["leia"], client: "t", completion: done) })
+        else { Issue.record("the existing pair was not given back"); return }
+        // Another creator has a bucket of their own.
+        _ = try waiting { done in try service.create(by: Self.user("han"), title: "Own", members: ["leia"], client: "t", completion: done) }
+    }
 }

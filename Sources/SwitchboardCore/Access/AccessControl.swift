@@ -210,6 +210,13 @@ public final class AccessControl: Sendable {
         try roomCreation.admit(room, key: identity.user.map { "user:" + $0.lowercased() } ?? "address:" + client())
     }
 
+    /// Counts a conversation `identity` creates as a new room of theirs
+    /// (`--room-rate`): its room is new by definition. The admin is never limited.
+    public func admitNewConversation(_ identity: Identity, client: @autoclosure () -> String) throws(SwitchboardError) {
+        guard let roomCreation, identity != .admin else { return }
+        try roomCreation.admitNamedByServer(key: identity.user.map { "user:" + $0.lowercased() } ?? "address:" + client())
+    }
+
     /// Refuses a guest where a token is needed (`--auth required`).
     public func checkSignedIn(_ identity: Identity) throws(SwitchboardError) {
         if identity == .guest, mode == .required { throw .unauthorized }

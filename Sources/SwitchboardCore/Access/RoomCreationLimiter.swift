@@ -47,4 +47,13 @@ public final class RoomCreationLimiter: Sendable {
             rooms.insert(room)
         }
     }
+
+    /// Counts a room the server will name (a conversation) against `key`.
+    /// - Throws: `rate_limited` (429) with the seconds until one more is allowed.
+    public func admitNamedByServer(key: String) throws(SwitchboardError) {
+        if let wait = buckets.take(key) {
+            throw SwitchboardError(.rateLimited, code: "rate_limited",
+                                   message: "Too many new conversations; try again in \(wait) s.", retryAfterSeconds: wait)
+        }
+    }
 }

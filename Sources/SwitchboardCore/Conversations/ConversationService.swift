@@ -72,6 +72,7 @@ public final class ConversationService: Sendable {
         let conversations = bus.conversations
         if direct, let existing = conversations.direct(between: user, and: other) { return completion(.success(.existing(existing))) }
         try access.admitPublish(identity, speaker: user, client: client())
+        try access.admitNewConversation(identity, client: client())
         let event = ConversationEvent(type: .created, actor: user, title: direct ? nil : title ?? others.joined(separator: ", "),
                                       members: [user] + others, direct: direct)
         bus.announce(event.draft(room: ConversationRoom.unnamed)) { result in
