@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// One request on its way to its answer, as a handler sees it: what was
 /// asked, and how to wait (suspend, resume) without holding a thread. The
 /// live one is libmicrohttpd's ``HTTPExchange``; a test may bring its own
@@ -23,9 +29,9 @@ public protocol HTTPExchanging: AnyObject, Sendable {
     var responseHeaders: [(name: String, value: String)] { get set }
     /// The client's IP address.
     var clientAddress: String? { get }
-    /// The client's IP address as one number, made without text: for
-    /// telling clients apart where the text is not needed.
-    var clientAddressNumber: UInt64 { get }
+    /// The client's socket address (nil for an exchange with no socket):
+    /// for telling clients apart without making text.
+    var clientSocketAddress: UnsafePointer<sockaddr>? { get }
     /// A query-string argument, decoded; nil when absent.
     func query(_ name: String) -> String?
     /// A request header (case-insensitive name); nil when absent.
@@ -53,10 +59,6 @@ public protocol HTTPExchanging: AnyObject, Sendable {
 extension HTTPExchange: HTTPExchanging {}
 
 extension HTTPExchanging {
-    /// The address's text, hashed: for exchanges with no socket.
-    public var clientAddressNumber: UInt64 {
-        var hasher = Hasher()
-        hasher.combine(clientAddress)
-        return UInt64(bitPattern: Int64(hasher.finalize()))
-    }
+    /// None: an exchange with no socket (a test's).
+    public var clientSocketAddress: UnsafePointer<sockaddr>? { nil }
 }

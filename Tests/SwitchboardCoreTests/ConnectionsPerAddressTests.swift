@@ -42,6 +42,23 @@ struct ConnectionsPerAddressTests {
         #expect(Self.source("127.0.0.1") != Self.source("127.0.0.2"))
     }
 
+    /// A transport that has only the address's text (raw TCP, WebSocket)
+    /// finds the source libmicrohttpd's socket address gives, and so the
+    /// same line at the store gate: a client is one caller on every way in.
+    @Test func anAddressTextIsTheSourceItsSocketAddressIs() {
+        for text in ["203.0.113.7", "127.0.0.2", "::1", "::ffff:203.0.113.7", "2001:db8:1:2::1", "fe80::1"] {
+            #expect(ConnectionSource(text: text) == Self.source(text), "\(text)")
+        }
+        #expect(ConnectionSource(text: "unknown") == nil && ConnectionSource(text: "") == nil)
+        #expect(StoreCaller.address(text: "2001:db8:1:2::1") == StoreCaller.address(text: "2001:db8:1:2:9::"))
+        #expect(StoreCaller.address(text: "2001:db8:1:2::1") != StoreCaller.address(text: "2001:db8:1:3::1"))
+        #expect(StoreCaller.address(text: "203.0.113.7") == StoreCaller.address(try! #require(Self.source("::ffff:203.0.113.7"))))
+        // Distinct numbers for the kinds of source, none of them the server's or the admin's line.
+        let numbers = ["203.0.113.7", "::1", "2001:db8::1", "0.0.0.0"].compactMap { ConnectionSource(text: $0)?.number }
+        #expect(Set(numbers).count == 4 && numbers.allSatisfy { $0 > 1 })
+        #expect(![StoreCaller.server, .admin].contains(StoreCaller.address(text: "unknown")))
+    }
+
     @Test func aSocketAddressOfAnotherFamilyHasNoSource() {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

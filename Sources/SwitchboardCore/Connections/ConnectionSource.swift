@@ -32,14 +32,24 @@ public enum ConnectionSource: Hashable, Sendable {
     public init?(_ address: UnsafePointer<sockaddr>) {
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
-            let raw = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
-            self.init(ipv4: raw)
+            self = .ipv4(address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr })
         case AF_INET6:
-            let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
+            self = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                withUnsafeBytes(of: pointer.pointee.sin6_addr) { Self(ipv6: $0) }
             }
-            self.init(ipv6: bytes)
         default:
+            return nil
+        }
+    }
+
+    /// The source of an address's text (`203.0.113.7`, `2001:db8::1`); nil when it is not one.
+    public init?(text: String) {
+        var ipv4 = in_addr(), ipv6 = in6_addr()
+        if inet_pton(AF_INET, text, &ipv4) == 1 {
+            self = .ipv4(ipv4.s_addr)
+        } else if inet_pton(AF_INET6, text, &ipv6) == 1 {
+            self = withUnsafeBytes(of: ipv6) { Self(ipv6: $0) }
+        } else {
             return nil
         }
     }
@@ -50,14 +60,25 @@ public enum ConnectionSource: Hashable, Sendable {
     }
 
     /// An IPv6 address's sixteen bytes.
-    public init(ipv6 bytes: [UInt8]) {
-        let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
-        if mapped {
-            self.init(ipv4: bytes[12..<16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-        } else if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 {
+    private init(ipv6 bytes: UnsafeRawBufferPointer) {
+        let high = bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+        let low = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if high == 0, low >> 32 == 0xffff {
+            self = .ipv4(bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+        } else if high == 0, low == 1 {
             self = .ipv6Loopback
         } else {
-            self = .ipv6Network(bytes[0..<8].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+            self = .ipv6Network(high)
+        }
+    }
+
+    /// The source as one number, no two sources alike among addresses in
+    /// use: an IPv4 address's bytes above bit 32, an IPv6 network's 64 bits.
+    public var number: UInt64 {
+        switch self {
+        case .ipv4(let raw): UInt64(raw) | 1 << 32
+        case .ipv6Network(let network): network
+        case .ipv6Loopback: 1 << 33
         }
     }
 }

@@ -34,17 +34,20 @@ public struct StoreCaller: Sendable, Equatable {
         return numbered(UInt64(bitPattern: Int64(hasher.finalize())))
     }
 
-    /// A client with no account, by its address as a number (libmicrohttpd's
-    /// exchange makes it from the socket's address, with no text).
-    public static func address(_ number: UInt64) -> StoreCaller {
-        numbered(number)
+    /// A client with no account, by where it connects from (an IPv6
+    /// client by its /64, as the limit per address counts it): the same
+    /// line on every transport.
+    public static func address(_ source: ConnectionSource) -> StoreCaller {
+        numbered(source.number)
     }
 
-    /// A client with no account, by its address's text.
+    /// A client with no account, by its address's text (hashed when it is
+    /// no address, e.g. a test's exchange).
     public static func address(text: String) -> StoreCaller {
+        if let source = ConnectionSource(text: text) { return address(source) }
         var hasher = Hasher()
         hasher.combine(text)
-        return address(UInt64(bitPattern: Int64(hasher.finalize())))
+        return numbered(UInt64(bitPattern: Int64(hasher.finalize())))
     }
 
     /// The caller for an identity: its user, the admin, or else the guest's address.

@@ -35,7 +35,7 @@ final class HTTPRouter: HTTPRequestHandler {
         case .route(let route, let parameters, let identity):
             do {
                 // What the route asks of the store queues in its caller's line (StoreGate: callers in turns).
-                return try StoreCaller.of(identity, guest: .address(exchange.clientAddressNumber)).run {
+                return try StoreCaller.of(identity, guest: Self.guestCaller(exchange)).run {
                     try route.handler(RouteRequest(exchange: exchange, identity: identity, route: route, parameters: parameters,
                                                    services: services, admin: admin))
                 }
@@ -46,6 +46,13 @@ final class HTTPRouter: HTTPRequestHandler {
                 return .respond(.error(.storeUnavailable("\(error)")))
             }
         }
+    }
+
+    /// A guest's line at the store gate: where it connects from, read off
+    /// the socket's address with no text made (a socketless exchange's text).
+    private static func guestCaller(_ exchange: any HTTPExchanging) -> StoreCaller {
+        if let address = exchange.clientSocketAddress, let source = ConnectionSource(address) { return .address(source) }
+        return .address(text: exchange.clientAddress ?? "")
     }
 
     /// Where a request's body goes: buffered, but for a route that streams
