@@ -207,14 +207,19 @@ public final class AccessControl: Sendable {
     /// Known rooms and the admin are never counted.
     public func admitRoom(_ identity: Identity, _ room: String, client: @autoclosure () -> String) throws(SwitchboardError) {
         guard let roomCreation, identity != .admin else { return }
-        try roomCreation.admit(room, key: identity.user.map { "user:" + $0.lowercased() } ?? "address:" + client())
+        try roomCreation.admit(room, key: Self.roomKey(identity, client()))
     }
 
     /// Counts a conversation `identity` creates as a new room of theirs
     /// (`--room-rate`): its room is new by definition. The admin is never limited.
     public func admitNewConversation(_ identity: Identity, client: @autoclosure () -> String) throws(SwitchboardError) {
         guard let roomCreation, identity != .admin else { return }
-        try roomCreation.admitNamedByServer(key: identity.user.map { "user:" + $0.lowercased() } ?? "address:" + client())
+        try roomCreation.admitNamedByServer(key: Self.roomKey(identity, client()))
+    }
+
+    /// Whose bucket of new rooms `identity` takes from: the user's, or a guest's address's.
+    private static func roomKey(_ identity: Identity, _ client: @autoclosure () -> String) -> String {
+        identity.user.map { "user:" + $0.lowercased() } ?? "address:" + client()
     }
 
     /// Refuses a guest where a token is needed (`--auth required`).

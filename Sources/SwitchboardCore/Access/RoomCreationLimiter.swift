@@ -38,10 +38,7 @@ public final class RoomCreationLimiter: Sendable {
     /// - Throws: `rate_limited` (429) with the seconds until one more is allowed.
     public func admit(_ room: String, key: @autoclosure () -> String) throws(SwitchboardError) {
         guard !isKnown(room), !paidFor.withLock({ $0.contains(room) }) else { return }
-        if let wait = buckets.take(key()) {
-            throw SwitchboardError(.rateLimited, code: "rate_limited",
-                                   message: "Too many new rooms; try again in \(wait) s or use one that exists.", retryAfterSeconds: wait)
-        }
+        try take(key()) { "Too many new rooms; try again in \($0) s or use one that exists." }
         paidFor.withLock { rooms in
             if rooms.count >= rememberedRooms { rooms.removeAll(keepingCapacity: true) }
             rooms.insert(room)
@@ -51,9 +48,12 @@ public final class RoomCreationLimiter: Sendable {
     /// Counts a room the server will name (a conversation) against `key`.
     /// - Throws: `rate_limited` (429) with the seconds until one more is allowed.
     public func admitNamedByServer(key: String) throws(SwitchboardError) {
-        if let wait = buckets.take(key) {
-            throw SwitchboardError(.rateLimited, code: "rate_limited",
-                                   message: "Too many new conversations; try again in \(wait) s.", retryAfterSeconds: wait)
-        }
+        try take(key) { "Too many new conversations; try again in \($0) s." }
+    }
+
+    /// One new room from `key`'s bucket, or `rate_limited` saying `message` of the seconds to wait.
+    private func take(_ key: String, _ message: (Int) -> String) throws(SwitchboardError) {
+        guard let wait = buckets.take(key) else { return }
+        throw SwitchboardError(.rateLimited, code: "rate_limited", message: message(wait), retryAfterSeconds: wait)
     }
 }
