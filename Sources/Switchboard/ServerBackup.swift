@@ -69,7 +69,7 @@ public struct ServerBackup: Sendable {
             do { copies = try MediaDirectory(path: folder + "/media") } catch { throw BackupError("cannot make \(folder)/media: \(error)") }
             for (id, thumbnail) in snapshot.media where MediaID.isValid(id) {
                 for variant in thumbnail ? [MediaVariant.original, .thumbnail] : [.original] {
-                    let source = mediaDirectory + "/" + id + (variant == .thumbnail ? ".thumb" : "")
+                    let source = MediaDirectory.file(id, variant, in: mediaDirectory)
                     guard let copied = try copy(source, into: copies, as: id, variant) else {
                         if variant == .original { missing.append(id) }
                         continue

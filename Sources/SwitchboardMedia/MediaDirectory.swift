@@ -27,13 +27,7 @@ public final class MediaDirectory: MediaFileStore {
 
     public func keep(_ temporary: String, as id: String, _ variant: MediaVariant) throws {
         guard MediaID.isValid(id) else { throw MediaFileError.badID }
-        let descriptor = Glibc.open(temporary, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw MediaFileError.system("open \(temporary)", errno) }
-        let synced = fsync(descriptor)
-        close(descriptor)
-        guard synced == 0 else { throw MediaFileError.system("fsync", errno) }
-        guard rename(temporary, file(id, variant)) == 0 else { throw MediaFileError.system("rename", errno) }
-        syncFolder()
+        if let failure = DurableRename.keep(temporary, as: file(id, variant)) { throw MediaFileError.system(failure.step, failure.errno) }
     }
 
     public func open(_ id: String, _ variant: MediaVariant) throws -> OpenedMediaFile? {
@@ -91,7 +85,12 @@ public final class MediaDirectory: MediaFileStore {
     }
 
     private func file(_ id: String, _ variant: MediaVariant) -> String {
-        variant == .original ? "\(path)/\(id)" : "\(path)/\(id).thumb"
+        Self.file(id, variant, in: path)
+    }
+
+    /// Where `id`'s `variant` is kept in `folder`: `ID`, or `ID.thumb`.
+    public static func file(_ id: String, _ variant: MediaVariant, in folder: String) -> String {
+        variant == .original ? "\(folder)/\(id)" : "\(folder)/\(id).thumb"
     }
 
     /// Removes every file and the folder itself (a folder that was only a
@@ -111,13 +110,5 @@ public final class MediaDirectory: MediaFileStore {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-
-    /// Makes the rename itself durable.
-    private func syncFolder() {
-        let descriptor = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
     }
 }

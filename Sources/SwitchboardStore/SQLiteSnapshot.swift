@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import GRDB
+import SwitchboardCore
 
 /// A consistent copy of a Switchboard SQLite database, taken while its
 /// server runs (`switchboard backup`): `VACUUM INTO` copies what one read
@@ -57,20 +58,10 @@ public struct SQLiteSnapshot: Sendable {
         }
     }
 
-    /// Syncs `partial`, limits it to its owner, renames it and syncs the folder.
+    /// Keeps `partial` as `destination`, for its owner only.
     private static func keep(_ partial: String, as destination: String) throws(BackupError) {
-        let descriptor = open(partial, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw BackupError("cannot open \(partial): \(String(cString: strerror(errno)))") }
-        let synced = fchmod(descriptor, 0o600) == 0 && fsync(descriptor) == 0
-        close(descriptor)
-        guard synced, rename(partial, destination) == 0 else {
-            throw BackupError("cannot keep \(destination): \(String(cString: strerror(errno)))")
-        }
-        let folder = open((destination as NSString).deletingLastPathComponent.isEmpty ? "." : (destination as NSString).deletingLastPathComponent,
-                          O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
+        if let failure = DurableRename.keep(partial, as: destination, mode: 0o600) {
+            throw BackupError("cannot keep \(destination): \(failure.step): \(String(cString: strerror(failure.errno)))")
         }
     }
 }
