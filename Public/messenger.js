@@ -51,7 +51,7 @@ window.Messenger = function Messenger(app) {
 
   async function refreshList() {
     try {
-      m.conversations = (await app.getJSON("/api/conversations")).conversations;
+      m.conversations = (await app.getJSON("/api/conversations?limit=500")).conversations;
     } catch (_) { return; }
     const list = $("conversations");
     const rooms = [{ room: app.state.publicRoom, title: `#${app.state.publicRoom}`, unread: 0 }, ...m.conversations];

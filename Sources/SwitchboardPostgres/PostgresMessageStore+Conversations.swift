@@ -49,26 +49,49 @@ extension PostgresMessageStore: ConversationStore {
         }
     }
 
-    public func summaries(for user: String) throws -> [ConversationSummary] {
-        let key = user.lowercased()
+    public func summaries(for user: String, after cursor: ConversationCursor?, limit: Int) throws -> ConversationPage {
+        // One more than asked: whether a page follows. Rooms compared byte by byte (COLLATE "C"), as SQLite does.
         let rows = try connections.query("""
-            SELECT c.room, c.title, c.direct_key IS NOT NULL, c.created_by, m.muted, m.read_id, m.unread, m.last_id,
-                   (SELECT array_agg(o.username ORDER BY o.since_id, o.ordinal) FROM switchboard_members o WHERE o.room = c.room)
+            SELECT \(unescaped: Self.summaryColumns)
             FROM switchboard_members m JOIN switchboard_conversations c ON c.room = m.room
-            WHERE m.user_key = \(key)
+            WHERE m.user_key = \(user.lowercased())
+              AND (\(cursor?.last)::bigint IS NULL OR coalesce(m.last_id, 0) < \(cursor?.last)
+                   OR (coalesce(m.last_id, 0) = \(cursor?.last) AND m.room COLLATE "C" < \(cursor?.room)))
+            ORDER BY coalesce(m.last_id, 0) DESC, m.room COLLATE "C" DESC LIMIT \(limit + 1)
             """)
-        let decoded = try rows.map { try $0.decode((String, String, Bool, String, Bool, Int64, Int64, Int64?, [String]?).self) }
-        // The last messages in one more round trip, not one each (10,000 conversations took 10,000).
-        let ids = decoded.compactMap(\.7)
+        let decoded = try rows.map { try $0.decode(SummaryRow.self) }
+        let page = Array(decoded.prefix(limit))
+        let next = decoded.count > limit ? page.last.map { ConversationCursor(last: $0.7, room: $0.0) } : nil
+        return ConversationPage(summaries: try summaries(page), next: next)
+    }
+
+    public func summary(for user: String, in room: String) throws -> ConversationSummary? {
+        let rows = try connections.query("""
+            SELECT \(unescaped: Self.summaryColumns)
+            FROM switchboard_members m JOIN switchboard_conversations c ON c.room = m.room
+            WHERE m.user_key = \(user.lowercased()) AND m.room = \(room)
+            """)
+        return try summaries(rows.map { try $0.decode(SummaryRow.self) }).first
+    }
+
+    /// A member's row of the list: room, title, direct, creator, muted, read marker, unread, last id (0: none), members.
+    private typealias SummaryRow = (String, String, Bool, String, Bool, Int64, Int64, Int64, [String]?)
+    private static let summaryColumns = """
+        c.room, c.title, c.direct_key IS NOT NULL, c.created_by, m.muted, m.read_id, m.unread, coalesce(m.last_id, 0),
+        (SELECT array_agg(o.username ORDER BY o.since_id, o.ordinal) FROM switchboard_members o WHERE o.room = c.room)
+        """
+
+    /// The summaries of `rows`, in their order, with their last messages read in one round trip.
+    private func summaries(_ rows: [SummaryRow]) throws -> [ConversationSummary] {
+        let ids = rows.map(\.7).filter { $0 > 0 }
         let lasts = ids.isEmpty ? [:] : Dictionary(try connections.query("""
             SELECT \(unescaped: Self.columns) FROM switchboard_messages WHERE id = ANY(\(ids))
             """).map(Self.message).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let summaries = decoded.map { room, title, direct, createdBy, muted, read, unread, lastID, members in
+        return rows.map { room, title, direct, createdBy, muted, read, unread, lastID, members in
             ConversationSummary(
                 conversation: Conversation(room: room, title: title, direct: direct, createdBy: createdBy, members: members ?? []),
-                muted: muted, last: lastID.flatMap { lasts[$0] }, unread: Int(unread), read: read)
+                muted: muted, last: lasts[lastID], unread: Int(unread), read: read)
         }
-        return summaries.sorted { ($0.last?.id ?? 0) > ($1.last?.id ?? 0) }
     }
 
     public func unread(for user: String) throws -> Int {

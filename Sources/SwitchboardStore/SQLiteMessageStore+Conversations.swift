@@ -53,35 +53,61 @@ extension SQLiteMessageStore: ConversationStore {
     /// `/api/me` cost 20 million instructions. Three statements a list,
     /// whatever its length (the conversations, all their members, all their
     /// last messages): two for each conversation, 10,000 took 150 ms.
-    public func summaries(for user: String) throws -> [ConversationSummary] {
-        let key = user.lowercased()
-        return try writer.readInCompiledTransaction { db in
+    public func summaries(for user: String, after cursor: ConversationCursor?, limit: Int) throws -> ConversationPage {
+        try writer.readInCompiledTransaction { db in
+            // One more than asked: whether a page follows.
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT c.room, c.title, c.direct_key, c.created_by, m.last_id, m.muted, m.read_id, m.unread
-                FROM conversation_member m JOIN conversation c ON c.room = m.room
-                WHERE m.user_key = ? ORDER BY m.last_id DESC
-                """), arguments: [key])
-            var members: [String: [String]] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT o.room, o.user FROM conversation_member m JOIN conversation_member o ON o.room = m.room
-                WHERE m.user_key = ? ORDER BY o.room, o.since_id, o.ordinal
-                """), arguments: [key]) {
-                members[row["room"], default: []].append(row["user"])
-            }
-            let lastMessages = try MessageRows.fetchAll(db.cachedStatement(sql: """
-                SELECT \(Self.columns) FROM message WHERE id IN (SELECT last_id FROM conversation_member WHERE user_key = ?)
-                """), arguments: [key])
-            let lasts = Dictionary(lastMessages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return rows.map { row in
-                let room: String = row["room"]
-                let members = members[room] ?? []
-                let last = (row["last_id"] as Int64?).flatMap { lasts[$0] }
-                let directKey: String? = row["direct_key"]
-                let conversation = Conversation(room: room, title: row["title"], direct: directKey != nil,
-                                                createdBy: row["created_by"], members: members)
-                return ConversationSummary(conversation: conversation, muted: row["muted"], last: last,
-                                           unread: row["unread"], read: row["read_id"])
-            }
+                SELECT \(Self.summaryColumns) FROM conversation_member m JOIN conversation c ON c.room = m.room
+                WHERE m.user_key = ?1
+                  AND (?2 IS NULL OR COALESCE(m.last_id, 0) < ?2 OR (COALESCE(m.last_id, 0) = ?2 AND m.room < ?3))
+                ORDER BY COALESCE(m.last_id, 0) DESC, m.room DESC LIMIT ?4
+                """), arguments: [user.lowercased(), cursor?.last, cursor?.room, limit + 1])
+            let page = Array(rows.prefix(limit))
+            let next = rows.count > limit ? page.last.map { ConversationCursor(last: $0["last_id"], room: $0["room"]) } : nil
+            return ConversationPage(summaries: try Self.summaries(page, in: db), next: next)
+        }
+    }
+
+    public func summary(for user: String, in room: String) throws -> ConversationSummary? {
+        try writer.readInCompiledTransaction { db in
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT \(Self.summaryColumns) FROM conversation_member m JOIN conversation c ON c.room = m.room
+                WHERE m.user_key = ? AND m.room = ?
+                """), arguments: [user.lowercased(), room])
+            return try Self.summaries(rows, in: db).first
+        }
+    }
+
+    /// A member's row of the list: the conversation, and the member's own figures.
+    private static let summaryColumns = "c.room, c.title, c.direct_key, c.created_by, COALESCE(m.last_id, 0) AS last_id, m.muted, m.read_id, m.unread"
+
+    /// The summaries of `rows` (``summaryColumns``), in their order: their
+    /// members and last messages read for those rooms only.
+    private static func summaries(_ rows: [Row], in db: Database) throws -> [ConversationSummary] {
+        guard !rows.isEmpty else { return [] }
+        let rooms: [String] = rows.map { $0["room"] }
+        var members: [String: [String]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT room, user FROM conversation_member WHERE room IN (SELECT value FROM json_each(?))
+            ORDER BY room, since_id, ordinal
+            """), arguments: [jsonList(rooms)]) {
+            members[row["room"], default: []].append(row["user"])
+        }
+        let ids: [Int64] = rows.compactMap { row in
+            let last: Int64 = row["last_id"]
+            return last > 0 ? last : nil
+        }
+        let lastMessages = try MessageRows.fetchAll(db.cachedStatement(sql: """
+            SELECT \(Self.columns) FROM message WHERE id IN (SELECT value FROM json_each(?))
+            """), arguments: [jsonList(ids)])
+        let lasts = Dictionary(lastMessages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return rows.map { row in
+            let room: String = row["room"]
+            let directKey: String? = row["direct_key"]
+            let conversation = Conversation(room: room, title: row["title"], direct: directKey != nil,
+                                            createdBy: row["created_by"], members: members[room] ?? [])
+            return ConversationSummary(conversation: conversation, muted: row["muted"], last: lasts[row["last_id"] as Int64],
+                                       unread: row["unread"], read: row["read_id"])
         }
     }
 

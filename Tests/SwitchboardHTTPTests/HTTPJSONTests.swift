@@ -41,10 +41,12 @@ struct HTTPJSONTests {
         }
         let summaries = [ConversationSummary(conversation: conversation, muted: true, last: last, unread: 3, read: 4),
                          ConversationSummary(conversation: direct, muted: false, last: nil, unread: 2, read: 0)]
-        struct List: Encodable { var conversations: [ConversationJSON]; var unread: Int }
-        #expect(try object(ConversationJSON.list(summaries, unread: 2))
-            == object(MessageJSON.encode(List(conversations: summaries.map { ConversationJSON($0) }, unread: 2))))
-        #expect(String(decoding: ConversationJSON.list([], unread: 0), as: UTF8.self) == #"{"conversations":[],"unread":0}"#)
+        struct List: Encodable { var conversations: [ConversationJSON]; var unread: Int; var prev: String? }
+        let page = ConversationPage(summaries: summaries, next: ConversationCursor(last: 41, room: "c.8"))
+        #expect(try object(ConversationJSON.list(page, unread: 2))
+            == object(MessageJSON.encode(List(conversations: summaries.map { ConversationJSON($0) }, unread: 2, prev: "41:c.8"))))
+        #expect(String(decoding: ConversationJSON.list(ConversationPage(summaries: [], next: nil), unread: 0), as: UTF8.self)
+            == #"{"conversations":[],"unread":0}"#)
     }
 
     @Test func errorsAreTheEnvelopeWithTheirKindsStatus() throws {

@@ -152,11 +152,17 @@ public final class ConversationService: Sendable {
         notices.say(.typing(room: room, user: try Self.caller(identity)))
     }
 
-    /// The caller's conversations with their last message and unread count.
-    public func list(for identity: Identity,
-                     completion: @escaping @Sendable (Result<[ConversationSummary], SwitchboardError>) -> Void) throws(SwitchboardError) {
+    /// A page of the caller's conversations with their last message and
+    /// unread count (at most `limit` after `cursor`), and the caller's
+    /// unread total over all of them, muted ones left out.
+    public func list(for identity: Identity, after cursor: ConversationCursor?, limit: Int,
+                     completion: @escaping @Sendable (Result<(page: ConversationPage, unread: Int), SwitchboardError>) -> Void)
+        throws(SwitchboardError)
+    {
         let user = try Self.caller(identity), store = try keeper()
-        bus.gate.run("the conversation list", { try store.summaries(for: user) }, completion: completion)
+        bus.gate.run("the conversation list", { () throws -> (page: ConversationPage, unread: Int) in
+            (try store.summaries(for: user, after: cursor, limit: limit), try store.unread(for: user))
+        }, completion: completion)
     }
 
     /// One of the caller's conversations, with every member's read marker.
@@ -166,7 +172,7 @@ public final class ConversationService: Sendable {
     {
         let user = try Self.caller(identity), store = try keeper()
         bus.gate.run("a conversation", { () throws -> (ConversationSummary, [String: Int64]) in
-            guard let summary = try store.summaries(for: user).first(where: { $0.conversation.room == room }) else {
+            guard let summary = try store.summary(for: user, in: room) else {
                 throw SwitchboardError.notAMember(room)
             }
             return (summary, try store.readMarkers(in: room))

@@ -6,11 +6,16 @@
 public protocol ConversationStore: Sendable {
     /// Every conversation with its members (at start).
     func conversations() throws -> [Conversation]
-    /// `user`'s conversations with their last message and unread count,
-    /// most recent activity first.
-    func summaries(for user: String) throws -> [ConversationSummary]
+    /// A page of `user`'s conversations with their last message and unread
+    /// count, most recent activity first (by last message, then room,
+    /// both descending: ``ConversationCursor``): at most `limit` after
+    /// `cursor` (nil: from the first). Costs what the page holds, not what
+    /// the member is in.
+    func summaries(for user: String, after cursor: ConversationCursor?, limit: Int) throws -> ConversationPage
+    /// One of `user`'s conversations as the list has it; nil when `user` is not a member.
+    func summary(for user: String, in room: String) throws -> ConversationSummary?
     /// Other people's unread messages over `user`'s conversations not
-    /// muted (what ``summaries(for:)`` would add up, in one query).
+    /// muted (what every page's summaries would add up, in one query).
     func unread(for user: String) throws -> Int
     /// Each member's read marker in `room`: member → the last id they read.
     func readMarkers(in room: String) throws -> [String: Int64]
@@ -19,4 +24,19 @@ public protocol ConversationStore: Sendable {
     func markRead(room: String, user: String, id: Int64) throws -> Int64?
     /// Mutes or unmutes `room` for `user`; false: not a member.
     func setMuted(room: String, user: String, muted: Bool) throws -> Bool
+}
+
+extension ConversationStore {
+    /// Every one of `user`'s conversations, page after page (tests, tools;
+    /// a request asks for one page).
+    public func summaries(for user: String) throws -> [ConversationSummary] {
+        var all: [ConversationSummary] = []
+        var cursor: ConversationCursor?
+        repeat {
+            let page = try summaries(for: user, after: cursor, limit: ConversationPage.mostConversations)
+            all += page.summaries
+            cursor = page.next
+        } while cursor != nil
+        return all
+    }
 }

@@ -91,13 +91,24 @@ enum ConversationEndpoints {
         return .respond(HTTPResponse(status: 204, headers: [], body: .bytes([])))
     }
 
-    /// `GET /api/conversations` → `{"conversations":[..],"unread":N}`.
+    /// `GET /api/conversations[?limit=N][&before=CURSOR]` →
+    /// `{"conversations":[..],"unread":N[,"prev":CURSOR]}`: a page, most
+    /// recent activity first (`limit` 1...500, 100 by default); `prev` is
+    /// the next page's `before`, absent on the last.
     static func list(_ request: RouteRequest) throws -> HTTPHandlerResult {
-        request.waiting(for: { done in
-            try request.services.conversations.list(for: request.identity, completion: done)
-        }, answer: { summaries in
-            let unread = summaries.filter { !$0.muted }.reduce(0) { $0 + $1.unread }
-            return .json(200, ConversationJSON.list(summaries, unread: unread))
+        let limit = try request.exchange.query("limit").map { value throws(SwitchboardError) in
+            Int(try Cursor.integer(value, name: "limit", range: 1...Int64(ConversationPage.mostConversations)))
+        } ?? ConversationPage.defaultConversations
+        let cursor = try request.exchange.query("before").map { value throws(SwitchboardError) in
+            guard let cursor = ConversationCursor(text: value) else {
+                throw .badParameter("before", "expected the 'prev' of an earlier page (LAST:ROOM)")
+            }
+            return cursor
+        }
+        return request.waiting(for: { done in
+            try request.services.conversations.list(for: request.identity, after: cursor, limit: limit, completion: done)
+        }, answer: { listed in
+            .json(200, ConversationJSON.list(listed.page, unread: listed.unread))
         })
     }
 

@@ -89,15 +89,20 @@ struct ConversationJSON: Encodable {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `{"conversations":[...],"unread":N}`: a member's list.
-    static func list(_ summaries: [ConversationSummary], unread: Int) -> [UInt8] {
+    /// `{"conversations":[...],"unread":N,"prev":"LAST:ROOM"}`: a page of a
+    /// member's list; `prev` (the next page's `before`) only when one follows.
+    static func list(_ page: ConversationPage, unread: Int) -> [UInt8] {
         var out: [UInt8] = Array(#"{"conversations":["#.utf8)
-        for (index, summary) in summaries.enumerated() {
+        for (index, summary) in page.summaries.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             ConversationJSON(summary).append(to: &out)
         }
         out.append(contentsOf: #"],"unread":"#.utf8)
         out.appendDecimal(Int64(unread))
+        if let next = page.next {
+            out.append(contentsOf: #","prev":"#.utf8)
+            MessageJSON.appendString(next.text, to: &out)
+        }
         out.append(UInt8(ascii: "}"))
         return out
     }
