@@ -4,7 +4,8 @@
     python3 Scripts/conversation_list_bench.py BINARY [COUNT]
 
 Starts BINARY (a release build) on a fresh SQLite file, signs up leia and
-han, has leia make COUNT groups with han (10,000 by default), then times
+han, has leia make COUNT groups with han (10,000 by default; DB=postgres://… for a
+PostgreSQL database instead, which must be empty), then times
 (median of 20, milliseconds) the list as the page asks for it (default
 page, and ?limit=500) and one conversation's GET. docs/CONVERSATIONS.md
 has the figures.
@@ -12,7 +13,7 @@ has the figures.
 import json, sys, time, urllib.request, subprocess, os, tempfile, statistics, shutil
 binary, n = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
 d = tempfile.mkdtemp(); port = 28123
-p = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", "127.0.0.1:0", "--db", f"{d}/db.sqlite",
+p = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", "127.0.0.1:0", "--db", os.environ.get("DB", f"{d}/db.sqlite"),
                       "--admin-token", "x", "--room-rate", "0", "--sign-up-rate", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 base = f"http://127.0.0.1:{port}"
 def call(method, path, body=None, token=None):
