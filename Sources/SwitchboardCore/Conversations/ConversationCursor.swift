@@ -24,5 +24,4 @@ public struct ConversationCursor: Sendable, Equatable {
 
     /// `LAST:ROOM`, as ``init(text:)`` reads it.
     public var text: String { "\(last):\(room)" }
-
 }
