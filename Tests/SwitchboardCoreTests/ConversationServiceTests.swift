@@ -106,6 +106,39 @@ struct ConversationServiceTests {
         #expect(try waiting { done in try service.add("chewie", to: room, by: luke, completion: done) }.members == ["luke", "leia", "chewie"])
     }
 
+    /// Two additions asked for at once, each seeing the group one short of
+    /// its cap, took it past the cap together: each was checked against the
+    /// members stored, and neither was stored yet. Now they are checked
+    /// against the members and those on their way.
+    @Test func additionsAskedForAtOnceStayWithinTheCap() throws {
+        let directory = ConversationDirectory()
+        let bus = try MessageBus(store: InMemoryMessageStore(), conversations: directory)
+        let access = AccessControl(verifier: nil, conversations: directory)
+        for user in ["luke", "leia", "han", "chewie"] { access.registered(user) }
+        let service = ConversationService(bus: bus, access: access, store: nil, notices: NoticeBoard(),
+                                          limits: MessageLimits(maxConversationMembers: 3))
+        let luke = Self.user("luke")
+        let created = try waiting { done in try service.create(by: luke, title: "Two", members: ["leia"], client: "t", completion: done) }
+        guard case .created(_, let room) = created else { Issue.record("a group of two is made"); return }
+        // The commit thread held: both additions are asked for before either is stored.
+        let hold = DispatchSemaphore(value: 0)
+        bus.afterQueuedCommits { hold.wait() }
+        let added = DispatchSemaphore(value: 0)
+        let first = StoreGateTests.Cell<Result<Conversation, SwitchboardError>>()
+        try service.add("han", to: room, by: luke) { first.value = $0; added.signal() }
+        var refused: String?
+        do { try service.add("chewie", to: room, by: luke) { _ in Issue.record("chewie is not added") } } catch {
+            refused = error.code
+        }
+        hold.signal()
+        #expect(refused == "too_many_members")
+        #expect(added.wait(timeout: .now() + 10) == .success)
+        #expect(try #require(first.value).get().members == ["luke", "leia", "han"])
+        // Its place is given back once stored: after han leaves, chewie is added.
+        try waiting { done in try service.remove("me", from: room, by: Self.user("han"), completion: done) }
+        #expect(try waiting { done in try service.add("chewie", to: room, by: luke, completion: done) }.members == ["luke", "leia", "chewie"])
+    }
+
     /// A conversation is a new room its creator brings into being: it is
     /// counted against `--room-rate` as a publish to a new room is. Without
     /// it one account made conversations (each naming anyone it liked) as

@@ -13,6 +13,7 @@ public final class ConversationService: Sendable {
     private let store: (any ConversationStore)?
     private let notices: NoticeBoard
     private let limits: MessageLimits
+    private let additions = PendingAdditions()
 
     /// - Parameters:
     ///   - store: where lists, read markers and mutes are kept; nil: a store that keeps none.
@@ -102,8 +103,14 @@ public final class ConversationService: Sendable {
         let conversation = try group(room)
         let member = try account(name)
         if conversation.hasMember(member) { return completion(.success(conversation)) }
-        guard conversation.members.count < limits.maxConversationMembers else { throw tooManyMembers(.conflict) }
-        change(ConversationEvent(type: .added, actor: user, user: member), in: room, completion: completion)
+        // Against the members and those on their way: two additions at once cannot pass the cap together.
+        guard additions.reserve(room, members: conversation.members.count, cap: limits.maxConversationMembers) else {
+            throw tooManyMembers(.conflict)
+        }
+        change(ConversationEvent(type: .added, actor: user, user: member), in: room) { [additions] result in
+            additions.release(room)
+            completion(result)
+        }
     }
 
     /// Removes a member of a group, or (`me`, or the caller's own name) leaves it.
@@ -183,16 +190,6 @@ public final class ConversationService: Sendable {
     /// On the caller's thread: run it on the gate.
     public func unread(of user: String) throws -> Int? {
         try store?.unread(for: user)
-    }
-
-    /// A title: trimmed, 1 to 100 characters, no control characters.
-    public static func validTitle(_ title: String) throws(SwitchboardError) -> String {
-        let trimmed = title.trimmed
-        guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw SwitchboardError(.invalid, code: "invalid_title", message: "A title is 1-100 characters, with no control characters.")
-        }
-        return trimmed
     }
 
     // MARK: -
