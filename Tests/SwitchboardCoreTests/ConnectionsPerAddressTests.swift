@@ -91,7 +91,7 @@ struct ConnectionsPerAddressTests {
 
     @Test func loopbackIsNotLimitedUnlessAsked() {
         let counts = ConnectionsPerAddress(limit: 1)
-        let loopback = ConnectionSource(ipv4: inet_addr("127.0.0.1"))
+        let loopback = ConnectionSource.ipv4(inet_addr("127.0.0.1"))
         for _ in 0..<5 { #expect(counts.open(loopback) && counts.open(.ipv6Loopback)) }
         #expect(counts.sources == 0)
         #expect(counts.refused == 0)

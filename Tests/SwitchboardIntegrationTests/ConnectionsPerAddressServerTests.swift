@@ -42,7 +42,7 @@ struct ConnectionsPerAddressServerTests {
     @Test func anAddressAtItsLimitIsRefusedOnEveryPortAndOthersAreServed() throws {
         let server = try TestServer(maxConnectionsPerAddress: 3)
         let counts = try #require(server.server.connectionsPerAddress)
-        let flooder = ConnectionSource(ipv4: inet_addr("127.0.0.2"))
+        let flooder = ConnectionSource.ipv4(inet_addr("127.0.0.2"))
         var held = [try Self.stream(server.port, from: "127.0.0.2"), try Self.stream(server.port, from: "127.0.0.2")]
         let line = try TestLineClient(port: server.tcpPort, from: "127.0.0.2")
         try line.write("iam:flood\n")

@@ -54,11 +54,6 @@ public enum ConnectionSource: Hashable, Sendable {
         }
     }
 
-    /// An IPv4 address's four bytes, in network order as `s_addr` holds them.
-    public init(ipv4 raw: UInt32) {
-        self = .ipv4(raw)
-    }
-
     /// An IPv6 address's sixteen bytes.
     private init(ipv6 bytes: UnsafeRawBufferPointer) {
         let high = bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
