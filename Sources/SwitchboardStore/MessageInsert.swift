@@ -40,13 +40,19 @@ struct MessageInsert {
     /// The rows the statement inserts.
     let rows: Int
 
-    /// The compiled statement of `rows` rows for `db` (prepared at the
-    /// first commit of the connection that needs it).
+    /// The compiled statement of `rows` rows for `db` (from its cache:
+    /// ``compileAll(in:)``).
     init(_ db: Database, rows: Int = 1) throws {
         precondition((1...Self.mostRows).contains(rows), "a message insert has 1 to \(Self.mostRows) rows")
         statement = try db.cachedStatement(sql: Self.texts[rows - 1])
         self.db = db
         self.rows = rows
+    }
+
+    /// Compiles the statements of every number of rows into `db`'s cache
+    /// (the writer's, once it is open and its schema final).
+    static func compileAll(in db: Database) throws {
+        for rows in 1...mostRows { _ = try db.cachedStatement(sql: texts[rows - 1]) }
     }
 
     /// Whether `draft` is plain: a message that one row of a several-row

@@ -81,6 +81,30 @@ struct StoreDurabilityTests {
         #expect(try store.writer.read { try String.fetchAll($0, sql: "SELECT text FROM message ORDER BY id") } == ["kept", "after"])
     }
 
+    /// The message inserts of 1 to 32 rows are compiled when the store opens
+    /// (`MessageInsert.compileAll`), not in the commit of the first group of
+    /// each size, a publish's wait; and a group's commit compiles nothing more.
+    @Test func theMessageInsertsAreCompiledWhenTheStoreOpens() throws {
+        let path = try TestStore.temporaryPath("compiled")
+        defer { TestStore.remove(path) }
+        let store = try SQLiteMessageStore(path: path)
+        func inserts() throws -> Set<String> {
+            try store.writer.writeWithoutTransaction { db in
+                var texts = Set<String>(), statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+                while let current = statement {
+                    if let sql = sqlite3_sql(current).map(String.init(cString:)), sql.hasPrefix("INSERT INTO message (") { texts.insert(sql) }
+                    statement = sqlite3_next_stmt(db.sqliteConnection, current)
+                }
+                return texts
+            }
+        }
+        let compiled = try inserts()
+        #expect(compiled.count == MessageInsert.mostRows)
+        let group = (1...20).map { MessageDraft(room: "lobby", user: "luke", text: "message \($0)", kind: .message) }
+        #expect(try store.append(group, timestamp: 1).map(\.id) == Array(1...20))
+        #expect(try inserts() == compiled)
+    }
+
     /// The message insert runs through SQLite's C API (`MessageInsert`): a
     /// step that fails throws SQLite's own message, the group keeps nothing
     /// of itself, and the compiled statement serves the next group with its
