@@ -26,6 +26,7 @@ static inline int sb_name_this_thread(const char *name) { return pthread_setname
 #include <sys/eventfd.h>
 #include <errno.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 /// MHD_start_daemon with every option passed through one MHD_OPTION_ARRAY
 /// (terminated by an MHD_OPTION_END item).
@@ -57,6 +58,16 @@ sb_daemon_bind_port(struct MHD_Daemon *daemon)
     const union MHD_DaemonInfo *info =
         MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+/// A descriptor of its own for the daemon's listening socket (`dup`), for
+/// another daemon to accept on the same socket; -1 when it has none.
+static inline int
+sb_daemon_listen_socket(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    return (info == NULL || info->listen_fd < 0) ? -1 : fcntl(info->listen_fd, F_DUPFD_CLOEXEC, 0);
 }
 
 /// The client's socket address of a connection, or NULL.

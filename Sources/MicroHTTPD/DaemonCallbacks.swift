@@ -159,7 +159,6 @@ func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
     if exchange.bodySink != nil { exchange.unwatchHangup() }  // the body is in: its watch ends
     let result: HTTPHandlerResult
     if let continuation = exchange.continuation {
-        exchange.served()
         exchange.unwatchHangup()
         exchange.continuation = nil
         result = continuation.resumed(exchange)
@@ -186,7 +185,6 @@ let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionContext, 
     }
     // A streamed body nobody took (the client left part-way): nothing of it is kept.
     exchange.takeBodySink()?.abandon()
-    exchange.served()
     exchange.unwatchHangup()
     let completion: HTTPCompletion
     switch reason {

@@ -4,10 +4,12 @@ public struct HTTPDaemonConfiguration: Sendable {
     public var host: String
     /// Port to bind; 0 picks a free one (read it back from ``HTTPDaemon/port``).
     public var port: UInt16
-    /// Worker threads, each with its own epoll loop. Defaults to the core
-    /// count. One is the daemon's own internal thread (no pool).
+    /// Workers: each a daemon of its own run by a ``DaemonLoop`` thread
+    /// (an epoll loop), all accepting on one listening socket, each serving
+    /// the connections it accepted. Defaults to the core count.
     public var threadPoolSize: Int
-    /// Maximum simultaneous connections (libmicrohttpd silently defaults to 1,020).
+    /// Maximum simultaneous connections, shared out among the workers
+    /// (libmicrohttpd silently defaults to 1,020).
     public var connectionLimit: Int
     /// Seconds of inactivity after which a connection is closed (0 = never).
     /// Suspended connections never time out; this catches stalled readers and
@@ -31,13 +33,8 @@ public struct HTTPDaemonConfiguration: Sendable {
     /// (see ``HTTPRequest/tooManyParameters``) instead of filling the
     /// connection's memory.
     public var maxQueryParameters: Int = 64
-    /// A pool's longest wait, in microseconds, for a batch of
-    /// ``resumeBatchSize`` to be served before the next is resumed anyway
-    /// (one worker's loop waits for nothing: see ``DaemonLoop``).
-    public var resumePatienceMicroseconds: Int = 5_000
-    /// Called on the thread that runs a daemon of one worker (``DaemonLoop``):
-    /// once before its first pass, after every pass, and once when it ends.
-    /// Nil, or a pool of libmicrohttpd's threads: never called.
+    /// Called on each worker's thread (``DaemonLoop``): once before its
+    /// first pass, after every pass, and once when it ends.
     public var passes: DaemonPasses?
     /// Receives libmicrohttpd's own diagnostics (bind failures, accept errors...).
     public var log: (@Sendable (String) -> Void)?

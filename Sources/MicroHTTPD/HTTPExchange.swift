@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -52,11 +51,9 @@ public final class HTTPExchange: @unchecked Sendable {
     @exclusivity(unchecked) private var completions = CompletionHandlers()
 
     let connection: OpaquePointer
-    /// The daemon's helpers: its loop or resume queue (``resumeInTurn()``),
-    /// hang-up watch, and its configuration. One reference for all of them.
+    /// The daemon's helpers: its loop (``resumeInTurn()``), hang-up watch,
+    /// and its configuration. One reference for all of them.
     private let daemon: DaemonContext
-    /// The ``ResumeQueue`` batch this exchange was last resumed in, until it is served (0: none, and always 0 with a loop).
-    private let pacedBatch = Atomic<UInt64>(0)
     /// Where a streamed body goes (``HTTPBodyReading``), until taken.
     @exclusivity(unchecked) var bodySink: (any HTTPBodySink)?
     /// libmicrohttpd's post processor for a multipart body, while it reads.
@@ -75,8 +72,8 @@ public final class HTTPExchange: @unchecked Sendable {
     /// This exchange's hang-up watch, while there is one (worker thread only).
     @exclusivity(unchecked) private var hangupToken: UInt64?
 
-    /// The thread running the daemon, woken after a resume (nil: libmicrohttpd wakes its own).
-    var loop: DaemonLoop? { daemon.loop }
+    /// The thread running the connection's daemon, woken after a resume.
+    var loop: DaemonLoop { daemon.loop }
 
     init(connection: OpaquePointer, method: String, path: String, daemon: DaemonContext) {
         self.connection = connection
@@ -129,7 +126,7 @@ public final class HTTPExchange: @unchecked Sendable {
     /// again at its next pass (a connection with no response keeps `data_already_pending`).
     public func askAgain(continuingWith continuation: any HTTPContinuation) {
         self.continuation = continuation
-        loop?.askedAgain()
+        loop.askedAgain()
     }
 
     /// Calls `handler` once, on another thread, if the client closes its
@@ -163,35 +160,25 @@ public final class HTTPExchange: @unchecked Sendable {
 
     /// Un-parks a suspended connection; safe from any thread. The handler (or
     /// the stream body) is then called again on the connection's worker
-    /// thread; with one worker, before the next turn of ``resumeInTurn()``'s
+    /// thread, before the next turn of ``resumeInTurn()``'s
     /// (``DaemonLoop/wakeForResume()``): for one answer, not thousands.
     public func resume() {
         MHD_resume_connection(connection)
-        loop?.wakeForResume()
+        loop.wakeForResume()
     }
 
     /// ``resume()`` in its turn, for wake-ups that come in thousands (a
     /// message for every stream and long poll of a room): resumed a turn at
     /// a time, so that a worker serves what else came in between turns (by
-    /// the ``DaemonLoop`` itself; a pool's through ``ResumeQueue``). Safe
-    /// from any thread.
+    /// its ``DaemonLoop`` itself). Safe from any thread.
     public func resumeInTurn() {
-        if let loop = daemon.loop {
-            loop.resumeInTurn(self)
-        } else {
-            daemon.resumeQueue?.enqueue(self)
-        }
+        daemon.loop.resumeInTurn(self)
     }
 
     /// Un-parks a suspended connection without waking the daemon's thread:
     /// for that thread itself, about to run the daemon (see ``DaemonLoop``).
     func markResumable() {
         MHD_resume_connection(connection)
-    }
-
-    /// The worker serves this exchange again: the next batch may follow.
-    func served() {
-        if pacedBatch.load(ordering: .relaxed) != 0 { daemon.resumeQueue?.served(self) }
     }
 
     /// One lookup, no allocation but the value's: `_n` tells "absent"
@@ -211,19 +198,5 @@ public final class HTTPExchange: @unchecked Sendable {
         guard found == .YES else { return nil }
         guard let value else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: value, count: size), as: UTF8.self)
-    }
-}
-
-extension HTTPExchange: ResumableInTurn {
-    func resumeNow() {
-        resume()
-    }
-
-    func markResumed(inBatch batch: UInt64) {
-        pacedBatch.store(batch, ordering: .relaxed)
-    }
-
-    func takeResumeBatch() -> UInt64 {
-        pacedBatch.exchange(0, ordering: .relaxed)
     }
 }

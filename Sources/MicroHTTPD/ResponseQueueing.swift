@@ -73,7 +73,6 @@ let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
     // libmicrohttpd reads it: guaranteed, so read without a retain of its
     // own and of each field (four pairs a call, two calls an SSE delivery).
     return Unmanaged<StreamContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
-        context.exchange.served()
         switch context.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), exchange: context.exchange) {
         case .wrote(let count): return count
         case .suspended: return 0

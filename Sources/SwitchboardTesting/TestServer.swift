@@ -25,7 +25,7 @@ public final class TestServer {
                 auth: AuthConfiguration = TestServer.auth(), allowedOrigins: [String] = [],
                 maxConnections: Int = 10_000, publicFiles: StaticFiles? = nil, publicURL: String? = nil,
                 storeTimeoutSeconds: Double = 5, editWindowSeconds: Int = 900, maxConnectionsPerAddress: Int? = nil,
-                logger: Logger? = nil) throws {
+                threads: Int = HTTPServerConfiguration.defaultThreads, logger: Logger? = nil) throws {
         Self.raiseOpenFileLimit()
         let path = databasePath ?? Self.temporaryDatabasePath()
         self.databasePath = path
@@ -37,7 +37,7 @@ public final class TestServer {
         var configuration = ChatServerConfiguration(
             databasePath: path,
             http: HTTPServerConfiguration(
-                host: "127.0.0.1", port: 0, maxConnections: maxConnections, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
+                host: "127.0.0.1", port: 0, threads: threads, maxConnections: maxConnections, idleTimeoutSeconds: idleTimeout, maxBodyBytes: maxBodyBytes,
                 keepaliveSeconds: keepaliveSeconds,
                 publicFiles: publicFiles, adminToken: TestServer.adminToken, allowedOrigins: allowedOrigins),
             tcp: TCPServerConfiguration(host: "127.0.0.1", port: tcpPort, flushMilliseconds: tcpFlushMilliseconds,

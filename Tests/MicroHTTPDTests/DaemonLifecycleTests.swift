@@ -141,6 +141,62 @@ struct DaemonLifecycleTests {
         }
     }
 
+    /// Holds every request (suspended) until ``releaseAll()``, noting the
+    /// name and id of the thread each came on.
+    final class Held: HTTPRequestHandler, HTTPContinuation, @unchecked Sendable {
+        let threads = Mutex<[(name: String, id: UInt)]>([])
+        private let held = Mutex<[any HTTPExchanging]>([])
+
+        func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
+            let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? "?"
+            threads.withLock { $0.append((name, UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))))) }
+            exchange.suspend(continuingWith: self)
+            held.withLock { $0.append(exchange) }
+            return .suspended
+        }
+
+        func resumed(_ exchange: any HTTPExchanging) -> HTTPHandlerResult { .respond(HTTPResponse(status: 200)) }
+
+        var heldCount: Int { held.withLock { $0.count } }
+
+        func releaseAll() {
+            for exchange in held.withLock({ held in defer { held = [] }; return held }) { exchange.resume() }
+        }
+    }
+
+    /// Several workers are loops of their own (``DaemonLoop``, each a
+    /// daemon) accepting on one listening socket, the connection limit
+    /// shared out among them: with a limit of 2 and 2 workers each takes one
+    /// connection, so two requests held at once are served on two threads,
+    /// both named `mhd-loop`; a third connection is not taken while both
+    /// are open; and each answer, resumed from another thread, reaches its
+    /// client through its own worker.
+    @Test func workersAreLoopsOfTheirOwnSharingTheConnectionLimit() throws {
+        var configuration = HTTPDaemonConfiguration(port: 0, threadPoolSize: 2)
+        configuration.connectionLimit = 2
+        let handler = Held()
+        let daemon = try HTTPDaemon(configuration: configuration, handler: handler)
+        let connections = try (0..<2).map { _ in try TestHTTPConnection(port: daemon.port, timeoutSeconds: 5) }
+        let third = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 1)
+        // Every connection open until the daemon has stopped: one closed
+        // before would let a worker take the third, whose request it would
+        // then hold (suspended) at the stop.
+        defer { withExtendedLifetime((connections, third)) { handler.releaseAll(); daemon.stop() } }
+        for connection in connections { try connection.sendRequest("GET", "/") }
+        for _ in 0..<500 where handler.heldCount < 2 { Thread.sleep(forTimeInterval: 0.01) }
+        let threads = handler.threads.withLock { $0 }
+        #expect(threads.count == 2)
+        #expect(Set(threads.map(\.id)).count == 2, "each worker took one connection: \(threads)")
+        #expect(threads.allSatisfy { $0.name == "mhd-loop" }, "\(threads)")
+
+        try third.sendRequest("GET", "/")
+        #expect(throws: (any Error).self, "a third connection is past the limit") { try third.readResponse() }
+        #expect(handler.heldCount == 2)
+
+        handler.releaseAll()
+        for connection in connections { #expect(try connection.readResponse().status == 200) }
+    }
+
     /// One `GET /` on a new connection: true when answered 200, false when
     /// the connection is refused, reset or closed without an answer.
     static func get(port: UInt16) -> Bool {

@@ -49,7 +49,7 @@ public final class HTTPServer: Sendable {
         daemonConfiguration.resumeBatchSize = configuration.wakeBatch
         daemonConfiguration.tls = configuration.tls
         daemonConfiguration.admission = configuration.connectionsPerAddress.map(AddressAdmission.init)
-        // One worker: the commit thread is woken once per pass for the publishes the pass queued.
+        // The commit thread is woken once per pass of a worker for the publishes the pass queued.
         daemonConfiguration.passes = DaemonPasses(started: { bus.deferCommitWakesOnThisThread() },
                                                   ended: { bus.releaseCommitWakes() },
                                                   stopped: { bus.endDeferringCommitWakes() })

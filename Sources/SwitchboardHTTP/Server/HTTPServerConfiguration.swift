@@ -24,9 +24,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// most of an idle stream's memory (see docs/BENCHMARKS.md).
     public var connectionMemoryBytes: Int
     /// Most streams and long polls resumed at once when a message wakes them
-    /// (a turn of the MicroHTTPD module's `DaemonLoop`, or a `ResumeQueue`
-    /// batch for a pool): a worker serves what else came in (a publish's 201)
-    /// between turns.
+    /// (a turn of a worker's `DaemonLoop`, in the MicroHTTPD module): a
+    /// worker serves what else came in (a publish's 201) between turns.
     public var wakeBatch: Int
     /// Limits on names and text.
     public var limits: MessageLimits
