@@ -223,13 +223,15 @@ sb_loop_create(struct MHD_Daemon *daemon, int wake_fd)
 }
 
 /// Sleeps on `set` until libmicrohttpd has work (a socket, or its next
-/// timeout) or `wake_fd` is written; empties `wake_fd` if it was.
+/// timeout) or `wake_fd` is written, and at most `most_ms` (none when
+/// negative); empties `wake_fd` if it was.
 static inline void
-sb_loop_wait(struct MHD_Daemon *daemon, int set, int wake_fd)
+sb_loop_wait(struct MHD_Daemon *daemon, int set, int wake_fd, int most_ms)
 {
     MHD_UNSIGNED_LONG_LONG next = 0;
     int timeout = -1;
     if (MHD_get_timeout(daemon, &next) == MHD_YES) timeout = next > 60000 ? 60000 : (int) next;
+    if (most_ms >= 0 && (timeout < 0 || timeout > most_ms)) timeout = most_ms;
     struct epoll_event events[2];
     int ready = epoll_wait(set, events, 2, timeout);
     for (int i = 0; i < ready; i++) {

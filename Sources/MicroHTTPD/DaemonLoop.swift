@@ -31,6 +31,13 @@ final class DaemonLoop: @unchecked Sendable {
     private let turns: ResumeTurns<HTTPExchange>
     private let passes: DaemonPasses?
     private let stopping = Atomic<Bool>(false)
+    /// Until when (``DispatchTime`` nanoseconds) the loop sleeps at most
+    /// ``closingPassMilliseconds`` between passes: see ``wakeForUpgradeClose()``.
+    private let closingUntil = Atomic<UInt64>(0)
+    /// How often the loop runs while an upgraded TLS connection closes.
+    static let closingPassMilliseconds: Int32 = 10
+    /// How long after a release it does.
+    static let closingNanoseconds: UInt64 = 250_000_000
     private let finished = DispatchSemaphore(value: 0)
     private let wakeFD: Int32
     // `@exclusivity(unchecked)` below: set before the loop's thread starts, then read by it
@@ -65,6 +72,20 @@ final class DaemonLoop: @unchecked Sendable {
     /// socket released): the loop runs it soon. Safe from any thread.
     func wake() {
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { sb_eventfd_signal(wakeFD) }
+    }
+
+    /// ``wake()`` for an upgraded TLS connection its owner released
+    /// (`MHD_UPGRADE_ACTION_CLOSE`): libmicrohttpd closes it once its relay
+    /// has forwarded the last bytes, and it notes that inside a pass
+    /// (resuming the connection for its clean-up) where nothing tells this
+    /// thread, which has no inter-thread channel to be told through: the
+    /// clean-up waited for whatever came next, the TCP connection held open
+    /// (`CLOSE-WAIT`) and counted, and a stop waited its grace for it. So
+    /// for a short while the loop runs at least every
+    /// ``closingPassMilliseconds``. Safe from any thread.
+    func wakeForUpgradeClose() {
+        closingUntil.store(DispatchTime.now().uptimeNanoseconds + Self.closingNanoseconds, ordering: .relaxed)
+        wake()
     }
 
     /// ``wake()`` for an exchange resumed on its own (an answer the store
@@ -122,7 +143,8 @@ final class DaemonLoop: @unchecked Sendable {
             passes?.ended()
             if stopping.load(ordering: .acquiring) { break }
             if more || wakePending.load(ordering: .acquiring) { continue }
-            sb_loop_wait(daemon, set, wakeFD)
+            let closing = DispatchTime.now().uptimeNanoseconds < closingUntil.load(ordering: .relaxed)
+            sb_loop_wait(daemon, set, wakeFD, closing ? Self.closingPassMilliseconds : -1)
         }
         turns.close { $0.markResumable() }
         _ = MHD_run(daemon)

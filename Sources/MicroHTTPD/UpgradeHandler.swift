@@ -21,7 +21,7 @@ let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraInSize, sock
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(cls).takeUnretainedValue()
     let bytes = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraInSize)) } ?? []
     let duplicate = fcntl(sock, F_DUPFD_CLOEXEC, 0)
-    let relay = UpgradeRelay(urh, loop: exchange.loop)
+    let relay = UpgradeRelay(urh, loop: exchange.loop, relayed: exchange.overTLS)
     if !exchange.overTLS { relay.release() }
     let handler = exchange.upgradeHandler
     exchange.upgradeHandler = nil
@@ -37,17 +37,20 @@ let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraInSize, sock
 private final class UpgradeRelay: @unchecked Sendable {
     private let handle: OpaquePointer
     private let released = Atomic<Bool>(false)
-    /// Runs the daemon that closes the connection, when it has no thread of its own.
-    private let loop: DaemonLoop?
+    /// Runs the daemon that closes the connection.
+    private let loop: DaemonLoop
+    /// Whether libmicrohttpd relays it (TLS), and closes it only once the relay is done.
+    private let relayed: Bool
 
-    init(_ handle: OpaquePointer, loop: DaemonLoop?) {
+    init(_ handle: OpaquePointer, loop: DaemonLoop, relayed: Bool) {
         self.handle = handle
         self.loop = loop
+        self.relayed = relayed
     }
 
     func release() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = sb_upgrade_close(handle)
-        loop?.wake()
+        if relayed { loop.wakeForUpgradeClose() } else { loop.wake() }
     }
 }

@@ -141,6 +141,20 @@ def main():
         seen = [json.loads(frame()) for _ in range(2)]
         check("wss: a publish is delivered and acknowledged", any(m.get("text") == "over wss" for m in seen)
               and any(m.get("ack") == 7 for m in seen), seen)
+        # The close handshake through the relay: the server answers and then closes the TCP connection
+        # with nothing else to serve (libmicrohttpd closes it in a pass after its relay is done, which
+        # nothing woke the loop for: it waited for the next request, and a stop for its grace).
+        send_frame(sock, 8, (1000).to_bytes(2, "big"))
+        while frames.frame()[0] != 8:
+            pass
+        started = time.monotonic()
+        sock.settimeout(3)
+        try:
+            closed = sock.recv(1) == b""
+        except (socket.timeout, ssl.SSLError, ConnectionError):
+            closed = False
+        check("wss: the server answers the close and closes the relayed connection, with nothing else to do",
+              closed and time.monotonic() - started < 1, f"{time.monotonic() - started:.3f} s")
         sock.close()
 
         # The line protocol over TLS, the same certificate (an iOS app asks for it with one stream property).
