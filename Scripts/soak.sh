@@ -7,6 +7,8 @@
 #   Scripts/soak.sh --minutes 2      # what CI runs (BINARY=.build/debug/switchboard)
 #   Scripts/soak.sh --chaos          # and, halfway: SIGSTOP for 20 s, the database
 #                                    # locked by another process for 12 s, a full disk for 20 s
+#   SERVER_ARGS="--threads 3" Scripts/soak.sh --minutes 3 --chaos
+#                                    # the server started with these options too
 #   Scripts/soak.sh --nodes 2 --chaos
 #                                    # two nodes on a throwaway PostgreSQL; halfway:
 #                                    # SIGSTOP of the first for 20 s, PostgreSQL frozen
@@ -68,7 +70,7 @@ elif [ ${#chaos[@]} -gt 0 ] && mount -t tmpfs -o size=64m tmpfs "$work" 2>/dev/n
 fi
 ulimit -n "$(ulimit -Hn)"
 "$binary" serve --http "127.0.0.1:$http_port" --tcp "127.0.0.1:$tcp_port" --db "$database" \
-  --admin-token soak --max-connections 20000 --log-level error &
+  --admin-token soak --max-connections 20000 --log-level error ${SERVER_ARGS:-} &
 server_pid=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$http_port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 echo "soak: $minutes min against pid $server_pid (:$http_port, TCP :$tcp_port)$([ "$nodes" = 2 ] && echo " and a second node (:$second_port) on $database"), $("$binary" --version 2>/dev/null || echo switchboard)"

@@ -32,8 +32,17 @@ final class DaemonLoop: @unchecked Sendable {
     private let passes: DaemonPasses?
     private let stopping = Atomic<Bool>(false)
     /// Until when (``DispatchTime`` nanoseconds) the loop sleeps at most
-    /// ``closingPassMilliseconds`` between passes: see ``wakeForUpgradeClose()``.
+    /// ``closingPassMilliseconds`` between passes: see ``releaseUpgrade(_:)``.
     private let closingUntil = Atomic<UInt64>(0)
+    /// An upgrade's handle, for ``releaseUpgrade(_:)``'s list.
+    private struct UpgradeHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+    /// Upgrades released since the last pass; nil once the loop has ended.
+    private struct ReleasedUpgrades: Sendable {
+        var handles: [UpgradeHandle]? = []
+    }
+    private let releasedUpgrades = Mutex(ReleasedUpgrades())
     /// How often the loop runs while an upgraded TLS connection closes.
     static let closingPassMilliseconds: Int32 = 10
     /// How long after a release it does.
@@ -74,18 +83,43 @@ final class DaemonLoop: @unchecked Sendable {
         if !wakePending.exchange(true, ordering: .acquiringAndReleasing) { sb_eventfd_signal(wakeFD) }
     }
 
-    /// ``wake()`` for an upgraded TLS connection its owner released
-    /// (`MHD_UPGRADE_ACTION_CLOSE`): libmicrohttpd closes it once its relay
-    /// has forwarded the last bytes, and it notes that inside a pass
-    /// (resuming the connection for its clean-up) where nothing tells this
-    /// thread, which has no inter-thread channel to be told through: the
-    /// clean-up waited for whatever came next, the TCP connection held open
-    /// (`CLOSE-WAIT`) and counted, and a stop waited its grace for it. So
-    /// for a short while the loop runs at least every
-    /// ``closingPassMilliseconds``. Safe from any thread.
-    func wakeForUpgradeClose() {
+    /// Tells libmicrohttpd that the owner of an upgraded TLS connection is
+    /// done with it (`MHD_UPGRADE_ACTION_CLOSE`, `handle` its
+    /// `MHD_UpgradeResponseHandle`), on this thread after its next pass.
+    /// Safe from any thread, once a handle.
+    ///
+    /// Why after a pass: the close shuts the socketpair down, and the relay
+    /// (edge-triggered) must see that end of file as an event of its own.
+    /// Told from the owner's thread right after its last write (a
+    /// WebSocket's close frame), the data and the end came as one event; the
+    /// relay read the data, took the socket for drained and never read the
+    /// end, so it never finished, and the TLS connection stayed open
+    /// (`CLOSE-WAIT`, counted against its address) until the client gave up
+    /// (`Tests/TLS/tls_test.py`). After a pass, the data is read first.
+    /// Then libmicrohttpd closes the connection in a pass after the relay is
+    /// done, and notes that inside a pass, where nothing tells this thread
+    /// (it has no inter-thread channel): so for a short while the loop runs
+    /// at least every ``closingPassMilliseconds``.
+    func releaseUpgrade(_ handle: OpaquePointer) {
+        let accepted = releasedUpgrades.withLock { released in
+            guard let open = released.handles else { return false }
+            released.handles = open + [UpgradeHandle(pointer: handle)]
+            return true
+        }
+        guard accepted else { return }  // stopped: libmicrohttpd closes it itself
         closingUntil.store(DispatchTime.now().uptimeNanoseconds + Self.closingNanoseconds, ordering: .relaxed)
         wake()
+    }
+
+    /// Closes the upgrades released since the last call (loop thread only);
+    /// true when there were any. With `finally`, refuses releases from now on.
+    private func closeReleasedUpgrades(finally: Bool = false) -> Bool {
+        let handles = releasedUpgrades.withLock { released in
+            defer { released.handles = finally ? nil : [] }
+            return released.handles ?? []
+        }
+        for handle in handles { _ = sb_upgrade_close(handle.pointer) }
+        return !handles.isEmpty
     }
 
     /// ``wake()`` for an exchange resumed on its own (an answer the store
@@ -142,11 +176,12 @@ final class DaemonLoop: @unchecked Sendable {
             _ = MHD_run(daemon)
             passes?.ended()
             if stopping.load(ordering: .acquiring) { break }
-            if more || wakePending.load(ordering: .acquiring) { continue }
+            if closeReleasedUpgrades() || more || wakePending.load(ordering: .acquiring) { continue }
             let closing = DispatchTime.now().uptimeNanoseconds < closingUntil.load(ordering: .relaxed)
             sb_loop_wait(daemon, set, wakeFD, closing ? Self.closingPassMilliseconds : -1)
         }
         turns.close { $0.markResumable() }
+        _ = closeReleasedUpgrades(finally: true)
         _ = MHD_run(daemon)
         passes?.stopped()
         finished.signal()

@@ -50,7 +50,11 @@ private final class UpgradeRelay: @unchecked Sendable {
 
     func release() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = sb_upgrade_close(handle)
-        if relayed { loop.wakeForUpgradeClose() } else { loop.wake() }
+        if relayed {
+            loop.releaseUpgrade(handle)  // on the loop, after a pass: see there
+        } else {
+            _ = sb_upgrade_close(handle)
+            loop.wake()
+        }
     }
 }
