@@ -43,6 +43,8 @@ final class DaemonLoop: @unchecked Sendable {
         var handles: [UpgradeHandle]? = []
     }
     private let releasedUpgrades = Mutex(ReleasedUpgrades())
+    /// Whether ``releasedUpgrades`` may hold any: a pass looks at the lock only then.
+    private let upgradesReleased = Atomic<Bool>(false)
     /// How often the loop runs while an upgraded TLS connection closes.
     static let closingPassMilliseconds: Int32 = 10
     /// How long after a release it does.
@@ -107,6 +109,7 @@ final class DaemonLoop: @unchecked Sendable {
             return true
         }
         guard accepted else { return }  // stopped: libmicrohttpd closes it itself
+        upgradesReleased.store(true, ordering: .releasing)
         closingUntil.store(DispatchTime.now().uptimeNanoseconds + Self.closingNanoseconds, ordering: .relaxed)
         wake()
     }
@@ -114,6 +117,7 @@ final class DaemonLoop: @unchecked Sendable {
     /// Closes the upgrades released since the last call (loop thread only);
     /// true when there were any. With `finally`, refuses releases from now on.
     private func closeReleasedUpgrades(finally: Bool = false) -> Bool {
+        guard upgradesReleased.exchange(false, ordering: .acquiringAndReleasing) || finally else { return false }
         let handles = releasedUpgrades.withLock { released in
             defer { released.handles = finally ? nil : [] }
             return released.handles ?? []
