@@ -44,7 +44,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         var contexts: [DaemonContext] = []
         do {
             let certificate = try configuration.tls.map { tls throws(MicroHTTPDError) in try TLSCertificateSlot(tls) }
-            for _ in 0..<max(1, configuration.threadPoolSize) {
+            for _ in 0..<Self.workers(configuration) {
                 contexts.append(try DaemonContext(handler: handler, configuration: configuration, hangups: hangups,
                                                   certificate: certificate))
             }
@@ -88,9 +88,9 @@ public final class HTTPDaemon: @unchecked Sendable {
         // Each worker takes its share of the connections (a worker at its
         // share stops accepting, and the others accept), the first ones one
         // more while some are left over: together, the limit.
-        let workers = max(1, configuration.threadPoolSize)
+        let workers = Self.workers(configuration)
         let share = configuration.connectionLimit / workers + (worker < configuration.connectionLimit % workers ? 1 : 0)
-        let connectionLimit = max(1, share)
+        let connectionLimit = share
 
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         let started: OpaquePointer? = withUnsafeMutablePointer(to: &storage) { storagePointer in
@@ -135,6 +135,12 @@ public final class HTTPDaemon: @unchecked Sendable {
             throw error
         }
         return started
+    }
+
+    /// How many workers a configuration runs: ``HTTPDaemonConfiguration/threadPoolSize``,
+    /// at least one, and no more than connections allowed (each takes one at least).
+    private static func workers(_ configuration: HTTPDaemonConfiguration) -> Int {
+        max(1, min(configuration.threadPoolSize, configuration.connectionLimit))
     }
 
     /// TLS as libmicrohttpd's options: the priorities, and the certificate

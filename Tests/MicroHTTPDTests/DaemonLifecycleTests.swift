@@ -197,6 +197,27 @@ struct DaemonLifecycleTests {
         for connection in connections { #expect(try connection.readResponse().status == 200) }
     }
 
+    /// More workers than connections allowed: the limit still holds (no
+    /// worker is given a share of none, which libmicrohttpd would read as its
+    /// own default): with a limit of 1, a second connection is not taken
+    /// while the first is open.
+    @Test func fewerConnectionsAllowedThanWorkersStillHoldTheLimit() throws {
+        var configuration = HTTPDaemonConfiguration(port: 0, threadPoolSize: 3)
+        configuration.connectionLimit = 1
+        let handler = Held()
+        let daemon = try HTTPDaemon(configuration: configuration, handler: handler)
+        let first = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 5)
+        let second = try TestHTTPConnection(port: daemon.port, timeoutSeconds: 1)
+        defer { withExtendedLifetime((first, second)) { handler.releaseAll(); daemon.stop() } }
+        try first.sendRequest("GET", "/")
+        for _ in 0..<500 where handler.heldCount < 1 { Thread.sleep(forTimeInterval: 0.01) }
+        try second.sendRequest("GET", "/")
+        #expect(throws: (any Error).self, "a second connection is past the limit") { try second.readResponse() }
+        #expect(handler.heldCount == 1)
+        handler.releaseAll()
+        #expect(try first.readResponse().status == 200)
+    }
+
     /// One `GET /` on a new connection: true when answered 200, false when
     /// the connection is refused, reset or closed without an answer.
     static func get(port: UInt16) -> Bool {
