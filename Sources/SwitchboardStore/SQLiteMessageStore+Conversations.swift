@@ -50,9 +50,9 @@ extension SQLiteMessageStore: ConversationStore {
     /// Every statement a request reads or writes here is compiled once per
     /// connection, in a compiled transaction: compiled at each call, a list
     /// of 30 conversations (two statements for each) with a read marker and
-    /// `/api/me` cost 20 million instructions. Three statements a list,
-    /// whatever its length (the conversations, all their members, all their
-    /// last messages): two for each conversation, 10,000 took 150 ms.
+    /// `/api/me` cost 20 million instructions. Three statements a page,
+    /// whatever its length (its conversations, their members, their last
+    /// messages): two for each conversation, 10,000 took 150 ms.
     public func summaries(for user: String, after cursor: ConversationCursor?, limit: Int) throws -> ConversationPage {
         try writer.readInCompiledTransaction { db in
             // One more than asked: whether a page follows.
@@ -93,10 +93,7 @@ extension SQLiteMessageStore: ConversationStore {
             """), arguments: [jsonList(rooms)]) {
             members[row["room"], default: []].append(row["user"])
         }
-        let ids: [Int64] = rows.compactMap { row in
-            let last: Int64 = row["last_id"]
-            return last > 0 ? last : nil
-        }
+        let ids = rows.map { $0["last_id"] as Int64 }.filter { $0 > 0 }
         let lastMessages = try MessageRows.fetchAll(db.cachedStatement(sql: """
             SELECT \(Self.columns) FROM message WHERE id IN (SELECT value FROM json_each(?))
             """), arguments: [jsonList(ids)])

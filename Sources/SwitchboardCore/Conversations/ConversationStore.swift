@@ -25,18 +25,3 @@ public protocol ConversationStore: Sendable {
     /// Mutes or unmutes `room` for `user`; false: not a member.
     func setMuted(room: String, user: String, muted: Bool) throws -> Bool
 }
-
-extension ConversationStore {
-    /// Every one of `user`'s conversations, page after page (tests, tools;
-    /// a request asks for one page).
-    public func summaries(for user: String) throws -> [ConversationSummary] {
-        var all: [ConversationSummary] = []
-        var cursor: ConversationCursor?
-        repeat {
-            let page = try summaries(for: user, after: cursor, limit: ConversationPage.mostConversations)
-            all += page.summaries
-            cursor = page.next
-        } while cursor != nil
-        return all
-    }
-}
