@@ -104,9 +104,8 @@ final class DaemonLoop: @unchecked Sendable {
     /// at least every ``closingPassMilliseconds``.
     func releaseUpgrade(_ handle: OpaquePointer) {
         let accepted = releasedUpgrades.withLock { released in
-            guard let open = released.handles else { return false }
-            released.handles = open + [UpgradeHandle(pointer: handle)]
-            return true
+            released.handles?.append(UpgradeHandle(pointer: handle))
+            return released.handles != nil
         }
         guard accepted else { return }  // stopped: libmicrohttpd closes it itself
         upgradesReleased.store(true, ordering: .releasing)
@@ -181,7 +180,9 @@ final class DaemonLoop: @unchecked Sendable {
             passes?.ended()
             if stopping.load(ordering: .acquiring) { break }
             if closeReleasedUpgrades() || more || wakePending.load(ordering: .acquiring) { continue }
-            let closing = DispatchTime.now().uptimeNanoseconds < closingUntil.load(ordering: .relaxed)
+            // The clock only while a release was recent (no read of it for an idle loop's every sleep).
+            let until = closingUntil.load(ordering: .relaxed)
+            let closing = until != 0 && DispatchTime.now().uptimeNanoseconds < until
             sb_loop_wait(daemon, set, wakeFD, closing ? Self.closingPassMilliseconds : -1)
         }
         turns.close { $0.markResumable() }

@@ -172,7 +172,7 @@ public final class HTTPExchange: @unchecked Sendable {
     /// a time, so that a worker serves what else came in between turns (by
     /// its ``DaemonLoop`` itself). Safe from any thread.
     public func resumeInTurn() {
-        daemon.loop.resumeInTurn(self)
+        loop.resumeInTurn(self)
     }
 
     /// Un-parks a suspended connection without waking the daemon's thread:

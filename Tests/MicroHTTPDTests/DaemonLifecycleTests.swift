@@ -149,7 +149,7 @@ struct DaemonLifecycleTests {
 
         func handle(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
             let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? "?"
-            threads.withLock { $0.append((name, UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))))) }
+            threads.withLock { $0.append((name, UInt(pthread_self()))) }
             exchange.suspend(continuingWith: self)
             held.withLock { $0.append(exchange) }
             return .suspended
