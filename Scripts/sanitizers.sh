@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitizers=${SANITIZERS:-"core thread address"}
-concurrency="ParkedSubscribers|PumpTests|MessageBus|GroupCommit|Presence|ResumeQueue|ResumeTurns|ConnectionDirectory|NoticeBoard|ConversationDirectory|DeadlineScheduler|DeadlineHeap|LoopWakeups|HangupWatch"
+concurrency="ParkedSubscribers|PumpTests|MessageBus|GroupCommit|Presence|ResumeTurns|ConnectionDirectory|NoticeBoard|ConversationDirectory|DeadlineScheduler|DeadlineHeap|LoopWakeups|HangupWatch|DaemonLifecycle|SeveralWorkers"
 logs=$(mktemp -d -t switchboard-sanitizers.XXXXXX)
 trap 'rm -rf "$logs"' EXIT
 status=0
