@@ -7,11 +7,13 @@ import Testing
 @Suite("Client message JSON reader")
 struct ClientMessageJSONTests {
     /// What Foundation makes of `text` under the publish rules (nil: refused).
-    /// One deliberate difference: Foundation accepts a trailing comma
-    /// (`{"a":1,}`), which RFC 8259 does not allow and this reader refuses.
-    /// (No string in these tests holds a comma or a bracket.)
+    /// Two deliberate differences: Foundation accepts a trailing comma
+    /// (`{"a":1,}`), which RFC 8259 does not allow, and a member read given
+    /// twice (`{"text":"a","text":"b"}`, I-JSON: RFC 7493), which this reader
+    /// refuses. (No string in these tests holds a comma or a bracket.)
     func reference(_ text: String) -> (user: String?, text: String?)?? {
         if text.range(of: #",\s*[}\]]"#, options: .regularExpression) != nil { return .some(nil) }
+        if readMembersGivenTwice(text) { return .some(nil) }
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return .some(nil) }
         func field(_ name: String) -> String?? {
             switch object[name] {
@@ -24,6 +26,27 @@ struct ClientMessageJSONTests {
         return .some((user, text))
     }
 
+    /// Whether the outer object names `user` or `text` twice: its members'
+    /// names, found by depth outside strings.
+    func readMembersGivenTwice(_ text: String) -> Bool {
+        var depth = 0, names: [String] = [], rest = Substring(text)
+        while let character = rest.popFirst() {
+            switch character {
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case "\"":
+                var string = ""
+                while let next = rest.popFirst(), next != "\"" {
+                    string.append(next)
+                    if next == "\\", let escaped = rest.popFirst() { string.append(escaped) }
+                }
+                if depth == 1, rest.drop(while: \.isWhitespace).first == ":" { names.append(string) }
+            default: break
+            }
+        }
+        return ["user", "text"].contains { name in names.filter { $0 == name }.count > 1 }
+    }
+
     func ours(_ text: String) -> (user: String?, text: String?)? {
         (try? ClientMessageJSON.publish(of: Array(text.utf8))).map { ($0.user, $0.text) }
     }
@@ -34,14 +57,14 @@ struct ClientMessageJSONTests {
         #"{}"#, #"{"user":null,"text":null}"#,
         #"{"user":"a","text":"tab\tnew\nline \"q\" \\ \/ \u00e9 \ud83d\ude00 \u0000"}"#,
         #"{"user":"a","text":"x","extra":{"n":[1,-2.5e+3,true,false,null,{"deep":[[]]}],"s":"\u1234"}}"#,
-        #"{"user":"a","text":"x","n":0,"m":-0.0,"e":1E9}"#,
+        #"{"user":"a","text":"x","n":0,"m":-0.0,"e":1E9}"#, #"{"user":"a","text":"x","n":{"text":1},"m":[{"user":2}]}"#,
         // refused by both
         #"{"user":1,"text":"x"}"#, #"{"user":"a","text":["x"]}"#, #"["user"]"#, #""just a string""#,
         #"{"user":"a","text":"x",}"#, #"{"user":"a" "text":"x"}"#, #"{"user":"a","text":"x"} trailing"#,
         #"{"user":"a","text":"x","n":01}"#, #"{"user":"a","text":"x","n":1.}"#, #"{"user":"a","text":"x","n":.5}"#,
         #"{"user":"a","text":"\x"}"#, #"{"user":"a","text":"\u12"}"#, #"{"user":"a","text":"x","b":tru}"#,
         #"{"user":"a","text":"unterminated}"#, #"{user:"a"}"#, #"{"user":"a","text":"x""#, "", " ",
-        "{\"user\":\"a\",\"text\":\"raw\u{1}control\"}", #"{"user":"a","text":"x","n":-}"#, #"{"user":"a","text":"x","n":1e}"#,
+        "{\"user\":\"a\",\"text\":\"raw\u{1}control\"}", #"{"user":"a","text":"x","text":"y"}"#, #"{"user":"a","user":"b","text":"x"}"#, #"{"user":"a","text":"x","n":-}"#, #"{"user":"a","text":"x","n":1e}"#,
     ]
 
     @Test(arguments: corpus)
@@ -61,6 +84,23 @@ struct ClientMessageJSONTests {
         #expect(ours(deep) == nil, "nesting is bounded")
         let fine = #"{"user":"a","text":"x","n":"# + String(repeating: "[", count: 30) + String(repeating: "]", count: 30) + "}"
         #expect(ours(fine)?.text == "x")
+    }
+
+    /// A member the reader reads, given twice, is refused on every way in
+    /// (a publish body, a WebSocket frame), as inside a nested object; one
+    /// it skips may be given twice.
+    @Test func aMemberReadTwiceIsRefused() throws {
+        #expect(throws: SwitchboardError.malformedJSON("'text' is given twice")) {
+            try ClientMessageJSON.publish(of: Array(#"{"user":"a","text":"first","text":"second"}"#.utf8))
+        }
+        #expect(throws: SwitchboardError.malformedJSON("'user' is given twice")) {
+            try ClientMessageJSON.publish(of: Array(#"{"user":"a","text":"x","user":null}"#.utf8))
+        }
+        #expect(throws: ClientMessageJSON.Refusal(reason: "'ref' is given twice")) {
+            try ClientMessageJSON.members(of: Array(#"{"text":"hi","ref":1,"ref":2}"#.utf8), named: ["text", "ref"])
+        }
+        #expect(ours(#"{"user":"a","text":"x","other":1,"other":2}"#)?.text == "x")
+        #expect(try ClientMessageJSON.members(of: Array(#"{"text":"hi","x":1,"x":2}"#.utf8), named: ["text"]) == ["text": .string("hi")])
     }
 
     @Test func aFieldOfTheWrongTypeIsNamed() {

@@ -44,6 +44,7 @@ struct BadInputTests {
         Case(name: "JSON that is not an object", contentType: "application/json", body: form(#"["luke","hi"]"#), status: 400, code: "malformed_json"),
         Case(name: "JSON with a number for text", contentType: "application/json", body: form(#"{"user":"luke","text":42}"#), status: 400, code: "malformed_json"),
         Case(name: "JSON lone surrogate escape", contentType: "application/json", body: form(#"{"user":"luke","text":"\ud800"}"#), status: 400, code: "malformed_json"),
+        Case(name: "JSON with text given twice", contentType: "application/json", body: form(#"{"user":"luke","text":"a","text":"b"}"#), status: 400, code: "malformed_json"),
         Case(name: "unsupported content type", contentType: "text/plain", body: form("hello"), status: 415, code: "unsupported_media_type"),
         Case(name: "unknown route", method: "GET", path: "/api/nothing", status: 404, code: "not_found"),
         Case(name: "unknown root path", method: "GET", path: "/wp-login.php", status: 404, code: "not_found"),

@@ -34,16 +34,26 @@ public struct ClientMessageJSON {
         return reader.index == bytes.count ? value : nil
     }
 
-    /// Reads one whole object, handing each wanted member's value to `found`.
-    mutating func object(wanting wanted: (String) -> Bool, _ found: (String, JSONValue) -> Void) throws(Refusal) {
+    /// Reads one whole object, handing each wanted member's value to `found`
+    /// (which refuses a member given twice: ``once(_:_:_:)``).
+    mutating func object(wanting wanted: (String) -> Bool, _ found: (String, JSONValue) throws(Refusal) -> Void) throws(Refusal) {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else { throw Refusal(reason: "expected an object like {\"user\":\"luke\",\"text\":\"hi\"}") }
         try members { reader, key throws(Refusal) in
             guard wanted(key) else { return try reader.skipValue(depth: 1) }
-            found(key, try reader.scalar())
+            try found(key, try reader.scalar())
         }
         skipWhitespace()
         guard index == bytes.count else { throw Refusal(reason: "unexpected bytes after the object") }
+    }
+
+    /// Keeps `value` in `slot`, the first time only: a member read twice
+    /// (`{"text":"a","text":"b"}`) is refused, as I-JSON (RFC 7493) asks and
+    /// as inside a nested object, rather than one reader taking the first and
+    /// another the last.
+    static func once(_ slot: inout JSONValue?, _ value: JSONValue, _ key: String) throws(Refusal) {
+        guard slot == nil else { throw Refusal(reason: "'\(key)' is given twice") }
+        slot = value
     }
 
     /// A member's value as a ``JSONValue``: scalars, and arrays and objects
