@@ -65,6 +65,20 @@ struct HTTPRouterTests {
         #expect(try await answer("POST", "/api/admin/rooms/bad%25room/system").status == 401)
     }
 
+    /// A signed-in user's route (an upload, `/api/me`, a push subscription,
+    /// a conversation) refuses a guest and the admin's token alike, saying
+    /// that an account is needed (it had spoken of conversations on every one).
+    @Test func aSignedInRouteSaysAnAccountIsNeeded() async throws {
+        for (method, path) in [("GET", "/api/me"), ("POST", "/api/push/subscriptions"), ("GET", "/api/conversations")] {
+            for headers in [[:], ["Authorization": "Bearer secret"]] {
+                let refused = try await client.send(method, path, headers: headers)
+                #expect(refused.status == 401 && refused.errorCode == "unauthorized", "\(method) \(path)")
+                let message = try #require((refused.json?["error"] as? [String: Any])?["message"] as? String)
+                #expect(message.contains("signed-in users") && !message.contains("Conversations"), "\(method) \(path): \(message)")
+            }
+        }
+    }
+
     @Test func readsAndPublishesAreAnsweredThroughTheRouter() async throws {
         #expect(try await answer("GET", "/healthz").status == 200)
         let published = try await client.send("POST", "/api/rooms/lobby/messages", json: #"{"user":"a","text":"hi"}"#)

@@ -4,8 +4,11 @@ extension SwitchboardError {
     /// No token where one is needed (`--auth required`, or an account's own endpoint).
     public static let unauthorized = unauthorized(
         "Sign in first: send 'Authorization: Bearer TOKEN', ?access_token=TOKEN or the session cookie.")
-    /// No signed-in user where one is needed (conversations are for signed-in users).
-    public static let signInRequired = unauthorized("Conversations are for signed-in users: sign in first.")
+    /// No signed-in user where one is needed: conversations, `/api/me`,
+    /// uploads, push subscriptions (a guest's name and the admin's token
+    /// have no account behind them).
+    public static let signInRequired = unauthorized(
+        "This is for signed-in users: sign in to an account first (a guest or the admin token has none).")
     /// `unauthorized` (401, `WWW-Authenticate: Bearer`) saying what was needed: every such refusal is made here.
     public static func unauthorized(_ message: String) -> SwitchboardError {
         SwitchboardError(.unauthenticated, code: "unauthorized", message: message)
