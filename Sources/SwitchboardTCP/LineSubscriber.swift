@@ -57,7 +57,7 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
         self.cursor = cursor
     }
 
-    func deliver(_ batch: [EncodedMessage]) -> Bool {
+    func deliver(_ batch: MessageBatch) -> Bool {
         let batch = until.map { until in batch.prefix { $0.id <= until } } ?? batch[...]
         if appFraming {
             for message in batch {

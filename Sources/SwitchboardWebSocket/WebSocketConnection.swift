@@ -118,7 +118,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
 
     // MARK: - Delivery
 
-    func deliver(_ batch: [EncodedMessage]) -> Bool {
+    func deliver(_ batch: MessageBatch) -> Bool {
         guard let context else { return false }
         if let encodedOutput {
             // Every frame of the batch in one buffer: one write, one `writev` at the flush.

@@ -11,7 +11,7 @@ final class CountingSubscriber: Subscriber, @unchecked Sendable {
     let parkingSpot = ParkingSpot()
     let filter = RoomFilter.all
     var cursor: Int64 = 0
-    func deliver(_ batch: [EncodedMessage]) -> Bool { false }
+    func deliver(_ batch: MessageBatch) -> Bool { false }
     let wakes = Atomic<Int>(0)
     func wake() { wakes.add(1, ordering: .relaxed) }
     var count: Int { wakes.load(ordering: .relaxed) }
@@ -147,7 +147,7 @@ struct CancellationTests {
         let parkingSpot = ParkingSpot()
         let filter = RoomFilter.all
         var cursor: Int64 = 0
-        func deliver(_ batch: [EncodedMessage]) -> Bool { false }
+        func deliver(_ batch: MessageBatch) -> Bool { false }
         let cancelled = Atomic<Bool>(false)
         let wakes = Atomic<Int>(0)
         func wake() { wakes.add(1, ordering: .relaxed) }

@@ -21,7 +21,7 @@ final class RecordingSubscriber: Subscriber, @unchecked Sendable {
         self.access = access
     }
 
-    func deliver(_ batch: [EncodedMessage]) -> Bool {
+    func deliver(_ batch: MessageBatch) -> Bool {
         batches.append(batch.map(\.id))
         return acceptMore
     }

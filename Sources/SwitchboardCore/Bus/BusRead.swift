@@ -3,7 +3,7 @@ public enum BusRead: Sendable {
     /// Messages after the cursor (maybe none when read without parking), and
     /// where the reader's cursor may move: past every id it has seen, matching
     /// or not.
-    case messages([EncodedMessage], scannedThrough: Int64)
+    case messages(MessageBatch, scannedThrough: Int64)
     /// Nothing new: the subscriber is parked and `park` was called.
     case parked
     /// The bus is closed; nothing more will come.

@@ -77,11 +77,11 @@ public final class DeliveryStats: Sendable {
     }
 
     /// Counts messages written to one client of `transport` now.
-    public func delivered(_ messages: [EncodedMessage], transport: Transport) {
-        guard !messages.isEmpty else { return }
+    public func delivered(_ messages: some Collection<EncodedMessage>, transport: Transport) {
+        guard let oldest = messages.first else { return }
         let now = clock()
         // One latency sample per write: the oldest message's (the worst in it).
-        let milliseconds = max(0, now - messages[0].message.ts)
+        let milliseconds = max(0, now - oldest.message.ts)
         let sampleCount = sampleCount
         state.withLock { $0.tallies[transport.ordinal].record(messages.count, milliseconds: milliseconds, keeping: sampleCount) }
     }

@@ -19,7 +19,7 @@ extension MessageBus {
         while true {
             switch try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit,
                                          for: subscriber, whileFetching: park) {
-            case .found(let messages, let scannedThrough): return .messages(messages, scannedThrough: scannedThrough)
+            case .found(let messages, let scannedThrough): return .messages(MessageBatch(messages), scannedThrough: scannedThrough)
             case .fetching: return .fetching
             case .readRing: break
             }

@@ -126,7 +126,8 @@ public final class MessageBus: Sendable {
             }
             let outcome = state.withLock { state -> (messages: [EncodedMessage], scannedThrough: Int64)? in
                 guard cursor >= state.recent.coveredAfter else { return nil }
-                return state.recent.read(after: cursor, in: filter, access: access, limit: limit)
+                let found = state.recent.read(after: cursor, in: filter, access: access, limit: limit)
+                return (found.messages.array, found.scannedThrough)
             }
             if let outcome { return outcome }
         }
@@ -144,7 +145,7 @@ public final class MessageBus: Sendable {
         while true {
             switch try readStoreIfBehind(after: &cursor, in: filter, access: access, limit: limit,
                                          for: subscriber, whileFetching: whileFetching) {
-            case .found(let messages, let scannedThrough): return .messages(messages, scannedThrough: scannedThrough)
+            case .found(let messages, let scannedThrough): return .messages(MessageBatch(messages), scannedThrough: scannedThrough)
             case .fetching: return .fetching
             case .readRing: break
             }

@@ -84,14 +84,12 @@ struct RecentMessages {
     /// Messages with id > `cursor` in `filter` that `access` sees, at most `limit`, and how far the
     /// scan got. `cursor` must be ≥ ``coveredAfter``.
     func read(after cursor: Int64, in filter: RoomFilter, access: RoomAccess, limit: Int)
-        -> (messages: [EncodedMessage], scannedThrough: Int64)
+        -> (messages: MessageBatch, scannedThrough: Int64)
     {
         // Nothing newer: where every pump of an up-to-date reader (each re-park) ends.
-        guard cursor < lastID else { return ([], cursor) }
-        let low = firstIndex(after: cursor)
-        var found: [EncodedMessage] = []
-        found.reserveCapacity(min(limit, count - low))
-        var index = low
+        guard cursor < lastID else { return (MessageBatch(), cursor) }
+        var found = MessageBatch()
+        var index = firstIndex(after: cursor)
         while index < count {
             let candidate = element(index)
             if shows(candidate, in: filter, to: access) {

@@ -19,7 +19,7 @@ public protocol Subscriber: AnyObject, Sendable {
     /// Takes a batch of messages (never empty), in id order. Returns whether
     /// the pump should read on at once (false: stop here, e.g. the socket's
     /// buffer is full or a one-shot answer is ready).
-    func deliver(_ batch: [EncodedMessage]) -> Bool
+    func deliver(_ batch: MessageBatch) -> Bool
     /// Un-parks it (e.g. resumes the suspended connection). Called at most
     /// once per park, outside the bus's lock, by whoever took it out of the
     /// bus: a publish, a deadline, a keepalive tick or the shutdown.

@@ -49,8 +49,8 @@ class PollSubscriber: Subscriber, @unchecked Sendable {
         cursor = since
     }
 
-    func deliver(_ batch: [EncodedMessage]) -> Bool {
-        messages = batch
+    func deliver(_ batch: MessageBatch) -> Bool {
+        messages = batch.array
         return false
     }
 

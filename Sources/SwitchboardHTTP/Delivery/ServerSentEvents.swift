@@ -158,7 +158,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         }
     }
 
-    func deliver(_ batch: [EncodedMessage]) -> Bool {
+    func deliver(_ batch: MessageBatch) -> Bool {
         for message in batch { outbox.append(message, framedAs: SSEEvent.self) }
         return false
     }
