@@ -7,7 +7,7 @@
 /// instructions (callgrind, 100 streams).
 public struct MessageBatch: RandomAccessCollection, Sendable {
     private enum Storage: Sendable {
-        case none
+        case empty
         case one(EncodedMessage)
         case many([EncodedMessage])
     }
@@ -16,23 +16,23 @@ public struct MessageBatch: RandomAccessCollection, Sendable {
 
     /// No messages.
     public init() {
-        storage = .none
+        storage = .empty
     }
 
     /// `messages`, as they are (a read of the store).
     public init(_ messages: [EncodedMessage]) {
-        storage = messages.isEmpty ? .none : .many(messages)
+        storage = messages.isEmpty ? .empty : .many(messages)
     }
 
     /// Adds `message` after the others.
     mutating func append(_ message: EncodedMessage) {
         switch storage {
-        case .none:
+        case .empty:
             storage = .one(message)
         case .one(let first):
             storage = .many([first, message])
         case .many(var messages):
-            storage = .none  // the array's one reference is `messages`: appended in place
+            storage = .empty  // the array's one reference is `messages`: appended in place
             messages.append(message)
             storage = .many(messages)
         }
@@ -41,7 +41,7 @@ public struct MessageBatch: RandomAccessCollection, Sendable {
     /// The messages as an array (the one held in place is copied into one).
     public var array: [EncodedMessage] {
         switch storage {
-        case .none: []
+        case .empty: []
         case .one(let message): [message]
         case .many(let messages): messages
         }
@@ -51,7 +51,7 @@ public struct MessageBatch: RandomAccessCollection, Sendable {
 
     public var endIndex: Int {
         switch storage {
-        case .none: 0
+        case .empty: 0
         case .one: 1
         case .many(let messages): messages.count
         }
@@ -64,7 +64,7 @@ public struct MessageBatch: RandomAccessCollection, Sendable {
             return message
         case .many(let messages):
             return messages[position]
-        case .none:
+        case .empty:
             preconditionFailure("MessageBatch index out of range")
         }
     }

@@ -13,9 +13,8 @@ extension ClientMessageJSON {
     /// An HTTP publish body's `user`, `text` (each a string, or null
     /// meaning absent), `media` (an array of upload ids, or null),
     /// `reply_to` (a message id) and `location` (an object): 400
-    /// `malformed_json` for a body that is not such an object (or gives
-    /// one of these twice), 422 for a
-    /// `reply_to` or `location` out of bounds.
+    /// `malformed_json` for a body that is not such an object or gives one
+    /// of these twice, 422 for a `reply_to` or `location` out of bounds.
     public static func publish(of bytes: [UInt8]) throws(SwitchboardError) -> PublishFields {
         // On every publish: no set, no dictionary, a few comparisons a member.
         var user: JSONValue?, text: JSONValue?, media: JSONValue?, replyTo: JSONValue?, location: JSONValue?, clientID: JSONValue?
