@@ -24,6 +24,11 @@ struct PageCacheTests {
         #expect(Self.shared(again) === made)
         #expect(made.bytes == HTTPJSON.page(batch, next: 8))
         #expect(made.headers.map(\.name) == ["Content-Type", "Cache-Control"])
+        // A long poll's batch (one message held in place, no array) finds the page made of the same one.
+        let one = [Self.encoded(9)]
+        var read = MessageBatch()
+        read.append(one[0])
+        #expect(Self.shared(cache.page(read, next: 9)) === Self.shared(cache.page(one, next: 9)))
         // An empty page is known by its next alone.
         #expect(Self.shared(cache.page([], next: 3)) === Self.shared(cache.page([], next: 3)))
         #expect(Self.shared(cache.page([], next: 3)) !== Self.shared(cache.page([], next: 4)))

@@ -25,7 +25,7 @@ public struct MessageBatch: RandomAccessCollection, Sendable {
     }
 
     /// Adds `message` after the others.
-    mutating func append(_ message: EncodedMessage) {
+    public mutating func append(_ message: EncodedMessage) {
         switch storage {
         case .empty:
             storage = .one(message)

@@ -23,7 +23,7 @@ final class PageCache: Sendable {
         let next: Int64
         let response: SharedResponse
 
-        func matches(_ messages: [EncodedMessage], next: Int64) -> Bool {
+        func matches(_ messages: some Collection<EncodedMessage>, next: Int64) -> Bool {
             guard self.next == next, self.messages.count == messages.count else { return false }
             for (kept, asked) in zip(self.messages, messages) where kept !== asked { return false }
             return true
@@ -47,15 +47,16 @@ final class PageCache: Sendable {
         self.maxKeptBytes = maxKeptBytes
     }
 
-    /// `{"messages":[...],"next":N}` as a `200`: a kept page, or one made now and kept.
-    func page(_ messages: [EncodedMessage], next: Int64) -> HTTPResponse {
+    /// `{"messages":[...],"next":N}` as a `200`: a kept page, or one made now and kept
+    /// (a long poll's batch is made an array only then).
+    func page(_ messages: some Collection<EncodedMessage>, next: Int64) -> HTTPResponse {
         if let kept = pages.withLock({ $0.kept.first { $0.matches(messages, next: next) }?.response }) {
             return HTTPResponse(status: 200, body: .shared(kept))
         }
         let bytes = HTTPJSON.page(messages, next: next)
         guard bytes.count <= maxKeptBytes else { return .json(200, bytes) }
         let made = SharedResponse(headers: HTTPResponse.jsonHeaders, bytes: bytes)
-        let page = Page(messages: messages, next: next, response: made)
+        let page = Page(messages: Array(messages), next: next, response: made)
         pages.withLock { pages in
             if pages.kept.count < capacity {
                 pages.kept.append(page)

@@ -18,7 +18,7 @@ class PollSubscriber: Subscriber, @unchecked Sendable {
     lazy var storeFetch: StoreFetch? = StoreFetch()
     /// The cursor the poll asked from: `next` when nothing is new.
     @exclusivity(unchecked) private(set) var since: Int64
-    @exclusivity(unchecked) private(set) var messages: [EncodedMessage] = []
+    @exclusivity(unchecked) private(set) var messages = MessageBatch()
     /// Un-parks the request (a short poll's, after a store read; a
     /// ``LongPoll`` resumes its own exchange instead).
     var onWake: @Sendable () -> Void = {}
@@ -50,7 +50,7 @@ class PollSubscriber: Subscriber, @unchecked Sendable {
     }
 
     func deliver(_ batch: MessageBatch) -> Bool {
-        messages = batch.array
+        messages = batch
         return false
     }
 

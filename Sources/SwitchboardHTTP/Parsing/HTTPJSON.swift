@@ -20,7 +20,7 @@ enum HTTPJSON {
         return out
     }
 
-    static func page(_ messages: [EncodedMessage], next: Int64) -> [UInt8] {
+    static func page(_ messages: some Collection<EncodedMessage>, next: Int64) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(32 + messages.reduce(0) { $0 + $1.json.count + 1 })
         out.append(contentsOf: #"{"messages":["#.utf8)
