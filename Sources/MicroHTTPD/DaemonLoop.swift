@@ -180,9 +180,11 @@ final class DaemonLoop: @unchecked Sendable {
             passes?.ended()
             if stopping.load(ordering: .acquiring) { break }
             if closeReleasedUpgrades() || more || wakePending.load(ordering: .acquiring) { continue }
-            // The clock only while a release was recent (no read of it for an idle loop's every sleep).
+            // The clock only while a release was recent (no read of it for an idle loop's every sleep):
+            // the window's end is set back to 0 once passed, unless a release moved it since.
             let until = closingUntil.load(ordering: .relaxed)
             let closing = until != 0 && DispatchTime.now().uptimeNanoseconds < until
+            if until != 0, !closing { _ = closingUntil.compareExchange(expected: until, desired: 0, ordering: .relaxed) }
             sb_loop_wait(daemon, set, wakeFD, closing ? Self.closingPassMilliseconds : -1)
         }
         turns.close { $0.markResumable() }
