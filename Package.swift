@@ -221,7 +221,9 @@ let package = Package(
         .testTarget(
             name: "SwitchboardWebPushTests",
             dependencies: ["SwitchboardWebPush", "SwitchboardCore", .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "JWTKit", package: "jwt-kit")]
+                           .product(name: "JWTKit", package: "jwt-kit"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
         .testTarget(
             name: "SwitchboardHooksTests",

@@ -41,9 +41,26 @@ enum HostAddresses {
         return addresses
     }
 
-    /// Whether every address of `host` is public (false when it has none).
-    static func allPublic(_ host: String) async -> Bool {
-        let addresses = await resolve(host)
-        return !addresses.isEmpty && addresses.allSatisfy { $0.count == 4 ? PublicAddress.isPublic(ipv4: $0) : PublicAddress.isPublic(ipv6: $0) }
+    /// Every address of `host` as text (`8.8.8.8`, `2001:4860::8888`), in
+    /// the resolver's order, when all are public; nil when one is not or
+    /// there is none.
+    static func publicAddresses(_ host: String) async -> [String]? {
+        publicAddresses(of: await resolve(host))
+    }
+
+    /// `addresses` (4 or 16 bytes each) as text when all are public; nil when one is not or there is none.
+    static func publicAddresses(of addresses: [[UInt8]]) -> [String]? {
+        guard !addresses.isEmpty,
+              addresses.allSatisfy({ $0.count == 4 ? PublicAddress.isPublic(ipv4: $0) : PublicAddress.isPublic(ipv6: $0) })
+        else { return nil }
+        return addresses.map(text)
+    }
+
+    /// An address's presentation form (`inet_ntop`).
+    static func text(_ address: [UInt8]) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = address.count == 4 ? AF_INET : AF_INET6
+        _ = address.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
+        return String(cString: buffer)
     }
 }

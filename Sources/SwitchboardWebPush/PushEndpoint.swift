@@ -8,6 +8,10 @@ import Foundation
 public struct PushEndpoint: Sendable, Equatable {
     /// Its host, lowercased (an IPv6 literal without its brackets).
     public let host: String
+    /// Its host as the URL spells it (an IPv6 literal without its
+    /// brackets): the name the HTTP client looks up, so the one a checked
+    /// address is pinned for (``PinnedClients``).
+    public let urlHost: String
     /// `scheme://host[:port]`: the VAPID token's audience.
     public let origin: String
     /// Whether the operator admitted this host (then its addresses are not checked).
@@ -37,11 +41,14 @@ public struct PushEndpoint: Sendable, Equatable {
               scheme == "https" || scheme == "http", let rawHost = url.host, !rawHost.isEmpty,
               url.user == nil, url.password == nil
         else { throw .notAURL }
-        let host = rawHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        urlHost = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = urlHost.lowercased()
         let admitted = allowedHosts.contains(host)
         if !admitted {
             guard scheme == "https" else { throw .notHTTPS }
-            if host == "localhost" || host.hasSuffix(".localhost") || host.hasSuffix(".local") || host.hasSuffix(".internal") {
+            // A fully qualified name's final dot names the same host (`localhost.`).
+            let name = host.hasSuffix(".") ? String(host.dropLast()) : host
+            if name == "localhost" || name.hasSuffix(".localhost") || name.hasSuffix(".local") || name.hasSuffix(".internal") {
                 throw .notPublic(host)
             }
             if let literal = Self.literal(host), !literal { throw .notPublic(host) }
@@ -52,10 +59,14 @@ public struct PushEndpoint: Sendable, Equatable {
         self.admitted = admitted
     }
 
-    /// For an IP literal: whether it is public; nil for a name.
+    /// For an IP literal: whether it is public; nil for a name. IPv4 in
+    /// every form the resolver reads as an address (`inet_aton`: `127.1`,
+    /// `0x7f000001`, `2130706433`, `0177.0.0.1`), not only dotted quads:
+    /// each of those is 127.0.0.1 to getaddrinfo, so refused when kept,
+    /// not only when sent.
     static func literal(_ host: String) -> Bool? {
         var v4 = in_addr(), v6 = in6_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 {
+        if inet_aton(host, &v4) != 0 {
             return PublicAddress.isPublic(ipv4: withUnsafeBytes(of: &v4) { Array($0) })
         }
         if inet_pton(AF_INET6, host, &v6) == 1 {

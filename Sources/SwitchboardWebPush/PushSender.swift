@@ -9,15 +9,18 @@ import SwitchboardCore
 /// Delivers the queued notifications (RFC 8030): claims what is due from
 /// the store, encrypts each for its subscription with a fresh key, signs
 /// with VAPID, and POSTs it with async-http-client (connections kept alive
-/// per push service; redirects never followed). One task; a batch's
-/// deliveries run at once. Publishing never waits for it: the notifier
-/// queues in the store and wakes it.
+/// per push service; redirects never followed; a name connected to the
+/// public address it was checked at: ``PinnedClients``). One task; a
+/// batch's deliveries run at once. Publishing never waits for it: the
+/// notifier queues in the store and wakes it.
 public final class PushSender: Sendable {
     let store: any PushStore
     let gate: StoreGate
     let signer: VAPIDSigner
     /// The HTTP client, made by ``start()`` (a server whose start failed never makes one to shut down).
     let client = Mutex<HTTPClient?>(nil)
+    /// The clients of endpoints named by a host name, each pinned to an address checked public (made by ``start()``).
+    let pinned = Mutex<PinnedClients?>(nil)
     let group: any EventLoopGroup
     let allowedHosts: Set<String>
     let logger: Logger
@@ -53,6 +56,7 @@ public final class PushSender: Sendable {
             configuration.connectionPool = .init(idleTimeout: .seconds(60))
             let made = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
             client.withLock { $0 = made }
+            pinned.withLock { $0 = PinnedClients(configuration: configuration, group: group, capacity: Self.batch) }
             task = Task { [self] in await run() }
         }
     }
@@ -69,6 +73,7 @@ public final class PushSender: Sendable {
         running?.cancel()
         let made = client.withLock { client in defer { client = nil }; return client }
         try? made?.syncShutdown()
+        for pinnedClient in pinned.withLock({ $0 })?.close() ?? [] { try? pinnedClient.syncShutdown() }
     }
 
     /// What the sender has done since start, and the queue as last read.
@@ -94,9 +99,9 @@ public final class PushSender: Sendable {
     /// finished (accepted or given up) leave it in one store call, so a
     /// thousand pushes are not a thousand transactions.
     func deliver(_ jobs: [PushJob]) async {
-        let resolved = await publicHosts(of: jobs)
+        let clients = await pinnedClients(for: jobs)
         let outcomes = await withTaskGroup(of: (PushJob, PushOutcome).self) { group in
-            for job in jobs { group.addTask { (job, await self.attempt(job, publicHosts: resolved)) } }
+            for job in jobs { group.addTask { (job, await self.attempt(job, pinnedClients: clients)) } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         var finished: [Int64] = []
@@ -123,22 +128,30 @@ public final class PushSender: Sendable {
     }
 
     /// Each host name of the batch that needs it, resolved once (a thousand
-    /// pushes to one service are one lookup): whether all its addresses are
-    /// public. Checked at each batch: what a name resolves to may change.
-    private func publicHosts(of jobs: [PushJob]) async -> [String: Bool] {
-        var verdicts: [String: Bool] = [:]
+    /// pushes to one service are one lookup) and, when all its addresses
+    /// are public, its client pinned to one of them; a name missing from
+    /// the result resolved to none or to one not public. Checked at each
+    /// batch: what a name resolves to may change. Clients replaced are shut
+    /// down here, between batches, when none has a request under way.
+    private func pinnedClients(for jobs: [PushJob]) async -> [String: HTTPClient] {
+        guard let pinned = pinned.withLock({ $0 }) else { return [:] }
+        var clients: [String: HTTPClient] = [:], looked: Set<String> = []
         for job in jobs {
             guard let endpoint = try? PushEndpoint(job.subscription.endpoint, allowedHosts: allowedHosts),
-                  endpoint.needsResolution, verdicts[endpoint.host] == nil else { continue }
-            verdicts[endpoint.host] = await HostAddresses.allPublic(endpoint.host)
+                  endpoint.needsResolution, looked.insert(endpoint.urlHost).inserted,
+                  let addresses = await HostAddresses.publicAddresses(endpoint.host) else { continue }
+            let (client, retired) = pinned.client(for: endpoint.urlHost, addresses: addresses)
+            clients[endpoint.urlHost] = client
+            for old in retired { try? await old.shutdown() }
         }
-        return verdicts
+        return clients
     }
 
-    private func attempt(_ job: PushJob, publicHosts: [String: Bool]) async -> PushOutcome {
+    private func attempt(_ job: PushJob, pinnedClients: [String: HTTPClient]) async -> PushOutcome {
         let subscription = job.subscription
         guard let endpoint = try? PushEndpoint(subscription.endpoint, allowedHosts: allowedHosts) else { return .gone }
-        if endpoint.needsResolution, publicHosts[endpoint.host] != true {
+        let pinnedClient = pinnedClients[endpoint.urlHost]
+        if endpoint.needsResolution, pinnedClient == nil {
             return .giveUp("the endpoint's host \(endpoint.host) does not resolve to public addresses only")
         }
         guard let key = Base64URL.decode(subscription.p256dh), let secret = Base64URL.decode(subscription.auth),
@@ -155,7 +168,8 @@ public final class PushSender: Sendable {
         var status: Int?, retryAfter: String?
         do {
             request.headers.add(name: "Authorization", value: try await signer.authorization(for: endpoint.origin))
-            guard let client = client.withLock({ $0 }) else { throw CancellationError() }
+            // A name goes through its pinned client only; an IP literal or an admitted host through the shared one.
+            guard let client = endpoint.needsResolution ? pinnedClient : client.withLock({ $0 }) else { throw CancellationError() }
             let response = try await client.execute(request, timeout: .seconds(20))
             status = Int(response.status.code)
             retryAfter = response.headers.first(name: "Retry-After")

@@ -24,6 +24,14 @@ import Testing
         ("https://[fd00::1]/x", .notPublic("fd00::1")),
         ("https://localhost/x", .notPublic("localhost")),
         ("https://printer.local/x", .notPublic("printer.local")),
+        // Every form getaddrinfo reads as an IPv4 address (inet_aton), and a name's final dot.
+        ("https://127.1/x", .notPublic("127.1")),
+        ("https://0x7f000001/x", .notPublic("0x7f000001")),
+        ("https://2130706433/x", .notPublic("2130706433")),
+        ("https://0177.0.0.1/x", .notPublic("0177.0.0.1")),
+        ("https://0/x", .notPublic("0")),
+        ("https://localhost./x", .notPublic("localhost.")),
+        ("https://printer.local./x", .notPublic("printer.local.")),
         ("https://user:pw@push.example.com/x", .notAURL),
         ("ftp://push.example.com/x", .notAURL),
         ("/relative", .notAURL),
@@ -36,6 +44,26 @@ import Testing
         let endpoint = try PushEndpoint("http://127.0.0.1:8125/push/1", allowedHosts: ["127.0.0.1"])
         #expect(endpoint.origin == "http://127.0.0.1:8125")
         #expect(endpoint.admitted)
+    }
+
+    @Test func aPublicAddressInAnotherFormIsALiteral() throws {
+        let endpoint = try PushEndpoint("https://134744072/push", allowedHosts: [])   // 8.8.8.8
+        #expect(!endpoint.needsResolution)
+    }
+
+    @Test func theURLsSpellingIsKeptForTheClient() throws {
+        let endpoint = try PushEndpoint("https://Push.Example.com/a", allowedHosts: [])
+        #expect(endpoint.host == "push.example.com")
+        #expect(endpoint.urlHost == "Push.Example.com")
+        #expect(endpoint.needsResolution)
+        #expect(try PushEndpoint("https://[2001:4860::1]/a", allowedHosts: []).urlHost == "2001:4860::1")
+    }
+
+    @Test func aNamesAddressesAreKeptOnlyWhenAllArePublic() {
+        #expect(HostAddresses.publicAddresses(of: [[8, 8, 8, 8], [0x20, 0x01, 0x48, 0x60] + [UInt8](repeating: 0, count: 11) + [0x88]])
+                == ["8.8.8.8", "2001:4860::88"])
+        #expect(HostAddresses.publicAddresses(of: [[8, 8, 8, 8], [127, 0, 0, 1]]) == nil)
+        #expect(HostAddresses.publicAddresses(of: []) == nil)
     }
 
     @Test func theOriginIsTheAudience() throws {
