@@ -10,7 +10,7 @@ the server keeps serving and nothing half-written is left in --media-dir.
 Test media are made with ImageMagick, exiftool and ffmpeg. Usage:
     python3 Tests/Media/media_test.py .build/debug/switchboard
 """
-import json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import json, os, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.error, urllib.request, zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "TLS"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Security"))
@@ -140,11 +140,38 @@ def make_media(folder):
     open(files["html"], "w").write("<html><script>alert(1)</script></html>")
     files["svg"] = os.path.join(folder, "image.svg")
     open(files["svg"], "w").write('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
+    # Small files, large pictures: a PNG of 10,001 x 10,000 one-bit pixels (13 KB), and a 1 KB GIF of
+    # 30 frames of 2000 x 2000 (each frame one pixel on the canvas; libvips decodes every frame whole).
+    files["huge.png"] = os.path.join(folder, "huge.png")
+    with open(files["huge.png"], "wb") as f:
+        f.write(png_of(10001, 10000))
+    files["bomb.gif"] = os.path.join(folder, "bomb.gif")
+    with open(files["bomb.gif"], "wb") as f:
+        f.write(gif_of(2000, 2000, 30))
     files["big"] = os.path.join(folder, "big.jpg")
     with open(files["big"], "wb") as f:
         f.write(open(files["photo"], "rb").read())
         f.write(os.urandom(3 * 1024 * 1024))
     return files
+
+
+def png_of(width, height):
+    """A one-bit greyscale PNG, all black: a few KB for any size."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = (b"\0" + bytes((width + 7) // 8)) * height
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+
+
+def gif_of(width, height, frames):
+    """An animated GIF on a canvas of width x height whose every frame is one pixel (about 20 bytes a frame)."""
+    out = bytearray(b"GIF89a" + struct.pack("<HHBBB", width, height, 0x80, 0, 0) + bytes([0, 0, 0, 255, 255, 255]))
+    out += bytes([0x21, 0xFF, 11]) + b"NETSCAPE2.0" + bytes([3, 1, 0, 0, 0])
+    for frame in range(frames):
+        out += bytes([0x21, 0xF9, 4, 0, 2, 0, 0, 0]) + b"\x2c" + struct.pack("<HHHHB", frame, 0, 1, 1, 0)
+        out += bytes([2, 2, 0x44, 0x01, 0])   # LZW, 2-bit codes: clear, pixel 0, end
+    return bytes(out + b";")
 
 
 def tcp_line_client(port, name):
@@ -236,6 +263,11 @@ def run(server, files, folder):
     check("a JPEG declared image/png (the content contradicts it) is 415", status == 415 and code(body) == "unsupported_media_type", status)
     status, _, body = server.upload(files["mp4"], luke, content_type="audio/mpeg")
     check("an MP4 declared audio/mpeg is 415", status == 415, status)
+    status, _, body = server.upload(files["huge.png"], luke)
+    check("a 13 KB PNG of 100,010,000 pixels is 415, too large", status == 415 and b"too large" in body, f"{status} {body[:160]}")
+    status, _, body = server.upload(files["bomb.gif"], luke)
+    check("a 1 KB GIF of 30 frames of 2000 x 2000 (120 megapixels together) is 415, too large",
+          status == 415 and b"too large" in body, f"{status} {body[:160]}")
     # (curl, as a user would: it waits for the answer to its headers, `Expect: 100-continue`, before a large body.)
     body, status = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {luke}", "-H", "Content-Type: image/jpeg",
                                    "--data-binary", "@" + files["big"], f"http://127.0.0.1:{server.http}/api/media"],
