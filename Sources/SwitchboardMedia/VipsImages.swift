@@ -17,7 +17,7 @@ public final class VipsImages: ImageProcessing {
 
     private static let started: Bool = sb_vips_start() == 0
 
-    public func clean(_ path: String, type: MediaType, thumbnailSize: Int) throws -> CleanedImage {
+    public func clean(_ path: String, type: MediaType, thumbnailSize: Int, maxPixels: Int64) throws -> CleanedImage {
         guard Self.started else { throw SwitchboardError.storeUnavailable("libvips could not start") }
         let format: sb_image_format
         switch type {
@@ -31,7 +31,7 @@ public final class VipsImages: ImageProcessing {
         let thumbnailBase = path + ".thumbnail"
         var width: Int32 = 0
         var height: Int32 = 0
-        let cleaned = sb_vips_clean(path, format, cleanPath, 100_000_000, &width, &height)
+        let cleaned = sb_vips_clean(path, format, cleanPath, maxPixels, &width, &height)
         guard cleaned == 0 else {
             unlink(cleanPath)
             let reason = Self.lastError()

@@ -10,7 +10,7 @@ the server keeps serving and nothing half-written is left in --media-dir.
 Test media are made with ImageMagick, exiftool and ffmpeg. Usage:
     python3 Tests/Media/media_test.py .build/debug/switchboard
 """
-import json, os, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.error, urllib.request, zlib
+import json, os, shutil, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request, zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "TLS"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Security"))
@@ -148,6 +148,9 @@ def make_media(folder):
     files["bomb.gif"] = os.path.join(folder, "bomb.gif")
     with open(files["bomb.gif"], "wb") as f:
         f.write(gif_of(2000, 2000, 30))
+    files["slow.gif"] = os.path.join(folder, "slow.gif")   # 16 megapixels in 4 frames: about a second in libvips
+    with open(files["slow.gif"], "wb") as f:
+        f.write(gif_of(2000, 2000, 4))
     files["big"] = os.path.join(folder, "big.jpg")
     with open(files["big"], "wb") as f:
         f.write(open(files["photo"], "rb").read())
@@ -268,6 +271,20 @@ def run(server, files, folder):
     status, _, body = server.upload(files["bomb.gif"], luke)
     check("a 1 KB GIF of 30 frames of 2000 x 2000 (120 megapixels together) is 415, too large",
           status == 415 and b"too large" in body, f"{status} {body[:160]}")
+    # The photo queue is one at a time: five slow photos at once, the fifth is refused (429) rather than queued.
+    answers = []
+    senders = [threading.Thread(target=lambda: answers.append(server.upload(files["slow.gif"], leia))) for _ in range(5)]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join()
+    statuses = sorted(status for status, _, _ in answers)
+    refused = [(headers, body) for status, headers, body in answers if status == 429]
+    check("five photos of one user at once: four are kept, one is 429 rate_limited with Retry-After",
+          statuses == [201, 201, 201, 201, 429] and code(refused[0][1]) == "rate_limited" and refused[0][0].get("retry-after") == "1",
+          f"{statuses} {refused[:1]}")
+    status, _, body = server.upload(files["png"], leia)
+    check("... and once they are done she uploads again", status == 201, f"{status} {body[:100]}")
     # (curl, as a user would: it waits for the answer to its headers, `Expect: 100-continue`, before a large body.)
     body, status = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {luke}", "-H", "Content-Type: image/jpeg",
                                    "--data-binary", "@" + files["big"], f"http://127.0.0.1:{server.http}/api/media"],

@@ -46,9 +46,16 @@ struct MediaServiceTests {
         func bytes(of temporary: String, at offset: Int64, count: Int) -> [UInt8] { [] }
     }
 
-    struct Images: ImageProcessing {
-        func clean(_ path: String, type: MediaType, thumbnailSize: Int) throws -> CleanedImage {
-            CleanedImage(path: path + ".clean", size: 10, width: 3, height: 2, thumbnailPath: path + ".thumb", thumbnailType: "image/jpeg")
+    /// Cleans every photo into 3 x 2 pixels; with `hold`, each waits for a signal first (libvips at work).
+    final class Images: ImageProcessing, @unchecked Sendable {
+        let hold: DispatchSemaphore?
+        let lock = NSLock()
+        var maxPixels: [Int64] = []
+        init(hold: DispatchSemaphore? = nil) { self.hold = hold }
+        func clean(_ path: String, type: MediaType, thumbnailSize: Int, maxPixels: Int64) throws -> CleanedImage {
+            lock.withLock { self.maxPixels.append(maxPixels) }
+            hold?.wait()
+            return CleanedImage(path: path + ".clean", size: 10, width: 3, height: 2, thumbnailPath: path + ".thumb", thumbnailType: "image/jpeg")
         }
     }
 
@@ -128,6 +135,39 @@ struct MediaServiceTests {
         #expect(throws: SwitchboardError.tooManyAttachments(10)) {
             try service.attachments(Array(repeating: mine.id, count: 11), records: records, by: Self.user("luke"))
         }
+    }
+
+    /// The media queue is one photo at a time: an uploader with four
+    /// waiting for or in it is refused a fifth (429, at once) rather than
+    /// queued behind them for everyone else, and the limit of pixels is
+    /// the one the service was given.
+    @Test func anUploaderHasAtMostFourInTheQueue() throws {
+        let hold = DispatchSemaphore(value: 0)
+        let images = Images(hold: hold)
+        let service = MediaService(bus: bus, access: AccessControl(verifier: nil, conversations: directory), store: records,
+                                   files: files, images: images, limits: MediaLimits(maxImagePixels: 12_345))
+        let results = Mutex<[Result<MediaRecord, SwitchboardError>]>([])
+        let finished = DispatchSemaphore(value: 0)
+        func send(_ user: String) {
+            service.finishUpload(path: "/tmp/upload", size: 100, head: Self.jpeg, declaredType: nil, name: "a.jpg", by: Self.user(user)) {
+                result in
+                results.withLock { $0.append(result) }
+                finished.signal()
+            }
+        }
+        for _ in 0..<4 { send("luke") }
+        send("luke")
+        #expect(finished.wait(timeout: .now() + 5) == .success, "the fifth is answered at once")
+        #expect(throws: SwitchboardError.uploadsInProcess(4)) { try results.withLock { $0 }.first?.get() }
+        send("leia")  // another uploader's share is her own
+        for _ in 0..<5 { hold.signal() }
+        for _ in 0..<5 { #expect(finished.wait(timeout: .now() + 5) == .success) }
+        #expect(results.withLock { $0 }.dropFirst().allSatisfy { (try? $0.get()) != nil })
+        send("luke")  // the queue is free again
+        hold.signal()
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect((try? results.withLock { $0 }.last?.get()) != nil)
+        #expect(images.lock.withLock { images.maxPixels } == Array(repeating: 12_345, count: 6))
     }
 
     /// The earliest of `carriers` in the first room after `room`, as a store gives them.

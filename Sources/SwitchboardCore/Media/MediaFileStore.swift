@@ -87,8 +87,10 @@ public protocol TemporaryMediaFile: AnyObject {
 public protocol ImageProcessing: Sendable {
     /// Re-encodes the image at `path` (of `type`) into a new file beside it
     /// with no metadata, and makes its thumbnail (≤ `thumbnailSize` px).
-    /// - Throws: ``SwitchboardError/unsupportedMedia(_:)`` for an image that cannot be read.
-    func clean(_ path: String, type: MediaType, thumbnailSize: Int) throws -> CleanedImage
+    /// - Throws: ``SwitchboardError/unsupportedMedia(_:)`` for an image that
+    ///   cannot be read, or one over `maxPixels` (an animation's frames
+    ///   together), refused before it is decoded.
+    func clean(_ path: String, type: MediaType, thumbnailSize: Int, maxPixels: Int64) throws -> CleanedImage
 }
 
 /// A photo as ``ImageProcessing`` left it: new files the caller keeps or discards.
