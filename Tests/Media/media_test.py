@@ -271,17 +271,23 @@ def run(server, files, folder):
     status, _, body = server.upload(files["bomb.gif"], luke)
     check("a 1 KB GIF of 30 frames of 2000 x 2000 (120 megapixels together) is 415, too large",
           status == 415 and b"too large" in body, f"{status} {body[:160]}")
-    # The photo queue is one at a time: five slow photos at once, the fifth is refused (429) rather than queued.
+    # The photo queue is one at a time: while a slow photo of leia's is in it, ten more of hers wait and an eleventh
+    # is refused (429) rather than queued.
     answers = []
-    senders = [threading.Thread(target=lambda: answers.append(server.upload(files["slow.gif"], leia))) for _ in range(5)]
+    def send(path):
+        answers.append(server.upload(path, leia))
+    slow = threading.Thread(target=send, args=(files["slow.gif"],))
+    slow.start()
+    time.sleep(0.5)
+    senders = [threading.Thread(target=send, args=(files["png"],)) for _ in range(11)]
     for sender in senders:
         sender.start()
-    for sender in senders:
+    for sender in senders + [slow]:
         sender.join()
     statuses = sorted(status for status, _, _ in answers)
     refused = [(headers, body) for status, headers, body in answers if status == 429]
-    check("five photos of one user at once: four are kept, one is 429 rate_limited with Retry-After",
-          statuses == [201, 201, 201, 201, 429] and code(refused[0][1]) == "rate_limited" and refused[0][0].get("retry-after") == "1",
+    check("twelve photos of one user at once: one in the queue and ten waiting are kept, one is 429 rate_limited with Retry-After",
+          statuses == [201] * 11 + [429] and code(refused[0][1]) == "rate_limited" and refused[0][0].get("retry-after") == "1",
           f"{statuses} {refused[:1]}")
     status, _, body = server.upload(files["png"], leia)
     check("... and once they are done she uploads again", status == 201, f"{status} {body[:100]}")

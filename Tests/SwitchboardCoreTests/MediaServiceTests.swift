@@ -137,15 +137,15 @@ struct MediaServiceTests {
         }
     }
 
-    /// The media queue is one photo at a time: an uploader with four
-    /// waiting for or in it is refused a fifth (429, at once) rather than
-    /// queued behind them for everyone else, and the limit of pixels is
-    /// the one the service was given.
-    @Test func anUploaderHasAtMostFourInTheQueue() throws {
+    /// The media queue is one photo at a time: an uploader with as many as
+    /// allowed waiting for it is refused one more (429, at once) rather
+    /// than queued, and the limit of pixels is the one the service was given.
+    @Test func anUploaderHasAtMostTheLimitInTheQueue() throws {
+        #expect(MediaLimits().maxUploadsInProcess == MediaLimits().maxAttachments, "a message's worth of photos at once")
         let hold = DispatchSemaphore(value: 0)
         let images = Images(hold: hold)
         let service = MediaService(bus: bus, access: AccessControl(verifier: nil, conversations: directory), store: records,
-                                   files: files, images: images, limits: MediaLimits(maxImagePixels: 12_345))
+                                   files: files, images: images, limits: MediaLimits(maxImagePixels: 12_345, maxUploadsInProcess: 4))
         let results = Mutex<[Result<MediaRecord, SwitchboardError>]>([])
         let finished = DispatchSemaphore(value: 0)
         func send(_ user: String) {
@@ -155,19 +155,23 @@ struct MediaServiceTests {
                 finished.signal()
             }
         }
+        send("han")  // holds the queue (the image processor waits) while luke's come
         for _ in 0..<4 { send("luke") }
         send("luke")
         #expect(finished.wait(timeout: .now() + 5) == .success, "the fifth is answered at once")
         #expect(throws: SwitchboardError.uploadsInProcess(4)) { try results.withLock { $0 }.first?.get() }
+        send("LUKE")  // the same uploader, however spelt
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(throws: SwitchboardError.uploadsInProcess(4)) { try results.withLock { $0 }.last?.get() }
         send("leia")  // another uploader's share is her own
-        for _ in 0..<5 { hold.signal() }
-        for _ in 0..<5 { #expect(finished.wait(timeout: .now() + 5) == .success) }
-        #expect(results.withLock { $0 }.dropFirst().allSatisfy { (try? $0.get()) != nil })
+        for _ in 0..<6 { hold.signal() }
+        for _ in 0..<6 { #expect(finished.wait(timeout: .now() + 5) == .success) }
+        #expect(results.withLock { $0 }.dropFirst(2).allSatisfy { (try? $0.get()) != nil })
         send("luke")  // the queue is free again
         hold.signal()
         #expect(finished.wait(timeout: .now() + 5) == .success)
         #expect((try? results.withLock { $0 }.last?.get()) != nil)
-        #expect(images.lock.withLock { images.maxPixels } == Array(repeating: 12_345, count: 6))
+        #expect(images.lock.withLock { images.maxPixels } == Array(repeating: 12_345, count: 7))
     }
 
     /// The earliest of `carriers` in the first room after `room`, as a store gives them.

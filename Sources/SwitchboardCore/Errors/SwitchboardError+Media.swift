@@ -13,10 +13,10 @@ extension SwitchboardError {
         SwitchboardError(.tooLarge, code: "quota_exceeded",
                          message: "Your uploads may take at most \(quotaBytes / 1_048_576) MiB; \(usedBytes / 1_048_576) MiB are in use.")
     }
-    /// 429: the uploader has `most` uploads waiting for or in the photo queue.
+    /// 429: the uploader has `most` uploads waiting for the photo queue.
     public static func uploadsInProcess(_ most: Int) -> SwitchboardError {
         SwitchboardError(.rateLimited, code: "rate_limited",
-                         message: "\(most) uploads of yours are still being processed; try again when one is done.", retryAfterSeconds: 1)
+                         message: "\(most) uploads of yours are waiting to be processed; try again when one is done.", retryAfterSeconds: 1)
     }
     /// 404: no upload with that id that this reader may see (never 403: an
     /// id's existence is not told to someone who may not read it).

@@ -9,7 +9,8 @@ import Synchronization
 /// it goes (unattached for a day, or every message that carried it
 /// deleted). The store's parts run on the store gate; a photo's re-encoding
 /// on the media queue (one at a time: libvips's memory is bounded by it;
-/// an uploader has at most ``MediaLimits/maxUploadsInProcess`` in it).
+/// uploaders in turns, each with at most
+/// ``MediaLimits/maxUploadsInProcess`` in it: ``FairSerialQueue``).
 /// No HTTP, no sockets: the transports turn requests into these calls.
 public final class MediaService: Sendable {
     let bus: MessageBus
@@ -19,11 +20,9 @@ public final class MediaService: Sendable {
     private let images: any ImageProcessing
     /// The limits uploads are held to.
     public let limits: MediaLimits
-    private let processing = DispatchQueue(label: "switchboard.media", qos: .utility)
+    private let processing: FairSerialQueue
     /// Storage in use per uploader as last read (for `/metrics`, which never waits on the store).
     private let lastUsage = Mutex<[MediaUsage]>([])
-    /// Each uploader's uploads waiting for or in the media queue.
-    private let inProcess = Mutex<[String: Int]>([:])
 
     public init(bus: MessageBus, access: AccessControl, store: any MediaStore, files: any MediaFileStore,
                 images: any ImageProcessing, limits: MediaLimits) {
@@ -33,6 +32,7 @@ public final class MediaService: Sendable {
         self.files = files
         self.images = images
         self.limits = limits
+        processing = FairSerialQueue(label: "switchboard.media", limit: limits.maxUploadsInProcess)
         refreshUsage()
     }
 
@@ -95,15 +95,13 @@ public final class MediaService: Sendable {
             if size > limits.maxUploadBytes { throw SwitchboardError.uploadTooLarge(maxBytes: limits.maxUploadBytes) }
             if size == 0 { throw SwitchboardError.badUpload("The upload is empty.") }
             type = try MediaSniffer.sniff(head, declared: declaredType)
-            try enterQueue(owner)
         } catch {
             files.discard(path)
             return completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
         }
         let name = MediaName.clean(name, type: type)
-        processing.async { [self] in
+        let queued = processing.enqueue(owner.lowercased()) { [self] in
             let cleaned: CleanedImage?
-            defer { leaveQueue(owner) }
             do {
                 cleaned = type.isImage
                     ? try images.clean(path, type: type, thumbnailSize: limits.thumbnailSize, maxPixels: limits.maxImagePixels) : nil
@@ -148,22 +146,9 @@ public final class MediaService: Sendable {
                 }
             }, completion: completion)
         }
-    }
-
-    /// Counts an upload into `owner`'s share of the media queue, or refuses it when that is full.
-    private func enterQueue(_ owner: String) throws(SwitchboardError) {
-        let admitted = inProcess.withLock { counts in
-            guard counts[owner, default: 0] < limits.maxUploadsInProcess else { return false }
-            counts[owner, default: 0] += 1
-            return true
-        }
-        if !admitted { throw .uploadsInProcess(limits.maxUploadsInProcess) }
-    }
-
-    private func leaveQueue(_ owner: String) {
-        inProcess.withLock { counts in
-            let left = counts[owner, default: 1] - 1
-            counts[owner] = left > 0 ? left : nil
+        if !queued {
+            files.discard(path)
+            completion(.failure(.uploadsInProcess(limits.maxUploadsInProcess)))
         }
     }
 }

@@ -1,0 +1,70 @@
+import Dispatch
+import Synchronization
+
+/// Jobs run one at a time on a queue of their own, taken in turns by who
+/// asked (round robin), each asker with at most ``limit`` waiting (not yet
+/// started): one user's ten photos do not make everyone else's wait behind
+/// them, and nobody queues without bound. A job's place is given back when
+/// it starts, so one that answers its caller and is asked again at once
+/// finds it free. The media queue (libvips, one photo at a time).
+final class FairSerialQueue: Sendable {
+    private struct State {
+        /// Each asker's jobs not yet started, in the order given.
+        var waiting: [String: [@Sendable () -> Void]] = [:]
+        /// Askers with waiting jobs, in turn order (the next is first).
+        var turns: [String] = []
+        /// How many jobs each asker has waiting.
+        var held: [String: Int] = [:]
+        /// Whether a job runs now (then the queue takes the next itself).
+        var running = false
+    }
+
+    private let state = Mutex(State())
+    private let queue: DispatchQueue
+    /// Most jobs one asker has waiting.
+    let limit: Int
+
+    init(label: String, limit: Int) {
+        queue = DispatchQueue(label: label, qos: .utility)
+        self.limit = max(1, limit)
+    }
+
+    /// Queues `job` for `asker`; false (and nothing queued) when the asker
+    /// has ``limit`` jobs waiting already.
+    func enqueue(_ asker: String, _ job: @escaping @Sendable () -> Void) -> Bool {
+        let start = state.withLock { state -> Bool? in
+            guard state.held[asker, default: 0] < limit else { return nil }
+            state.held[asker, default: 0] += 1
+            if state.waiting[asker, default: []].isEmpty { state.turns.append(asker) }
+            state.waiting[asker, default: []].append(job)
+            defer { state.running = true }
+            return !state.running
+        }
+        guard let start else { return false }
+        if start { queue.async { [self] in drain() } }
+        return true
+    }
+
+    /// Runs jobs, one asker's at a time in turn, until none waits.
+    private func drain() {
+        while let job = next() { job() }
+    }
+
+    /// The next asker's first job, no longer counted as waiting, that asker
+    /// moved to the end of the turns if it has more; nil (and the queue
+    /// idle) when nothing waits.
+    private func next() -> (@Sendable () -> Void)? {
+        state.withLock { state in
+            guard !state.turns.isEmpty else {
+                state.running = false
+                return nil
+            }
+            let asker = state.turns.removeFirst()
+            let job = state.waiting[asker]!.removeFirst()
+            if state.waiting[asker]!.isEmpty { state.waiting[asker] = nil } else { state.turns.append(asker) }
+            let left = state.held[asker, default: 1] - 1
+            state.held[asker] = left > 0 ? left : nil
+            return job
+        }
+    }
+}
