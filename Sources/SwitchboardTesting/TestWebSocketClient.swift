@@ -69,9 +69,14 @@ public final class TestWebSocketClient: @unchecked Sendable {
 
     /// Reads until the server's close frame; its code (nil when it had none).
     public func readCloseCode() throws -> UInt16? {
+        try readClose().code
+    }
+
+    /// Reads until the server's close frame; its code (nil when it had none) and reason.
+    public func readClose() throws -> (code: UInt16?, reason: String) {
         while true {
             let frame = try readFrame()
-            if frame.opcode == 0x8 { return Self.closeCode(frame.payload) }
+            if frame.opcode == 0x8 { return (Self.closeCode(frame.payload), String(decoding: frame.payload.dropFirst(2), as: UTF8.self)) }
         }
     }
 

@@ -16,4 +16,21 @@ enum WebSocketClose {
         default: return 1002
         }
     }
+
+    /// The close frame's reason for an error in the pipeline, in words a
+    /// client's developer reads (not the decoder's error's name).
+    static func reason(for error: any Error, maxMessageBytes: Int) -> String {
+        switch error {
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            return "a message may be at most \(maxMessageBytes) bytes"
+        case NIOWebSocketError.multiByteControlFrameLength: return "a control frame may carry at most 125 bytes"
+        case NIOWebSocketError.fragmentedControlFrame: return "a control frame may not be fragmented"
+        case NIOWebSocketFrameAggregator.Error.tooManyFragments: return "a message may come in at most \(WebSocketConfiguration.maxFragments) fragments"
+        case NIOWebSocketFrameAggregator.Error.receivedNewFrameWithoutFinishingPrevious:
+            return "a new message began before the last one's final fragment"
+        case NIOWebSocketFrameAggregator.Error.didReceiveFragmentBeforeReceivingTextOrBinaryFrame:
+            return "a continuation frame with no message to continue"
+        default: return "not a WebSocket frame (\(error))"
+        }
+    }
 }

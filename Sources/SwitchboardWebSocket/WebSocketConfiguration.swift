@@ -4,6 +4,8 @@ import SwitchboardCore
 public struct WebSocketConfiguration: Sendable {
     /// Largest message a client may send (after reassembling fragments): 1009 past it.
     public var maxMessageBytes: Int
+    /// Most fragments one message may come in: 1002 past it.
+    public static let maxFragments = 1024
     /// Seconds between the server's ping frames; a client that has not
     /// answered one by the next is closed.
     public var keepaliveSeconds: Double

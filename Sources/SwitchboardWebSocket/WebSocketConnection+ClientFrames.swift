@@ -132,6 +132,7 @@ extension WebSocketConnection {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        close(code: WebSocketClose.code(for: error), reason: "\(error)", hangUp: true)
+        close(code: WebSocketClose.code(for: error),
+              reason: WebSocketClose.reason(for: error, maxMessageBytes: services.configuration.maxMessageBytes), hangUp: true)
     }
 }

@@ -70,7 +70,7 @@ public final class WebSocketServer: Sendable {
         let connection = WebSocketConnection(request: request, services: services)
         try channel.pipeline.syncOperations.addHandlers([
             ClientFrameCheck(),
-            NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024, maxAccumulatedFrameSize: maxBytes),
+            NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: WebSocketConfiguration.maxFragments, maxAccumulatedFrameSize: maxBytes),
             connection,
         ])
         let key = ObjectIdentifier(channel)

@@ -90,6 +90,7 @@ struct WebSocketTests {
     @Test(arguments: [
         ("unmasked", UInt16(1002)), ("binary", 1003), ("invalid UTF-8", 1007), ("too large", 1009),
         ("reserved bit", 1002), ("undefined opcode", 1002), ("close 1005", 1002), ("close 1000", 1000),
+        ("continuation first", 1002), ("1025 fragments", 1002),
     ])
     func eachBadInputGetsItsCloseCode(_ input: String, _ code: UInt16) throws {
         let server = try TestServer()
@@ -102,9 +103,18 @@ struct WebSocketTests {
         case "reserved bit": try ws.send(opcode: 0x1, payload: Array("{}".utf8), reservedBits: 0x4)
         case "undefined opcode": try ws.send(opcode: 0x3, payload: [])
         case "close 1005": try ws.send(opcode: 0x8, payload: [0x03, 0xED])
+        case "continuation first": try ws.send(opcode: 0x0, payload: Array("{}".utf8))
+        case "1025 fragments":
+            try ws.send(opcode: 0x1, payload: Array("{".utf8), fin: false)
+            for _ in 0..<1024 { try ws.send(opcode: 0x0, payload: Array(" ".utf8), fin: false) }
         default: try ws.send(opcode: 0x8, payload: [0x03, 0xE8] + Array("bye".utf8))
         }
-        #expect(try ws.readCloseCode() == code, "\(input)")
+        let close = try ws.readClose()
+        #expect(close.code == code, "\(input)")
+        let reasons = ["too large": "a message may be at most 65536 bytes",
+                       "continuation first": "a continuation frame with no message to continue",
+                       "1025 fragments": "a message may come in at most 1024 fragments"]
+        if let reason = reasons[input] { #expect(close.reason == reason, "\(input)") }
         #expect(ws.connection.isClosedByServer())
         #expect(try server.client.get("/healthz").status == 200)
     }
