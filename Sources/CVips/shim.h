@@ -70,7 +70,8 @@ static inline int sb_vips_clean(const char *in, sb_image_format format, const ch
     if (!image) return -1;
     int frame_height = vips_image_get_page_height(image);
     long long frames = vips_image_get_n_pages(image);
-    if ((long long)vips_image_get_width(image) * (long long)frame_height * (frames < 1 ? 1 : frames) > max_pixels) {
+    long long frame_pixels = (long long)vips_image_get_width(image) * (long long)frame_height;  /* < 2^62: no overflow */
+    if (frame_pixels > max_pixels || (frame_pixels > 0 && (frames < 1 ? 1 : frames) > max_pixels / frame_pixels)) {
         g_object_unref(image);
         vips_error("switchboard", "more than %lld pixels, an animation's frames together", max_pixels);
         return -2;

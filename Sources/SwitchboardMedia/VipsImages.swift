@@ -34,8 +34,10 @@ public final class VipsImages: ImageProcessing {
         let cleaned = sb_vips_clean(path, format, cleanPath, maxPixels, &width, &height)
         guard cleaned == 0 else {
             unlink(cleanPath)
-            let reason = Self.lastError()
-            if cleaned == -2 { throw SwitchboardError.unsupportedMedia("The image is too large (\(reason)).") }
+            _ = Self.lastError()
+            if cleaned == -2 {
+                throw SwitchboardError.unsupportedMedia("The image is too large: more than \(maxPixels) pixels (an animation's frames together).")
+            }
             throw SwitchboardError.unsupportedMedia("The image could not be read as \(type.mimeType).")
         }
         var png: Int32 = 0
