@@ -85,7 +85,7 @@ struct ConversationTests {
         _ = try luke.publish(trip, "one")
         _ = try luke.publish(trip, "two")
         let last = try luke.publish(direct, "psst").message()
-        _ = try leia.publish(trip, "mine")  // her own: never unread for her
+        let mine = try leia.publish(trip, "mine").message()  // her own: never unread for her
 
         var list = try leia.list()
         #expect(list.map { $0["room"] as? String } == [trip, direct])  // most recent activity first
@@ -99,6 +99,12 @@ struct ConversationTests {
         #expect(try leia.call("PUT", "/api/conversations/\(direct)/read", #"{"id":1}"#).json()["read"] as? Int == Int(last.id))
         let one = try luke.call("GET", "/api/conversations/\(direct)").json()
         #expect((one["read"] as? [String: Int])?["leia"] == Int(last.id))
+        // A marker past every message stops at the last one: it cannot mark later messages read before they exist.
+        #expect(try leia.call("PUT", "/api/conversations/\(trip)/read", #"{"id":9223372036854775807}"#).json()["read"] as? Int
+                == Int(mine.id))
+        _ = try luke.publish(trip, "later")
+        #expect(try leia.list().first { $0["room"] as? String == trip }?["unread"] as? Int == 1)
+        #expect((try luke.call("GET", "/api/conversations/\(trip)").json()["read"] as? [String: Int])?["leia"] == Int(mine.id))
         // Mute: still listed and counted per conversation, left out of the total.
         #expect(try leia.call("PUT", "/api/conversations/\(trip)/members/me", #"{"muted":true}"#).json()["muted"] as? Bool == true)
         list = try leia.list()

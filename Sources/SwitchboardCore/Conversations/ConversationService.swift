@@ -139,12 +139,15 @@ public final class ConversationService: Sendable {
         }, completion: completion)
     }
 
-    /// Moves the caller's read marker in `room` forward to `id`; the other
+    /// Moves the caller's read marker in `room` forward to `id`, at most to
+    /// the last message stored (a marker past it would mark messages read
+    /// before they exist, and every member's receipts say so); the other
     /// members' open streams hear the receipt. `completion` gets the marker now.
     public func markRead(_ room: String, id: Int64, by identity: Identity,
                          completion: @escaping @Sendable (Result<Int64, SwitchboardError>) -> Void) throws(SwitchboardError) {
         let user = try Self.caller(identity)
         try requireMember(user, of: room)
+        let id = min(id, bus.lastID)
         let store = try keeper()
         let notices = notices
         bus.gate.run("a read marker", {
