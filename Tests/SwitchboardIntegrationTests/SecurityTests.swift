@@ -319,7 +319,10 @@ struct SecurityTests {
             after = page["next"] as? String ?? ""
         } while !after.isEmpty
         #expect(names == (0..<25).map { String(format: "room%02d", $0) })
-        #expect(try client.get("/api/rooms?limit=0").status == 400)
+        let refused = try client.get("/api/rooms?limit=0")
+        #expect(refused.status == 400)
+        #expect((try refused.json()["error"] as? [String: Any])?["message"] as? String
+                == "Parameter 'limit' must be a whole number from 1 to 1000.")
         #expect(try client.get("/api/rooms?limit=1001").status == 400)
     }
 }

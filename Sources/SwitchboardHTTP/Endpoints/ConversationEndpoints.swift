@@ -101,7 +101,7 @@ enum ConversationEndpoints {
         } ?? ConversationPage.defaultConversations
         let cursor = try request.exchange.query("before").map { value throws(SwitchboardError) in
             guard let cursor = ConversationCursor(text: value) else {
-                throw .badParameter("before", "expected the 'prev' of an earlier page (LAST:ROOM)")
+                throw .badParameter("before", "must be the 'prev' of an earlier page (LAST:ROOM)")
             }
             return cursor
         }

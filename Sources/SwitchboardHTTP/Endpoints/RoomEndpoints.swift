@@ -21,7 +21,7 @@ enum RoomEndpoints {
         var limit = roomsPerPage
         if let given = exchange.query("limit") {
             guard let value = Int(given), (1...maxRoomsPerPage).contains(value) else {
-                throw SwitchboardError.badParameter("limit", "a whole number from 1 to \(maxRoomsPerPage)")
+                throw SwitchboardError.badParameter("limit", "must be a whole number from 1 to \(maxRoomsPerPage)")
             }
             limit = value
         }
