@@ -25,6 +25,8 @@ public final class PushSender: Sendable {
     let allowedHosts: Set<String>
     let logger: Logger
     let clock: @Sendable () -> Int64
+    /// A host name's addresses when all are public (getaddrinfo off the serving threads; a test's own).
+    let publicAddresses: @Sendable (String) async -> [String]?
     let wakeup = WakeSignal()
     let task = Mutex<Task<Void, Never>?>(nil)
     /// Accepted, gone, given up since start, and the queue's length as the store last said.
@@ -34,10 +36,13 @@ public final class PushSender: Sendable {
     static let batch = 64
     static let claimMilliseconds: Int64 = 120_000
 
-    /// - Parameter allowedHosts: `--push-allow-host`, lowercased (``WebPushConfiguration/allowedHosts``).
+    /// - Parameters:
+    ///   - allowedHosts: `--push-allow-host`, lowercased (``WebPushConfiguration/allowedHosts``).
+    ///   - publicAddresses: a host name's addresses as text when all are public, else nil (the resolver's by default).
     public init(store: any PushStore, gate: StoreGate, signer: VAPIDSigner, group: any EventLoopGroup,
                 allowedHosts: Set<String>, logger: Logger,
-                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+                publicAddresses: (@Sendable (String) async -> [String]?)? = nil) {
         self.store = store
         self.gate = gate
         self.signer = signer
@@ -45,6 +50,7 @@ public final class PushSender: Sendable {
         self.allowedHosts = allowedHosts
         self.logger = logger
         self.clock = clock
+        self.publicAddresses = publicAddresses ?? { await HostAddresses.publicAddresses($0) }
     }
 
     /// Starts delivering (what a restart left in the queue first).
@@ -132,26 +138,29 @@ public final class PushSender: Sendable {
     /// are public, its client pinned to one of them; a name missing from
     /// the result resolved to none or to one not public. Checked at each
     /// batch: what a name resolves to may change. Clients replaced are shut
-    /// down here, between batches, when none has a request under way.
-    private func pinnedClients(for jobs: [PushJob]) async -> [String: HTTPClient] {
-        guard let pinned = pinned.withLock({ $0 }) else { return [:] }
+    /// down here, between batches, when none has a request under way. Nil
+    /// once the sender is shut down: its attempts are then tried again
+    /// later, not given up.
+    private func pinnedClients(for jobs: [PushJob]) async -> [String: HTTPClient]? {
+        guard let pinned = pinned.withLock({ $0 }) else { return nil }
         var clients: [String: HTTPClient] = [:], looked: Set<String> = []
         for job in jobs {
             guard let endpoint = try? PushEndpoint(job.subscription.endpoint, allowedHosts: allowedHosts),
                   endpoint.needsResolution, looked.insert(endpoint.urlHost).inserted,
-                  let addresses = await HostAddresses.publicAddresses(endpoint.host) else { continue }
+                  let addresses = await publicAddresses(endpoint.host) else { continue }
             let (client, retired) = pinned.client(for: endpoint.urlHost, addresses: addresses)
-            clients[endpoint.urlHost] = client
             for old in retired { try? await old.shutdown() }
+            guard let client else { return nil }
+            clients[endpoint.urlHost] = client
         }
         return clients
     }
 
-    private func attempt(_ job: PushJob, pinnedClients: [String: HTTPClient]) async -> PushOutcome {
+    private func attempt(_ job: PushJob, pinnedClients: [String: HTTPClient]?) async -> PushOutcome {
         let subscription = job.subscription
         guard let endpoint = try? PushEndpoint(subscription.endpoint, allowedHosts: allowedHosts) else { return .gone }
-        let pinnedClient = pinnedClients[endpoint.urlHost]
-        if endpoint.needsResolution, pinnedClient == nil {
+        let pinnedClient = pinnedClients?[endpoint.urlHost]
+        if endpoint.needsResolution, pinnedClients != nil, pinnedClient == nil {
             return .giveUp("the endpoint's host \(endpoint.host) does not resolve to public addresses only")
         }
         guard let key = Base64URL.decode(subscription.p256dh), let secret = Base64URL.decode(subscription.auth),
