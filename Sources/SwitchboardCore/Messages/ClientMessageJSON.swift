@@ -48,9 +48,9 @@ public struct ClientMessageJSON {
     }
 
     /// Keeps `value` in `slot`, the first time only: a member read twice
-    /// (`{"text":"a","text":"b"}`) is refused, as I-JSON (RFC 7493) asks and
-    /// as inside a nested object, rather than one reader taking the first and
-    /// another the last.
+    /// (`{"text":"a","text":"b"}`, at the top or in a nested object) is
+    /// refused, as I-JSON (RFC 7493) asks, rather than one reader taking the
+    /// first and another the last.
     static func once(_ slot: inout JSONValue?, _ value: JSONValue, _ key: String) throws(Refusal) {
         guard slot == nil else { throw Refusal(reason: "'\(key)' is given twice") }
         slot = value
@@ -83,12 +83,7 @@ public struct ClientMessageJSON {
             }
         case UInt8(ascii: "{"):
             var members: [String: JSONValue] = [:]
-            var twice: String?
-            try self.members { reader, key throws(Refusal) in
-                if members[key] != nil { twice = key }
-                members[key] = try reader.scalar(depth: depth + 1)
-            }
-            if let twice { throw Refusal(reason: "'\(twice)' is given twice") }
+            try self.members { reader, key throws(Refusal) in try Self.once(&members[key], try reader.scalar(depth: depth + 1), key) }
             return .object(members)
         default:
             let start = index
