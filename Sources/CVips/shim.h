@@ -63,7 +63,8 @@ static inline int sb_vips_save(VipsImage *image, const char *path, sb_image_form
 /// Refuses an image over `max_pixels` before decoding it, an animation's
 /// frames counted together (a 1 KB GIF can hold 50 frames of 2000 x 2000:
 /// 200 million pixels, 14 s of a core). Sets the result's width and height
-/// (one frame's, for an animation). 0 on success, -2 when too large.
+/// (one frame's, for an animation). 0 on success, -2 when too large (the
+/// caller says so: no libvips error is set).
 static inline int sb_vips_clean(const char *in, sb_image_format format, const char *out, long long max_pixels,
                                 int *width, int *height) {
     VipsImage *image = sb_vips_load(in, format);
@@ -73,7 +74,6 @@ static inline int sb_vips_clean(const char *in, sb_image_format format, const ch
     long long frame_pixels = (long long)vips_image_get_width(image) * (long long)frame_height;  /* < 2^62: no overflow */
     if (frame_pixels > max_pixels || (frame_pixels > 0 && (frames < 1 ? 1 : frames) > max_pixels / frame_pixels)) {
         g_object_unref(image);
-        vips_error("switchboard", "more than %lld pixels, an animation's frames together", max_pixels);
         return -2;
     }
     VipsImage *upright = NULL;

@@ -34,10 +34,10 @@ public final class VipsImages: ImageProcessing {
         let cleaned = sb_vips_clean(path, format, cleanPath, maxPixels, &width, &height)
         guard cleaned == 0 else {
             unlink(cleanPath)
-            _ = Self.lastError()
             if cleaned == -2 {
                 throw SwitchboardError.unsupportedMedia("The image is too large: more than \(maxPixels) pixels (an animation's frames together).")
             }
+            _ = Self.lastError()  // libvips keeps one buffer per process: cleared for the next photo
             throw SwitchboardError.unsupportedMedia("The image could not be read as \(type.mimeType).")
         }
         var png: Int32 = 0

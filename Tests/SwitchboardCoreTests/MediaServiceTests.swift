@@ -141,11 +141,11 @@ struct MediaServiceTests {
     /// allowed waiting for it is refused one more (429, at once) rather
     /// than queued, and the limit of pixels is the one the service was given.
     @Test func anUploaderHasAtMostTheLimitInTheQueue() throws {
-        #expect(MediaLimits().maxUploadsInProcess == MediaLimits().maxAttachments, "a message's worth of photos at once")
+        #expect(MediaLimits().maxUploadsWaiting == MediaLimits().maxAttachments, "a message's worth of photos at once")
         let hold = DispatchSemaphore(value: 0)
         let images = Images(hold: hold)
         let service = MediaService(bus: bus, access: AccessControl(verifier: nil, conversations: directory), store: records,
-                                   files: files, images: images, limits: MediaLimits(maxImagePixels: 12_345, maxUploadsInProcess: 4))
+                                   files: files, images: images, limits: MediaLimits(maxImagePixels: 12_345, maxUploadsWaiting: 4))
         let results = Mutex<[Result<MediaRecord, SwitchboardError>]>([])
         let finished = DispatchSemaphore(value: 0)
         func send(_ user: String) {
@@ -159,10 +159,10 @@ struct MediaServiceTests {
         for _ in 0..<4 { send("luke") }
         send("luke")
         #expect(finished.wait(timeout: .now() + 5) == .success, "the fifth is answered at once")
-        #expect(throws: SwitchboardError.uploadsInProcess(4)) { try results.withLock { $0 }.first?.get() }
+        #expect(throws: SwitchboardError.uploadsWaiting(4)) { try results.withLock { $0 }.first?.get() }
         send("LUKE")  // the same uploader, however spelt
         #expect(finished.wait(timeout: .now() + 5) == .success)
-        #expect(throws: SwitchboardError.uploadsInProcess(4)) { try results.withLock { $0 }.last?.get() }
+        #expect(throws: SwitchboardError.uploadsWaiting(4)) { try results.withLock { $0 }.last?.get() }
         send("leia")  // another uploader's share is her own
         for _ in 0..<6 { hold.signal() }
         for _ in 0..<6 { #expect(finished.wait(timeout: .now() + 5) == .success) }

@@ -14,7 +14,7 @@ extension SwitchboardError {
                          message: "Your uploads may take at most \(quotaBytes / 1_048_576) MiB; \(usedBytes / 1_048_576) MiB are in use.")
     }
     /// 429: the uploader has `most` uploads waiting for the photo queue.
-    public static func uploadsInProcess(_ most: Int) -> SwitchboardError {
+    public static func uploadsWaiting(_ most: Int) -> SwitchboardError {
         SwitchboardError(.rateLimited, code: "rate_limited",
                          message: "\(most) uploads of yours are waiting to be processed; try again when one is done.", retryAfterSeconds: 1)
     }

@@ -9,12 +9,10 @@ import Synchronization
 /// finds it free. The media queue (libvips, one photo at a time).
 final class FairSerialQueue: Sendable {
     private struct State {
-        /// Each asker's jobs not yet started, in the order given.
+        /// Each asker's jobs not yet started, in the order given (an asker with none has no entry).
         var waiting: [String: [@Sendable () -> Void]] = [:]
         /// Askers with waiting jobs, in turn order (the next is first).
         var turns: [String] = []
-        /// How many jobs each asker has waiting.
-        var held: [String: Int] = [:]
         /// Whether a job runs now (then the queue takes the next itself).
         var running = false
     }
@@ -33,9 +31,9 @@ final class FairSerialQueue: Sendable {
     /// has ``limit`` jobs waiting already.
     func enqueue(_ asker: String, _ job: @escaping @Sendable () -> Void) -> Bool {
         let start = state.withLock { state -> Bool? in
-            guard state.held[asker, default: 0] < limit else { return nil }
-            state.held[asker, default: 0] += 1
-            if state.waiting[asker, default: []].isEmpty { state.turns.append(asker) }
+            let waiting = state.waiting[asker]?.count ?? 0
+            guard waiting < limit else { return nil }
+            if waiting == 0 { state.turns.append(asker) }
             state.waiting[asker, default: []].append(job)
             defer { state.running = true }
             return !state.running
@@ -50,9 +48,9 @@ final class FairSerialQueue: Sendable {
         while let job = next() { job() }
     }
 
-    /// The next asker's first job, no longer counted as waiting, that asker
-    /// moved to the end of the turns if it has more; nil (and the queue
-    /// idle) when nothing waits.
+    /// The next asker's first job, no longer waiting, that asker moved to
+    /// the end of the turns if it has more; nil (and the queue idle) when
+    /// nothing waits.
     private func next() -> (@Sendable () -> Void)? {
         state.withLock { state in
             guard !state.turns.isEmpty else {
@@ -62,8 +60,6 @@ final class FairSerialQueue: Sendable {
             let asker = state.turns.removeFirst()
             let job = state.waiting[asker]!.removeFirst()
             if state.waiting[asker]!.isEmpty { state.waiting[asker] = nil } else { state.turns.append(asker) }
-            let left = state.held[asker, default: 1] - 1
-            state.held[asker] = left > 0 ? left : nil
             return job
         }
     }

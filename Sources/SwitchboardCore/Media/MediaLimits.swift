@@ -13,19 +13,19 @@ public struct MediaLimits: Sendable, Equatable {
     public var maxImagePixels: Int64
     /// One uploader's uploads waiting for the media queue at once (as many
     /// as a message carries); more are refused (429) rather than queued.
-    public var maxUploadsInProcess: Int
+    public var maxUploadsWaiting: Int
     /// A thumbnail's longer side.
     public var thumbnailSize: Int
 
     public init(maxUploadBytes: Int64 = 25 * 1_048_576, quotaBytes: Int64 = 1024 * 1_048_576,
                 unattachedLifetimeMilliseconds: Int64 = 24 * 3_600_000, maxAttachments: Int = 10,
-                maxImagePixels: Int64 = 100_000_000, maxUploadsInProcess: Int = 10, thumbnailSize: Int = 320) {
+                maxImagePixels: Int64 = 100_000_000, maxUploadsWaiting: Int = 10, thumbnailSize: Int = 320) {
         self.maxUploadBytes = maxUploadBytes
         self.quotaBytes = quotaBytes
         self.unattachedLifetimeMilliseconds = unattachedLifetimeMilliseconds
         self.maxAttachments = maxAttachments
         self.maxImagePixels = maxImagePixels
-        self.maxUploadsInProcess = maxUploadsInProcess
+        self.maxUploadsWaiting = maxUploadsWaiting
         self.thumbnailSize = thumbnailSize
     }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// deleted). The store's parts run on the store gate; a photo's re-encoding
 /// on the media queue (one at a time: libvips's memory is bounded by it;
 /// uploaders in turns, each with at most
-/// ``MediaLimits/maxUploadsInProcess`` in it: ``FairSerialQueue``).
+/// ``MediaLimits/maxUploadsWaiting`` waiting: ``FairSerialQueue``).
 /// No HTTP, no sockets: the transports turn requests into these calls.
 public final class MediaService: Sendable {
     let bus: MessageBus
@@ -32,7 +32,7 @@ public final class MediaService: Sendable {
         self.files = files
         self.images = images
         self.limits = limits
-        processing = FairSerialQueue(label: "switchboard.media", limit: limits.maxUploadsInProcess)
+        processing = FairSerialQueue(label: "switchboard.media", limit: limits.maxUploadsWaiting)
         refreshUsage()
     }
 
@@ -148,7 +148,7 @@ public final class MediaService: Sendable {
         }
         if !queued {
             files.discard(path)
-            completion(.failure(.uploadsInProcess(limits.maxUploadsInProcess)))
+            completion(.failure(.uploadsWaiting(limits.maxUploadsWaiting)))
         }
     }
 }
