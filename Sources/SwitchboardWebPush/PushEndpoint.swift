@@ -17,7 +17,7 @@ public struct PushEndpoint: Sendable, Equatable {
     /// Whether the operator admitted this host (then its addresses are not checked).
     public let admitted: Bool
     /// A name (not an IP literal) on a host not admitted: its addresses are checked before each delivery.
-    public var needsResolution: Bool { !admitted && Self.literal(host) == nil }
+    public let needsResolution: Bool
 
     /// Why an endpoint is refused.
     public enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -44,6 +44,7 @@ public struct PushEndpoint: Sendable, Equatable {
         urlHost = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let host = urlHost.lowercased()
         let admitted = allowedHosts.contains(host)
+        var isName = false
         if !admitted {
             guard scheme == "https" else { throw .notHTTPS }
             // A fully qualified name's final dot names the same host (`localhost.`).
@@ -51,8 +52,13 @@ public struct PushEndpoint: Sendable, Equatable {
             if name == "localhost" || name.hasSuffix(".localhost") || name.hasSuffix(".local") || name.hasSuffix(".internal") {
                 throw .notPublic(host)
             }
-            if let literal = Self.literal(host), !literal { throw .notPublic(host) }
+            switch Self.literal(host) {
+            case false?: throw .notPublic(host)
+            case true?: break
+            case nil: isName = true
+            }
         }
+        needsResolution = isName
         self.host = host
         let port = url.port.map { ":\($0)" } ?? ""
         origin = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(port)"

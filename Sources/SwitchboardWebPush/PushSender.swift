@@ -19,8 +19,9 @@ public final class PushSender: Sendable {
     let signer: VAPIDSigner
     /// The HTTP client, made by ``start()`` (a server whose start failed never makes one to shut down).
     let client = Mutex<HTTPClient?>(nil)
-    /// The clients of endpoints named by a host name, each pinned to an address checked public (made by ``start()``).
-    let pinned = Mutex<PinnedClients?>(nil)
+    /// The clients of endpoints named by a host name, each pinned to an
+    /// address checked public (none made before the first push to a name).
+    let pinned: PinnedClients
     let group: any EventLoopGroup
     let allowedHosts: Set<String>
     let logger: Logger
@@ -51,18 +52,23 @@ public final class PushSender: Sendable {
         self.logger = logger
         self.clock = clock
         self.publicAddresses = publicAddresses ?? { await HostAddresses.publicAddresses($0) }
+        pinned = PinnedClients(configuration: Self.clientConfiguration, group: group, capacity: Self.batch)
+    }
+
+    /// Every client's: redirects never followed, connections kept a minute.
+    private static var clientConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: .seconds(5), read: .seconds(15)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(60))
+        return configuration
     }
 
     /// Starts delivering (what a restart left in the queue first).
     public func start() {
         task.withLock { task in
             guard task == nil else { return }
-            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                         timeout: .init(connect: .seconds(5), read: .seconds(15)))
-            configuration.connectionPool = .init(idleTimeout: .seconds(60))
-            let made = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+            let made = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: Self.clientConfiguration)
             client.withLock { $0 = made }
-            pinned.withLock { $0 = PinnedClients(configuration: configuration, group: group, capacity: Self.batch) }
             task = Task { [self] in await run() }
         }
     }
@@ -79,7 +85,7 @@ public final class PushSender: Sendable {
         running?.cancel()
         let made = client.withLock { client in defer { client = nil }; return client }
         try? made?.syncShutdown()
-        for pinnedClient in pinned.withLock({ $0 })?.close() ?? [] { try? pinnedClient.syncShutdown() }
+        for pinnedClient in pinned.close() { try? pinnedClient.syncShutdown() }
     }
 
     /// What the sender has done since start, and the queue as last read.
@@ -105,9 +111,13 @@ public final class PushSender: Sendable {
     /// finished (accepted or given up) leave it in one store call, so a
     /// thousand pushes are not a thousand transactions.
     func deliver(_ jobs: [PushJob]) async {
-        let clients = await pinnedClients(for: jobs)
+        // Each endpoint read once (nil: no longer a URL allowed, so gone).
+        let endpoints = jobs.map { try? PushEndpoint($0.subscription.endpoint, allowedHosts: allowedHosts) }
+        let clients = await pinnedClients(for: endpoints.compactMap { $0 })
         let outcomes = await withTaskGroup(of: (PushJob, PushOutcome).self) { group in
-            for job in jobs { group.addTask { (job, await self.attempt(job, pinnedClients: clients)) } }
+            for (job, endpoint) in zip(jobs, endpoints) {
+                group.addTask { (job, await self.attempt(job, to: endpoint, pinnedClients: clients)) }
+            }
             return await group.reduce(into: []) { $0.append($1) }
         }
         var finished: [Int64] = []
@@ -141,12 +151,10 @@ public final class PushSender: Sendable {
     /// down here, between batches, when none has a request under way. Nil
     /// once the sender is shut down: its attempts are then tried again
     /// later, not given up.
-    private func pinnedClients(for jobs: [PushJob]) async -> [String: HTTPClient]? {
-        guard let pinned = pinned.withLock({ $0 }) else { return nil }
+    private func pinnedClients(for endpoints: [PushEndpoint]) async -> [String: HTTPClient]? {
         var clients: [String: HTTPClient] = [:], looked: Set<String> = []
-        for job in jobs {
-            guard let endpoint = try? PushEndpoint(job.subscription.endpoint, allowedHosts: allowedHosts),
-                  endpoint.needsResolution, looked.insert(endpoint.urlHost).inserted,
+        for endpoint in endpoints {
+            guard endpoint.needsResolution, looked.insert(endpoint.urlHost).inserted,
                   let addresses = await publicAddresses(endpoint.host) else { continue }
             let (client, retired) = pinned.client(for: endpoint.urlHost, addresses: addresses)
             for old in retired { try? await old.shutdown() }
@@ -156,9 +164,9 @@ public final class PushSender: Sendable {
         return clients
     }
 
-    private func attempt(_ job: PushJob, pinnedClients: [String: HTTPClient]?) async -> PushOutcome {
+    private func attempt(_ job: PushJob, to endpoint: PushEndpoint?, pinnedClients: [String: HTTPClient]?) async -> PushOutcome {
         let subscription = job.subscription
-        guard let endpoint = try? PushEndpoint(subscription.endpoint, allowedHosts: allowedHosts) else { return .gone }
+        guard let endpoint else { return .gone }
         let pinnedClient = pinnedClients?[endpoint.urlHost]
         if endpoint.needsResolution, pinnedClients != nil, pinnedClient == nil {
             return .giveUp("the endpoint's host \(endpoint.host) does not resolve to public addresses only")
