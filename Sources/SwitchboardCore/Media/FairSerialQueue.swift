@@ -2,17 +2,15 @@ import Dispatch
 import Synchronization
 
 /// Jobs run one at a time on a queue of their own, taken in turns by who
-/// asked (round robin), each asker with at most ``limit`` waiting (not yet
+/// asked (round robin: ``CallerLanes``), each asker with at most ``limit`` waiting (not yet
 /// started): one user's ten photos do not make everyone else's wait behind
 /// them, and nobody queues without bound. A job's place is given back when
 /// it starts, so one that answers its caller and is asked again at once
 /// finds it free. The media queue (libvips, one photo at a time).
 final class FairSerialQueue: Sendable {
     private struct State {
-        /// Each asker's jobs not yet started, in the order given (an asker with none has no entry).
-        var waiting: [String: [@Sendable () -> Void]] = [:]
-        /// Askers with waiting jobs, in turn order (the next is first).
-        var turns: [String] = []
+        /// Each asker's jobs not yet started, askers in turns.
+        var waiting = CallerLanes<String, @Sendable () -> Void>()
         /// Whether a job runs now (then the queue takes the next itself).
         var running = false
     }
@@ -31,10 +29,8 @@ final class FairSerialQueue: Sendable {
     /// has ``limit`` jobs waiting already.
     func enqueue(_ asker: String, _ job: @escaping @Sendable () -> Void) -> Bool {
         let start = state.withLock { state -> Bool? in
-            let waiting = state.waiting[asker]?.count ?? 0
-            guard waiting < limit else { return nil }
-            if waiting == 0 { state.turns.append(asker) }
-            state.waiting[asker, default: []].append(job)
+            guard state.waiting.count(of: asker) < limit else { return nil }
+            state.waiting.append(job, for: asker)
             defer { state.running = true }
             return !state.running
         }
@@ -48,18 +44,14 @@ final class FairSerialQueue: Sendable {
         while let job = next() { job() }
     }
 
-    /// The next asker's first job, no longer waiting, that asker moved to
-    /// the end of the turns if it has more; nil (and the queue idle) when
-    /// nothing waits.
+    /// The next asker's first job, no longer waiting; nil (and the queue
+    /// idle) when nothing waits.
     private func next() -> (@Sendable () -> Void)? {
         state.withLock { state in
-            guard !state.turns.isEmpty else {
+            guard let job = state.waiting.next() else {
                 state.running = false
                 return nil
             }
-            let asker = state.turns.removeFirst()
-            let job = state.waiting[asker]!.removeFirst()
-            if state.waiting[asker]!.isEmpty { state.waiting[asker] = nil } else { state.turns.append(asker) }
             return job
         }
     }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Who store work is for, as the store gate tells callers apart to take
-/// their work in turns (``StoreLanes``): a signed-in user, a guest's
+/// their work in turns (``CallerLanes``): a signed-in user, a guest's
 /// address, the admin, or the server itself.
 ///
 /// A transport names the caller once, around the handling of a request or

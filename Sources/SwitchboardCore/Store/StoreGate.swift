@@ -15,7 +15,7 @@ import Synchronization
 /// - At most ``threads`` pieces of work run at once: a frozen database ties
 ///   up the gate's threads, never a libmicrohttpd worker, an event loop or
 ///   the timer thread, and what queues behind them is answered at its deadline.
-/// - Queued work is taken caller by caller in turns (``StoreLanes``, by
+/// - Queued work is taken caller by caller in turns (``CallerLanes``, by
 ///   ``StoreCaller/current`` when it was asked for): one client's flood of
 ///   reads waits behind itself, not in front of everyone else's.
 /// - The gate knows how long the oldest unanswered store call has been
@@ -34,7 +34,7 @@ public final class StoreGate: Sendable {
     }
 
     struct State {
-        var queue = StoreLanes<Job>()
+        var queue = CallerLanes<UInt64, Job>()
         /// The gate's threads alive, and those of them waiting for work.
         var threads = 0
         var idle = 0

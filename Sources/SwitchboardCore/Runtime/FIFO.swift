@@ -6,6 +6,7 @@ struct FIFO<Element> {
     private var head = 0
 
     var isEmpty: Bool { head == items.count }
+    var count: Int { items.count - head }
 
     mutating func append(_ item: Element) {
         items.append(item)

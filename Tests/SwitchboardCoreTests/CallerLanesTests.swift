@@ -1,17 +1,17 @@
 import Testing
 @testable import SwitchboardCore
 
-/// The store gate's queue: callers in turns, each caller's work in order.
-@Suite("Store lanes")
-struct StoreLanesTests {
-    func drained(_ lanes: inout StoreLanes<String>) -> [String] {
+/// The store gate's and the media queue's lanes: callers in turns, each caller's work in order.
+@Suite("Caller lanes")
+struct CallerLanesTests {
+    func drained(_ lanes: inout CallerLanes<UInt64, String>) -> [String] {
         var taken: [String] = []
         while let job = lanes.next() { taken.append(job) }
         return taken
     }
 
     @Test func oneCallerIsFirstInFirstOut() {
-        var lanes = StoreLanes<String>()
+        var lanes = CallerLanes<UInt64, String>()
         for index in 0..<5 { lanes.append("a\(index)", for: 7) }
         #expect(lanes.count == 5)
         #expect(drained(&lanes) == ["a0", "a1", "a2", "a3", "a4"])
@@ -19,7 +19,7 @@ struct StoreLanesTests {
     }
 
     @Test func callersTakeTurnsInTheOrderTheyFirstAsked() {
-        var lanes = StoreLanes<String>()
+        var lanes = CallerLanes<UInt64, String>()
         for job in ["a1", "a2", "a3"] { lanes.append(job, for: 1) }
         lanes.append("b1", for: 2)
         for job in ["c1", "c2"] { lanes.append(job, for: 3) }
@@ -28,7 +28,7 @@ struct StoreLanesTests {
 
     /// A caller whose line emptied goes to the back when it asks again.
     @Test func aCallerThatAsksAgainJoinsTheBackOfTheTurns() {
-        var lanes = StoreLanes<String>()
+        var lanes = CallerLanes<UInt64, String>()
         lanes.append("a1", for: 1)
         lanes.append("b1", for: 2)
         lanes.append("b2", for: 2)
@@ -41,7 +41,7 @@ struct StoreLanesTests {
     /// where the taken part of an array is dropped): every job once, each
     /// caller's in order, and no caller waits more than one turn of the others.
     @Test func aFloodAndAFewStayInOrderAndInTurns() {
-        var lanes = StoreLanes<String>()
+        var lanes = CallerLanes<UInt64, String>()
         var taken: [String] = []
         for index in 0..<500 {
             lanes.append("flood\(index)", for: 1)
@@ -61,7 +61,7 @@ struct StoreLanesTests {
     }
 
     @Test func removingAllGivesEveryJobInTurnsAndLeavesNone() {
-        var lanes = StoreLanes<String>()
+        var lanes = CallerLanes<UInt64, String>()
         for job in ["a1", "a2"] { lanes.append(job, for: 1) }
         lanes.append("b1", for: 2)
         #expect(lanes.removeAll() == ["a1", "b1", "a2"])
