@@ -139,10 +139,19 @@ sb_hangup_wait(int set, uint64_t *tokens, int capacity)
     return count;
 }
 
-/// What the URI callback returns for a request with too many query
-/// parameters: the access handler's first `*con_cls` is then this marker
-/// (address 1: never an object's).
-static inline void *sb_too_many_parameters(void) { return (void *)(uintptr_t)1; }
+/// What the URI callback leaves as the access handler's first `*con_cls`
+/// (addresses 1 to 3: never an object's): the query was cut off (too many
+/// parameters), and the target holds a '%' escape or a byte beyond ASCII,
+/// so that its decoded path and query are checked for UTF-8 (a request
+/// without either, nearly all, is not looked at again).
+enum { SB_TARGET_CUT_QUERY = 1, SB_TARGET_ESCAPED = 2 };
+
+/// The marks `pointer` stands for, or 0 when it is an object (or NULL).
+static inline unsigned sb_target_marks(const void *pointer)
+{
+    uintptr_t value = (uintptr_t)pointer;
+    return value <= (SB_TARGET_CUT_QUERY | SB_TARGET_ESCAPED) ? (unsigned)value : 0;
+}
 
 /// MHD_OPTION_URI_LOG_CALLBACK, `cls` the most query parameters allowed.
 /// libmicrohttpd (0.9.75) keeps each parameter in the connection's memory
@@ -151,24 +160,29 @@ static inline void *sb_too_many_parameters(void) { return (void *)(uintptr_t)1; 
 /// with more than the limit is emptied here, before libmicrohttpd reads it
 /// (the URI is the connection's own buffer, NUL-terminated, about to be
 /// split at '?' by libmicrohttpd itself), and the request marked, to be
-/// answered 414 by the application.
+/// answered 414 by the application. The same pass marks an escaped target.
 static inline void *
 sb_uri_callback(void *cls, const char *uri, struct MHD_Connection *connection)
 {
     (void)connection;
     size_t limit = (size_t)(uintptr_t)cls;
-    char *query = strchr(uri, '?');
-    if (query == NULL) return NULL;
+    uintptr_t marks = 0;
+    char *query = NULL;
     size_t count = 1;
-    for (const char *at = query + 1; *at != '\0'; at++) {
-        if (*at == '&' && ++count > limit) {
+    for (char *at = (char *)uri; *at != '\0'; at++) {
+        unsigned char byte = (unsigned char)*at;
+        if (byte == '%' || byte >= 0x80) {
+            marks |= SB_TARGET_ESCAPED;
+        } else if (byte == '?') {
+            if (query == NULL) query = at;
+        } else if (byte == '&' && query != NULL && ++count > limit) {
             // libmicrohttpd found the '?' before calling here and reads what
             // follows it: the query is emptied after the '?'.
             *(query + 1) = '\0';
-            return sb_too_many_parameters();
+            return (void *)(marks | SB_TARGET_CUT_QUERY);
         }
     }
-    return NULL;
+    return (void *)marks;
 }
 
 static inline void *sb_uri_callback_pointer(void) { return (void *)&sb_uri_callback; }

@@ -25,11 +25,11 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
     // (`connectionContext` holds it until `requestCompleted`): both are
     // guaranteed here, and read without a retain of their own.
     return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
-        // The URI callback marked a request whose query it cut off (too many parameters).
-        let cutQuery = connectionContext.pointee == sb_too_many_parameters()
-        if cutQuery { connectionContext.pointee = nil }
+        // The URI callback's marks: a query it cut off (too many parameters), an escaped target.
+        let marks = sb_target_marks(connectionContext.pointee)
+        if marks != 0 { connectionContext.pointee = nil }
         guard let existing = connectionContext.pointee else {
-            return startExchange(connection, method: method, url: url, cutQuery: cutQuery, in: connectionContext, context: context)
+            return startExchange(connection, method: method, url: url, marks: marks, in: connectionContext, context: context)
         }
         return Unmanaged<HTTPExchange>.fromOpaque(existing)._withUnsafeGuaranteedRef { exchange in
             continueExchange(exchange, uploadData: uploadData, uploadDataSize: uploadDataSize, context: context)
@@ -39,16 +39,14 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
 
 /// An access handler's first call (headers only): creates the exchange and
 /// refuses an announced oversized body before reading any of it.
-private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, cutQuery: Bool,
+private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, marks: UInt32,
                            in connectionContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
                            context: DaemonContext) -> MHD_Result {
-    let exchange = HTTPExchange(
-        connection: connection,
-        method: method.map(methodName) ?? "",
-        path: url.map { String(cString: $0) } ?? "/",
-        daemon: context
-    )
-    exchange.tooManyParameters = cutQuery
+    // A path that is not UTF-8 once decoded is refused, not repaired into U+FFFD.
+    let path: String? = if let url { String(validatingCString: url) } else { "/" }
+    let exchange = HTTPExchange(connection: connection, method: method.map(methodName) ?? "", path: path ?? "/", daemon: context)
+    exchange.tooManyParameters = marks & UInt32(SB_TARGET_CUT_QUERY) != 0
+    exchange.targetNotUTF8 = path == nil || (marks & UInt32(SB_TARGET_ESCAPED) != 0 && !exchange.queryIsUTF8())
     connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
     switch context.handler.bodyReading(for: exchange) {
     case .buffer:
@@ -176,8 +174,8 @@ func dispatch(_ exchange: HTTPExchange, context: DaemonContext) -> MHD_Result {
 let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionContext, reason in
     guard let connectionContext, let pointer = connectionContext.pointee else { return }
     connectionContext.pointee = nil
-    // A request cut off by the URI callback that never reached the handler holds no exchange.
-    guard pointer != sb_too_many_parameters() else { return }
+    // A request marked by the URI callback that never reached the handler holds no exchange.
+    guard sb_target_marks(pointer) == 0 else { return }
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeRetainedValue()
     if let processor = exchange.postProcessor {
         exchange.postProcessor = nil

@@ -36,6 +36,9 @@ public final class HTTPExchange: @unchecked Sendable {
     /// True when the query had more parameters than allowed; it was then
     /// not read at all (see ``HTTPDaemonConfiguration/maxQueryParameters``).
     @exclusivity(unchecked) public internal(set) var tooManyParameters = false
+    /// True when the path or a query parameter is not UTF-8 once decoded
+    /// (kept as libmicrohttpd decoded it, bytes that are no text and all).
+    @exclusivity(unchecked) public internal(set) var targetNotUTF8 = false
     /// What runs instead of the handler when a suspended exchange resumes;
     /// see ``suspend(continuingWith:)``.
     @exclusivity(unchecked) var continuation: (any HTTPContinuation)?
@@ -179,6 +182,24 @@ public final class HTTPExchange: @unchecked Sendable {
     /// for that thread itself, about to run the daemon (see ``DaemonLoop``).
     func markResumable() {
         MHD_resume_connection(connection)
+    }
+
+    /// Whether every query parameter's name and value is UTF-8.
+    func queryIsUTF8() -> Bool {
+        var valid = true
+        _ = withUnsafeMutablePointer(to: &valid) { valid in
+            MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { cls, _, key, keySize, value, valueSize in
+                let isUTF8 = { (text: UnsafePointer<CChar>?, size: Int) in
+                    text.map { String(validating: UnsafeRawBufferPointer(start: $0, count: size), as: UTF8.self) != nil } ?? true
+                }
+                guard isUTF8(key, keySize), isUTF8(value, valueSize) else {
+                    cls?.assumingMemoryBound(to: Bool.self).pointee = false
+                    return .NO
+                }
+                return .YES
+            }, valid)
+        }
+        return valid
     }
 
     /// One lookup, no allocation but the value's: `_n` tells "absent"

@@ -14,6 +14,8 @@ public struct HTTPRequest: Sendable {
     /// True when the query had more parameters than the daemon reads; it
     /// was then not read at all.
     public var tooManyParameters = false
+    /// True when the path or the query is not UTF-8 once percent-decoded.
+    public var targetNotUTF8 = false
     /// Where headers, query and address are looked up: the live exchange
     /// (no closure or copy per request), or tables made by hand.
     private enum Source: Sendable {
@@ -43,6 +45,7 @@ public struct HTTPRequest: Sendable {
         self.init(method: exchange.method, path: exchange.path, body: exchange.body, bodyTooLarge: exchange.bodyTooLarge,
                   source: .exchange(exchange))
         tooManyParameters = exchange.tooManyParameters
+        targetNotUTF8 = exchange.targetNotUTF8
     }
 
     /// The value of a request header (case-insensitive name); nil when absent.

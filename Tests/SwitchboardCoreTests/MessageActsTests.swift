@@ -65,7 +65,8 @@ struct MessageActsTests {
 
     @Test func emojiAndLocationsAreCheckedAtTheDoor() throws {
         for good in ["👍", "❤️", "👩🏽‍🚀", "+1", "ok"] { #expect(try ReactionEmoji.valid(good) == good) }
-        for bad in ["", " ", "a b", "\u{1}", "\n", String(repeating: "x", count: 17), "👨‍👩‍👧‍👦"] {
+        for bad in ["", " ", "a b", "\u{1}", "\n", String(repeating: "x", count: 17), "👨‍👩‍👧‍👦",
+                    "\u{202E}", "\u{202E}👍", "\u{2067}ok", "\u{200B}", "\u{FE0F}", "\u{200D}\u{200B}"] {
             #expect(throws: SwitchboardError.invalidEmoji) { try ReactionEmoji.valid(bad) }
         }
         #expect(try Location(validating: ["lat": .number("-90"), "lon": .number("180")]) == Location(lat: -90, lon: 180))

@@ -15,6 +15,17 @@ struct RequestParsingTests {
         }
     }
 
+    /// The wss listener's request line (SwiftNIO's, not libmicrohttpd's):
+    /// a path or query that is no UTF-8 once decoded is refused as the
+    /// daemon refuses it, not blamed on a body it does not have.
+    @Test func aRequestLineThatIsNoTextIsRefused() throws {
+        let request = try RequestLine.request(method: "GET", uri: "/api/ws?rooms=l%C3%A9a&x", headers: [], clientAddress: nil)
+        #expect(request.path == "/api/ws" && request.query("rooms") == "l\u{E9}a" && request.query("x") == "")
+        for uri in ["/api/w%FFs", "/api/ws?rooms=%FF", "/api/ws?%C0%AF=1"] {
+            #expect(throws: SwitchboardError.targetNotUTF8) { try RequestLine.request(method: "GET", uri: uri, headers: [], clientAddress: nil) }
+        }
+    }
+
     @Test func formBodiesDecodeLikeBrowsersAndCurlSendThem() throws {
         let fields = try FormURLEncoded.decode(Array("user=luke+s&text=a%26b%3Dc%0A%F0%9F%9A%80&flag&=x".utf8))
         #expect(fields.map(\.name) == ["user", "text", "flag", ""])

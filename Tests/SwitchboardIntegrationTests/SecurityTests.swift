@@ -147,6 +147,28 @@ struct SecurityTests {
         #expect(try server.client.get("/healthz?" + (0..<64).map { "p\($0)=1" }.joined(separator: "&")).status == 200)
     }
 
+    /// Bytes that are no UTF-8, escaped or sent as they are, in a path or a
+    /// query: refused, where they were made U+FFFD (a guest `a�b` showed in
+    /// a room's presence, a reaction `�` was stored).
+    @Test func aPathOrQueryThatIsNoTextIsRefused() throws {
+        let server = try TestServer()
+        let client = server.client
+        let said = try client.publish(text: "react to me").id
+        for target in ["/api/rooms/lobby/messages?since=0&user=a%FFb", "/api/rooms/lobby/messages?since=0&%C0%AF=1",
+                       "/api/rooms/lobby/messages/\(said)/reactions/%FF", "/api/rooms/lo%E2%82bby/presence"] {
+            let response = try client.get(target)
+            #expect(response.status == 400 && response.errorCode == "invalid_utf8", "\(target): \(response.status) \(response.text)")
+        }
+        let raw = try TestHTTPConnection(port: server.port)
+        try raw.send(Array("GET /api/rooms/lobby/messages?since=0&user=r".utf8) + [0xFF] + Array("aw HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let answer = try raw.readResponse()
+        #expect(answer.status == 400 && answer.errorCode == "invalid_utf8", "\(answer.status) \(answer.text)")
+        // Escaped text is still text, and nobody was seen in the room.
+        #expect(try client.get("/api/rooms/lobby/messages?since=0&user=l%C3%A9a").status == 200)
+        #expect(try client.get("/api/rooms/lobby/presence").text.contains("l\u{E9}a"))
+        #expect(try !client.get("/api/rooms/lobby/presence").text.contains("\u{FFFD}"))
+    }
+
     @Test func pagesForbidFramingSniffingAndAnythingFromElsewhere() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Public").path
         let files: StaticFiles = try #require(StaticFiles(root: root))  // the test means nothing without them

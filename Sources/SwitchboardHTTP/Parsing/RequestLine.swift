@@ -11,12 +11,12 @@ public enum RequestLine {
         -> HTTPRequest
     {
         let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let path = String(parts.first ?? "").removingPercentEncoding else {
-            throw SwitchboardError(.malformed, code: "bad_request", message: "The path is not percent-encoded UTF-8.")
-        }
+        guard let path = String(parts.first ?? "").removingPercentEncoding else { throw .targetNotUTF8 }
         var query: [String: String] = [:]
         if parts.count == 2 {
-            for field in try FormURLEncoded.decode(Array(parts[1].utf8)) where query[field.name] == nil { query[field.name] = field.value }
+            let fields: [(name: String, value: String)]
+            do { fields = try FormURLEncoded.decode(Array(parts[1].utf8)) } catch { throw error == .invalidUTF8 ? .targetNotUTF8 : error }
+            for field in fields where query[field.name] == nil { query[field.name] = field.value }
         }
         var table: [String: String] = [:]
         for (name, value) in headers where table[name.lowercased()] == nil { table[name.lowercased()] = value }

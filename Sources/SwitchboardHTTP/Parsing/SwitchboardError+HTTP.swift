@@ -32,6 +32,8 @@ extension SwitchboardError {
         .misdirected, code: "misdirected_request", message: "This server does not answer for that Host (see --public-url).")
     static let tooManyParameters = SwitchboardError(
         .malformed, code: "too_many_parameters", message: "A request has at most 64 query parameters.")
+    static let targetNotUTF8 = SwitchboardError(
+        .malformed, code: "invalid_utf8", message: "The path and the query must be UTF-8 once percent-decoded.")
     static let invalidPath = SwitchboardError(
         .malformed, code: "invalid_path", message: "A path has no empty, '.' or '..' segments ('//', '/./', '/../').")
     static let adminOnly = unauthorized("The admin API needs 'Authorization: Bearer TOKEN'.")
