@@ -1,8 +1,10 @@
 import Foundation
 
 /// A subscription's endpoint URL, checked before it is kept and again
-/// before each delivery: `https://` to a host whose every address is public,
-/// or any `http(s)://` to a host the operator admitted (`--push-allow-host`,
+/// before each delivery: `https://` on port 443 to a host whose every
+/// address is public (browsers' push services use no other port; any port
+/// let a subscriber aim the server's requests at a public host's SSH or
+/// mail port), or any `http(s)://` to a host the operator admitted (`--push-allow-host`,
 /// such as a test push service on loopback). No user info in the URL, and
 /// redirects are never followed (the sender's client refuses them).
 public struct PushEndpoint: Sendable, Equatable {
@@ -12,7 +14,7 @@ public struct PushEndpoint: Sendable, Equatable {
     /// brackets): the name the HTTP client looks up, so the one a checked
     /// address is pinned for (``PinnedClients``).
     public let urlHost: String
-    /// `scheme://host[:port]`: the VAPID token's audience.
+    /// `scheme://host[:port]`, the port only when not the scheme's own: the VAPID token's audience.
     public let origin: String
     /// Whether the operator admitted this host (then its addresses are not checked).
     public let admitted: Bool
@@ -23,12 +25,14 @@ public struct PushEndpoint: Sendable, Equatable {
     public enum Refusal: Error, Equatable, CustomStringConvertible {
         case notAURL
         case notHTTPS
+        case notPort443
         case notPublic(String)
 
         public var description: String {
             switch self {
             case .notAURL: "the endpoint is not an absolute http(s) URL of at most 2,048 characters with a host and no user info"
             case .notHTTPS: "the endpoint must be https://"
+            case .notPort443: "the endpoint must be on https's port, 443"
             case .notPublic(let host): "the endpoint's host \(host) is not a public address"
             }
         }
@@ -47,6 +51,7 @@ public struct PushEndpoint: Sendable, Equatable {
         var isName = false
         if !admitted {
             guard scheme == "https" else { throw .notHTTPS }
+            guard url.port == nil || url.port == 443 else { throw .notPort443 }
             // A fully qualified name's final dot names the same host (`localhost.`).
             let name = host.hasSuffix(".") ? String(host.dropLast()) : host
             if name == "localhost" || name.hasSuffix(".localhost") || name.hasSuffix(".local") || name.hasSuffix(".internal") {
@@ -60,7 +65,8 @@ public struct PushEndpoint: Sendable, Equatable {
         }
         needsResolution = isName
         self.host = host
-        let port = url.port.map { ":\($0)" } ?? ""
+        // An origin names no default port (RFC 6454): a push service compares the VAPID audience with its own.
+        let port = url.port.map { $0 == (scheme == "https" ? 443 : 80) ? "" : ":\($0)" } ?? ""
         origin = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(port)"
         self.admitted = admitted
     }

@@ -9,6 +9,7 @@ import Testing
         "https://updates.push.services.mozilla.com/wpush/v2/gAAA",
         "https://8.8.8.8/push",
         "https://[2001:4860:4860::8888]/push",
+        "https://fcm.googleapis.com:443/fcm/send/abc",
     ])
     func publicHTTPSIsTaken(url: String) throws {
         _ = try PushEndpoint(url, allowedHosts: [])
@@ -32,6 +33,8 @@ import Testing
         ("https://0/x", .notPublic("0")),
         ("https://localhost./x", .notPublic("localhost.")),
         ("https://printer.local./x", .notPublic("printer.local.")),
+        ("https://push.example.com:22/x", .notPort443),
+        ("https://8.8.8.8:8443/x", .notPort443),
         ("https://user:pw@push.example.com/x", .notAURL),
         ("ftp://push.example.com/x", .notAURL),
         ("/relative", .notAURL),
@@ -67,7 +70,10 @@ import Testing
     }
 
     @Test func theOriginIsTheAudience() throws {
-        #expect(try PushEndpoint("https://Push.Example.com:8443/a/b?c", allowedHosts: []).origin == "https://push.example.com:8443")
+        #expect(try PushEndpoint("https://Push.Example.com/a/b?c", allowedHosts: []).origin == "https://push.example.com")
+        #expect(try PushEndpoint("https://Push.Example.com:443/a/b?c", allowedHosts: []).origin == "https://push.example.com")
+        #expect(try PushEndpoint("https://push.test:8443/a", allowedHosts: ["push.test"]).origin == "https://push.test:8443")
+        #expect(try PushEndpoint("http://push.test:80/a", allowedHosts: ["push.test"]).origin == "http://push.test")
         #expect(try PushEndpoint("https://[2001:4860::1]/a", allowedHosts: []).origin == "https://[2001:4860::1]")
     }
 
