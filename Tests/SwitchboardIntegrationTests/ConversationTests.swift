@@ -37,7 +37,10 @@ struct ConversationTests {
                                           body: Array(#"{"members":["leia"]}"#.utf8)).status == 401)
         #expect(try luke.create(["nobody"]).errorCode == "no_such_user")
         #expect(try luke.create(["luke"]).errorCode == "no_members")
-        #expect(try luke.create(["leia"], title: "").errorCode == "invalid_title")
+        for title in ["", "\u{200B}", "Trip\u{202E}pirT", "\u{2066}Trip"] {
+            #expect(try luke.create(["leia"], title: title).errorCode == "invalid_title", "\(title.unicodeScalars.map(\.value))")
+        }
+        #expect(try luke.call("PATCH", "/api/conversations/\(room)", #"{"title":"x\u202Eevil"}"#).errorCode == "invalid_title")
         #expect(try luke.call("POST", "/api/conversations", #"{"members":"leia"}"#).errorCode == "malformed_json")
 
         // Each change is a stored system message with its event.

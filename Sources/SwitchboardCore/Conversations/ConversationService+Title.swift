@@ -1,10 +1,10 @@
 extension ConversationService {
-    /// A title: trimmed, 1 to 100 characters, no control characters.
+    /// A title: trimmed, 1 to 100 characters, ``ShownText/isShowable(_:)``.
     public static func validTitle(_ title: String) throws(SwitchboardError) -> String {
         let trimmed = title.trimmed
-        guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw SwitchboardError(.invalid, code: "invalid_title", message: "A title is 1-100 characters, with no control characters.")
+        guard trimmed.count <= 100, ShownText.isShowable(trimmed) else {
+            throw SwitchboardError(.invalid, code: "invalid_title",
+                                   message: "A title is 1-100 characters with something to see: no control or text-direction characters.")
         }
         return trimmed
     }
