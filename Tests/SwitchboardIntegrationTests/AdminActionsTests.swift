@@ -90,5 +90,13 @@ struct AdminActionsTests {
         let users = try server.client.get("/api/rooms/lobby/presence").json()["users"] as? [[String: Any]]
         #expect(users?.compactMap { $0["user"] as? String } == ["watcher"])
         #expect(try server.client.request("POST", "/api/admin/users/nobody/kick", headers: bearer).json()["closed"] as? Int == 0)
+        // A name nobody can have is refused, as everywhere else, not answered 200.
+        let form = [("Content-Type", "application/x-www-form-urlencoded")] + bearer
+        for (method, path, code) in [("POST", "/api/admin/users/\(String(repeating: "x", count: 300))/kick", "invalid_user"),
+                                     ("POST", "/api/admin/users/han%E2%80%AE/ban", "invalid_user"),
+                                     ("DELETE", "/api/admin/users/system/ban", "reserved_user")] {
+            let refused = try server.client.request(method, path, headers: form, body: Array("seconds=60".utf8))
+            #expect(refused.status == 422 && refused.errorCode == code, "\(method) \(path): \(refused.status) \(refused.text)")
+        }
     }
 }

@@ -27,6 +27,11 @@ struct RouteRequest: Sendable {
         route.path.parameterNames.firstIndex(of: name).map { values[$0] } ?? ""
     }
 
+    /// `{user}`: a name as every way in reads one (trimmed, in NFKC), or
+    /// 422 `invalid_user` (an admin's kick or ban of a name nobody can have
+    /// answered 200).
+    func user() throws(SwitchboardError) -> String { try services.limits.validUser(parameter("user")) }
+
     /// `{room}`: a valid name that the caller may read (checked by the router).
     var room: String { route.path.roomIndex.map { values[$0] } ?? "" }
 }

@@ -147,7 +147,7 @@ extension RouteTable {
             try Publish.systemMessage(room: request.room, exchange: request.exchange, services: request.services)
         },
         Route("POST", "/api/admin/users/{user}/kick", .admin, "adminKick") { request in
-            .respond(try request.admin.kick(user: request.parameter("user")))
+            .respond(try request.admin.kick(user: request.user()))
         },
         Route("DELETE", "/api/admin/messages/{id}", .admin, "adminDelete") { request in
             try request.admin.delete(id: request.parameter("id"), exchange: request.exchange)
@@ -156,10 +156,10 @@ extension RouteTable {
             try AccountEndpoints.list(request.exchange, services: request.services)
         },
         Route("POST", "/api/admin/users/{user}/ban", .admin, "adminBan") { request in
-            try AccountEndpoints.ban(user: request.parameter("user"), exchange: request.exchange, services: request.services)
+            try AccountEndpoints.ban(user: request.user(), exchange: request.exchange, services: request.services)
         },
         Route("DELETE", "/api/admin/users/{user}/ban", .admin, "adminLift") { request in
-            try AccountEndpoints.lift(user: request.parameter("user"), exchange: request.exchange, services: request.services)
+            try AccountEndpoints.lift(user: request.user(), exchange: request.exchange, services: request.services)
         },
     ])
 
