@@ -5,7 +5,7 @@ import Synchronization
 import SwitchboardCore
 
 /// Checks JWTs (RFC 7519) with jwt-kit: the signature with a key for the
-/// header's algorithm (never `none`), then `sub`, `exp`, `nbf`, `iat` and
+/// header's algorithm (never `none`, no `crit` extensions), then `sub`, `exp`, `nbf`, `iat` and
 /// `rooms`, each refusal naming its reason. Tokens that passed are
 /// remembered (at most ``cacheLimit``), so a client presenting the same
 /// token on every poll pays for its signature once; their time claims are
@@ -44,7 +44,12 @@ public final class JWTTokenVerifier: TokenVerifier {
         do {
             header = try DefaultJWTParser().parse(Array(token.utf8), as: TokenPayload.self).header
         } catch {
-            throw .invalidToken("it is not a JWT (three base64url parts: header, claims, signature)")
+            throw .invalidToken("it is not a JWT whose claims can be read (three base64url parts: header, claims, "
+                                    + "signature; 'sub' a string, 'exp', 'nbf' and 'iat' numbers)")
+        }
+        // RFC 7515, 4.1.11: extensions listed as critical that are not understood (none is here) refuse the token.
+        guard header[dynamicMember: "crit"] == nil else {
+            throw .invalidToken("its header lists critical extensions ('crit'), and this server understands none")
         }
         guard let algorithm = header.alg, algorithm.lowercased() != "none" else {
             throw .invalidToken("unsigned tokens (alg 'none') are never accepted")

@@ -62,6 +62,10 @@ struct JWTTokenVerifierTests {
         ("exp out of range", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":1e30}"#, "right", "'exp'"),
         ("nbf out of range", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":EXP,"nbf":-1e300}"#, "right", "'nbf'"),
         ("iat out of range", #"{"alg":"HS256"}"#, #"{"sub":"x","exp":EXP,"iat":1e300}"#, "right", "'iat'"),
+        // RFC 7515's critical extensions, not understood here, were ignored and the token accepted.
+        ("critical extension", #"{"alg":"HS256","crit":["exp-policy"],"exp-policy":1}"#, #"{"sub":"x","exp":EXP}"#, "right", "'crit'"),
+        ("malformed crit", #"{"alg":"HS256","crit":7}"#, #"{"sub":"x","exp":EXP}"#, "right", "'crit'"),
+        ("sub a number", #"{"alg":"HS256"}"#, #"{"sub":5,"exp":EXP}"#, "right", "claims can be read"),
     ])
     func forgeriesAreRefusedWithTheirReason(_ name: String, _ header: String, _ claims: String, _ key: String, _ reason: String) throws {
         let claims = claims.replacingOccurrences(of: "EXP", with: "\(now / 1000 + 600)")
@@ -85,7 +89,8 @@ struct JWTTokenVerifierTests {
     }
 
     @Test func garbageIsNotAToken() throws {
-        #expect(throws: SwitchboardError.invalidToken("it is not a JWT (three base64url parts: header, claims, signature)")) {
+        #expect(throws: SwitchboardError.invalidToken("it is not a JWT whose claims can be read (three base64url parts: header, claims, "
+                                                          + "signature; 'sub' a string, 'exp', 'nbf' and 'iat' numbers)")) {
             try verifier().verify("not-a-token", now: now)
         }
     }
