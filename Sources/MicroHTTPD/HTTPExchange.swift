@@ -37,7 +37,7 @@ public final class HTTPExchange: @unchecked Sendable {
     /// not read at all (see ``HTTPDaemonConfiguration/maxQueryParameters``).
     @exclusivity(unchecked) public internal(set) var tooManyParameters = false
     /// True when the path or a query parameter is not UTF-8 once decoded
-    /// (kept as libmicrohttpd decoded it, bytes that are no text and all).
+    /// (``path`` is then `/`: the application refuses the request).
     @exclusivity(unchecked) public internal(set) var targetNotUTF8 = false
     /// What runs instead of the handler when a suspended exchange resumes;
     /// see ``suspend(continuingWith:)``.
