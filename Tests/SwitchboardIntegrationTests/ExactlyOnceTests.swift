@@ -70,6 +70,10 @@ struct ExactlyOnceTests {
         #expect(all.filter { $0.0 == 201 }.count == 1 && all.filter { $0.0 == 200 }.count == 19, "\(all.map(\.0))")
         #expect(Set(all.compactMap(\.1)).count == 1, "20 answers, one id")
         #expect(try stored(server.client, "burst") == 1)
+        // A retry takes no id of its own (each took one, unseen, before): the next message is the very next id.
+        #expect(try post(server.client, #"{"user":"han","text":"burst","client_id":"burst-7"}"#, room: "other").status == 409)
+        let next = try post(server.client, #"{"user":"han","text":"after the burst"}"#).json()["id"] as? Int
+        #expect(next == all.compactMap(\.1).first.map { $0 + 1 })
     }
 
     @Test func overWebSocketTheAckCarriesTheOriginalId() throws {
