@@ -48,15 +48,18 @@ public struct LineSession: Sendable {
     private let limits: MessageLimits
     private let maxLineBytes: Int
     private let access: AccessControl
+    /// Asked whether entering a room is a `join` (nil: each one is).
+    private let presence: Presence?
     /// The client's address: a guest's publish rate is counted by it.
     private let client: String
 
     public init(limits: MessageLimits = MessageLimits(), room: String = "lobby", maxLineBytes: Int = 8192,
-                access: AccessControl, client: String = "unknown") {
+                access: AccessControl, presence: Presence? = nil, client: String = "unknown") {
         self.limits = limits
         self.room = room
         self.maxLineBytes = maxLineBytes
         self.access = access
+        self.presence = presence
         self.client = client
     }
 
@@ -103,6 +106,7 @@ public struct LineSession: Sendable {
                 guard let speaker = try access.speaker(identity, claimed: user) else { return [] }
                 try access.checkRoom(identity, room)
                 try access.admitRoom(identity, room, client: client)
+                try access.admitPresence(identity, user: speaker, room: room, presence: presence, client: client)
                 self.user = speaker
                 return [.enter(user: speaker, room: room)]
             case "msg":
@@ -113,6 +117,7 @@ public struct LineSession: Sendable {
                 guard target != room else { return [] }
                 try access.checkRoom(identity, target)
                 try access.admitRoom(identity, target, client: client)
+                if let user { try access.admitPresence(identity, user: user, room: target, presence: presence, client: client) }
                 let previous = room
                 room = target
                 guard let user else { return [] }  // not present yet: just where iam: will enter
@@ -149,7 +154,10 @@ public struct LineSession: Sendable {
             return [.send(LineFormat.error("signed in as \(current) already; reconnect to sign in as someone else"))]
         }
         try access.checkRoom(identity, room)
-        if user == nil { try access.admitRoom(identity, room, client: client) }
+        if user == nil {
+            try access.admitRoom(identity, room, client: client)
+            try access.admitPresence(identity, user: name, room: room, presence: presence, client: client)
+        }
         self.identity = identity
         var actions: [Action] = [.authenticated(identity), .send(LineFormat.line("auth:\(name)"))]
         if user == nil {

@@ -66,7 +66,8 @@ final class TCPChatHandler: ChannelDuplexHandler {
         framer = LineFramer(maxLineBytes: configuration.maxLineBytes)
         pending = PendingStores(limit: configuration.maxPendingStores)
         guestCaller = .address(text: client)
-        session = LineSession(limits: configuration.limits, maxLineBytes: configuration.maxLineBytes, access: access, client: client)
+        session = LineSession(limits: configuration.limits, maxLineBytes: configuration.maxLineBytes, access: access, presence: presence,
+                              client: client)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

@@ -41,9 +41,13 @@ extension WebSocketServer: HTTPUpgradeEndpoint {
         let identity = path == .echo ? Identity.guest : try resolve()
         if path != .echo { try services.access.checkRooms(identity, filter) }
         let user = try services.access.speaker(identity, naming: request.query("user"), limits: limits)
-        // A named reader is present, and its join makes a new room exist: counted.
-        if user != nil {
-            for room in filter.names { try services.access.admitRoom(identity, room, client: request.clientAddress ?? "unknown") }
+        // A named reader is present: its join makes a new room exist, and takes a publish under a rate.
+        if let user {
+            let client = request.clientAddress ?? "unknown"
+            for room in filter.names {
+                try services.access.admitRoom(identity, room, client: client)
+                try services.access.admitPresence(identity, user: user, room: room, presence: services.connections.presence, client: client)
+            }
         }
         if checkHandshake, let refusal = try WebSocketHandshake.refusal(request) { throw RefusedHandshake(response: refusal) }
         guard !services.bus.isClosed else { throw SwitchboardError.shuttingDown }

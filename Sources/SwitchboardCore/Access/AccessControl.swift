@@ -29,6 +29,8 @@ public final class AccessControl: Sendable {
     public let mode: AccessMode
     private let verifier: (any TokenVerifier)?
     private let rateLimiter: PublishRateLimiter?
+    /// Whether publishes are counted against a rate (`--publish-rate`).
+    public var limitsPublishing: Bool { rateLimiter != nil }
     private let roomCreation: RoomCreationLimiter?
     let clock: @Sendable () -> Int64
     /// What every decision reads; changed by AccessControl+Changes.swift.

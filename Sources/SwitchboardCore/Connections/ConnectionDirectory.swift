@@ -40,7 +40,8 @@ public final class ConnectionDirectory: Sendable {
     /// How long a short-poller counts as connected after a poll.
     public static let pollerWindowNanoseconds: UInt64 = 30_000_000_000
 
-    private let presence: Presence
+    /// Told of every connection's user and rooms.
+    public let presence: Presence
     private let scheduler: DeadlineScheduler?
     /// Gives back what closed streaming connections freed (nil without a scheduler).
     private let memory: MemoryReturn?

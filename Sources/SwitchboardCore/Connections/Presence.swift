@@ -55,6 +55,11 @@ public final class Presence: Sendable {
         if !queued { announced?(false) }
     }
 
+    /// Whether `user` is present in `room` on this node.
+    public func isPresent(user: String, room: String) -> Bool {
+        registry.withLock { $0.contains(user: user, room: room) }
+    }
+
     /// A connection of `user` in `room` closed.
     public func disconnect(user: String, room: String, transport: Transport) {
         change { $0.disconnect(user: user, room: room, transport: transport).map { [$0] } ?? [] }

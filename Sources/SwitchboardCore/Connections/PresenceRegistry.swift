@@ -32,6 +32,9 @@ public struct PresenceRegistry: Sendable {
         return count <= 0 ? false : nil
     }
 
+    /// Whether `user` is present in `room`.
+    public func contains(user: String, room: String) -> Bool { entries[Key(room: room, user: user)] != nil }
+
     /// A connection opened. Returns the `join` when the user was not present.
     public mutating func connect(user: String, room: String, transport: Transport) -> PresenceChange? {
         let key = Key(room: room, user: user)

@@ -163,10 +163,16 @@ extension RouteTable {
         },
     ])
 
-    /// A named reader (`?user=`, or a signed-in one) is present, and its
-    /// join makes a new room exist: counted against the room-creation limit.
+    /// A named reader (`?user=`, or a signed-in one) is present: its join
+    /// makes a new room exist (counted against the room-creation limit) and,
+    /// under a publish rate, takes a publish (``AccessControl/admitPresence(_:user:room:presence:client:)``).
     private static func admitNamedReader(_ request: RouteRequest, to room: String) throws {
-        guard request.identity.user != nil || request.exchange.query("user") != nil else { return }
-        try request.services.access.admitRoom(request.identity, room, client: request.exchange.clientAddress ?? "unknown")
+        let named = request.exchange.query("user")
+        guard request.identity.user != nil || named != nil else { return }
+        let access = request.services.access, client = request.exchange.clientAddress ?? "unknown"
+        try access.admitRoom(request.identity, room, client: client)
+        guard access.limitsPublishing, let user = try access.speaker(request.identity, naming: named, limits: request.services.limits)
+        else { return }
+        try access.admitPresence(request.identity, user: user, room: room, presence: request.services.presence, client: client)
     }
 }
