@@ -216,7 +216,8 @@ let package = Package(
         .testTarget(name: "SwitchboardLoadTests", dependencies: ["SwitchboardLoad"]),
         .testTarget(
             name: "SwitchboardAuthTests",
-            dependencies: ["SwitchboardAuth", "SwitchboardCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SwitchboardAuth", "SwitchboardCore", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]
         ),
         .testTarget(
             name: "SwitchboardWebPushTests",

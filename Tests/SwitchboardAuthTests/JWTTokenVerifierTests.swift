@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HummingbirdBcrypt
 import Testing
 import SwitchboardAuth
 import SwitchboardCore
@@ -105,5 +106,23 @@ struct JWTTokenVerifierTests {
         #expect(!hash.contains("correct horse"))
         #expect(hasher.verify("correct horse", against: hash))
         #expect(!hasher.verify("wrong horse", against: hash))
+    }
+
+    /// bcrypt reads 72 bytes at most and stops at a NUL: both passwords
+    /// below were accepted with only their beginning.
+    @Test func everyByteOfAPasswordCounts() {
+        let hasher = PasswordHasher(cost: 4)
+        let long = String(repeating: "A", count: 72)
+        let hash = hasher.hash(long + "one")
+        #expect(hasher.verify(long + "one", against: hash))
+        #expect(!hasher.verify(long + "two", against: hash))
+        #expect(!hasher.verify(long, against: hash))
+        let withNUL = hasher.hash("password1\u{0}secret")
+        #expect(hasher.verify("password1\u{0}secret", against: withNUL))
+        #expect(!hasher.verify("password1", against: withNUL))
+        // An account from before keeps its password: bcrypt over the password itself.
+        let before = Bcrypt.hash("correct horse", cost: 4)
+        #expect(hasher.verify("correct horse", against: before) && !hasher.verify("wrong horse", against: before))
+        #expect(!hasher.verify("anything", against: hasher.decoy))
     }
 }
