@@ -18,13 +18,13 @@ extension WebSocketConnection {
         switch frame.opcode {
         case .text:
             guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
-                return close(code: 1007, reason: "text frames must be UTF-8", hangUp: true)
+                return close(code: 1007, reason: "text frames must be UTF-8")
             }
             if request.echo { return echo(frame, on: context) }
             received(text, on: context)
         case .binary:
             if request.echo { return echo(frame, on: context) }
-            close(code: 1003, reason: "only text frames are spoken", hangUp: true)
+            close(code: 1003, reason: "only text frames are spoken")
         case .ping:
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .pong:
@@ -111,7 +111,11 @@ extension WebSocketConnection {
     /// Reads go on when the channel is writable again
     /// (``channelWritabilityChanged(context:)``), or the heartbeat, unanswered,
     /// closes it.
+    /// Once closing, reads go on whatever waits (nothing but the client's
+    /// close is looked at, nothing is answered): a held read would leave the
+    /// client's close, and what it sent before, unread when the server hangs up.
     func read(context: ChannelHandlerContext) {
+        if closing { return context.read() }
         guard pending.mayRead() else { return }
         guard context.channel.isWritable else {
             readHeld = true
@@ -122,17 +126,17 @@ extension WebSocketConnection {
 
     private func closeReceived(_ payload: ByteBuffer) {
         var payload = payload
-        guard payload.readableBytes != 1 else { return close(code: 1002, reason: "a close payload of one byte", hangUp: true) }
-        guard let code = payload.readInteger(as: UInt16.self) else { return close(code: 1000, reason: "", hangUp: true) }
-        guard WebSocketClose.isValidReceived(code) else { return close(code: 1002, reason: "close code \(code) is not allowed", hangUp: true) }
+        guard payload.readableBytes != 1 else { return close(code: 1002, reason: "a close payload of one byte", ending: .answer) }
+        guard let code = payload.readInteger(as: UInt16.self) else { return close(code: 1000, reason: "", ending: .answer) }
+        guard WebSocketClose.isValidReceived(code) else { return close(code: 1002, reason: "close code \(code) is not allowed", ending: .answer) }
         guard String(validating: payload.readableBytesView, as: UTF8.self) != nil else {
-            return close(code: 1007, reason: "the close reason must be UTF-8", hangUp: true)
+            return close(code: 1007, reason: "the close reason must be UTF-8", ending: .answer)
         }
-        close(code: code, reason: "", hangUp: true)
+        close(code: code, reason: "", ending: .answer)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         close(code: WebSocketClose.code(for: error),
-              reason: WebSocketClose.reason(for: error, maxMessageBytes: services.configuration.maxMessageBytes), hangUp: true)
+              reason: WebSocketClose.reason(for: error, maxMessageBytes: services.configuration.maxMessageBytes), ending: .endOutput)
     }
 }

@@ -185,11 +185,24 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
                               promise: nil)
     }
 
-    /// Sends a close frame, then closes the connection: at once with
-    /// `hangUp` (answering the client's close, or failing the connection on
-    /// bad input), else once the client answers or after 2 s (a kick, the
-    /// shutdown). Only the first close counts.
-    func close(code: UInt16, reason: String, hangUp: Bool = false) {
+    /// How a close the server sends ends the connection.
+    enum CloseEnding {
+        /// It answers the client's close: hang up once it is sent.
+        case answer
+        /// Wait for the client's close, up to 2 s (a kick, the shutdown, a frame refused).
+        case awaitClient
+        /// The frame decoder failed and can read no close: end the output
+        /// (FIN) after the close frame, and hang up when the client does, or after 2 s.
+        case endOutput
+    }
+
+    /// Sends a close frame, then ends the connection as `ending` says,
+    /// reading (and dropping) what the client still sends meanwhile.
+    /// Hanging up at once on a frame refused reset a client still sending:
+    /// its kernel drops what it had not read on a reset, the close frame
+    /// with its reason too (the client saw 1006, "abnormal", not why). Only
+    /// the first close counts.
+    func close(code: UInt16, reason: String, ending: CloseEnding = .awaitClient) {
         guard let context, !closing else { return }
         closing = true
         _ = services.bus.unpark(self)
@@ -198,10 +211,11 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         payload.writeBytes(reason.utf8.prefix(123))
         let channel = context.channel
         let sent = context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)))
-        if hangUp {
-            sent.whenComplete { _ in channel.close(promise: nil) }
-        } else {
-            context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
-        }
+        if ending == .answer { return sent.whenComplete { _ in channel.close(promise: nil) } }
+        // Over TLS in SwiftNIO, ending the output alone is refused: the timer ends it.
+        if ending == .endOutput { sent.whenSuccess { channel.close(mode: .output, promise: nil) } }
+        readHeld = false
+        context.read()  // reads held (publishes waiting, a full socket) go on: the client's close is to come
+        context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
     }
 }

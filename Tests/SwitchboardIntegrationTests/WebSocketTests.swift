@@ -119,6 +119,31 @@ struct WebSocketTests {
         #expect(try server.client.get("/healthz").status == 200)
     }
 
+    /// A client still sending when its frame is refused reads why: the
+    /// server hung up at once, and the reset made the client's kernel drop
+    /// the close frame it had not read (the client saw 1006, no reason). A
+    /// frame the decoder cannot read (too large) ends the server's output
+    /// after its close, as no close of the client's can be read after it.
+    @Test(arguments: [(UInt16(1003), "only text frames are spoken"), (1009, "a message may be at most 65536 bytes")])
+    func aClientStillSendingReadsWhyItWasClosed(_ code: UInt16, _ reason: String) throws {
+        let server = try TestServer()
+        let ws = try socket(server, "/api/ws")
+        if code == 1003 {
+            try ws.send(opcode: 0x2, payload: [1, 2, 3])
+        } else {
+            try ws.send(opcode: 0x1, payload: [UInt8](repeating: 0x61, count: 70 * 1024))
+        }
+        Thread.sleep(forTimeInterval: 0.2)  // refused by now, while the client goes on
+        let text = Array(#"{"text":"\#(String(repeating: "x", count: 200))"}"#.utf8)
+        for _ in 0..<500 { try ws.send(opcode: 0x1, payload: text) }
+        let close = try ws.readClose()
+        #expect(close.code == code && close.reason == reason)
+        // The client answers as RFC 6455 asks; the server hangs up without waiting out its 2 s.
+        try ws.send(opcode: 0x8, payload: [0x03, 0xE8])
+        let answered = Date()
+        #expect(ws.connection.isClosedByServer() && Date().timeIntervalSince(answered) < 1.5)
+    }
+
     @Test func kickClosesWith1008AndShutdownWith1001() throws {
         let server = try TestServer()
         let kicked = try socket(server, "/api/rooms/lobby/ws?user=vader")
