@@ -212,7 +212,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         let channel = context.channel
         let sent = context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)))
         if ending == .answer { return sent.whenComplete { _ in channel.close(promise: nil) } }
-        // Over TLS in SwiftNIO, ending the output alone is refused: the timer ends it.
+        // Over TLS (SwiftNIO's) this sends close_notify first; where it cannot be done, the timer ends it.
         if ending == .endOutput { sent.whenSuccess { channel.close(mode: .output, promise: nil) } }
         readHeld = false
         context.read()  // reads held (publishes waiting, a full socket) go on: the client's close is to come

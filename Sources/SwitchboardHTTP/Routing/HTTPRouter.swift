@@ -119,10 +119,9 @@ final class HTTPRouter: HTTPRequestHandler {
         }
     }
 
-    /// What is refused before any route: too many query parameters, a path or
-    /// query that is no text, a body
-    /// too large, a Host that is not this server's (DNS rebinding), and
-    /// CORS preflights (answered here).
+    /// What is refused before any route: too many query parameters, a path
+    /// or query that is no text, a body too large, a Host that is not this
+    /// server's (DNS rebinding), and CORS preflights (answered here).
     private func refusal(_ request: HTTPRequest) -> HTTPResponse? {
         if request.tooManyParameters { return .error(.tooManyParameters, status: 414, headers: []) }
         if request.targetNotUTF8 { return .error(.targetNotUTF8) }
