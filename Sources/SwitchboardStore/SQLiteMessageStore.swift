@@ -239,20 +239,6 @@ public final class SQLiteMessageStore: MessageStore {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'message'")) ?? 0
     }
 
-    /// After an insert the unique index refused (a client id sent before),
-    /// the id it took is given back. AUTOINCREMENT allocates the rowid, one
-    /// more than the sequence, before the index is asked, and keeps it at
-    /// the statement's end: every retry left a gap (PostgreSQL's function
-    /// looks the client id up first). Looking it up first here too cost
-    /// 14,000 instructions a publish with a client id (+18 % on the commit
-    /// thread, callgrind); this costs nothing until a retry. Safe however
-    /// SQLite allocates: the newest message is never deleted (the admin's
-    /// delete appends its tombstone, which cannot be deleted), so the next
-    /// id, one more than the largest of the sequence and the table, is new.
-    private static func giveBackRefusedID(in db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE sqlite_sequence SET seq = seq - 1 WHERE name = 'message'").execute()
-    }
-
     /// The columns ``MessageRows`` reads, in its order.
     static let columns = "id, room, user, text, kind, ts, event, media, reply_to, target, detail, state, client_id"
 
