@@ -22,8 +22,9 @@ public struct HTTPDaemonConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Memory pool per connection (request headers and response buffer).
     public var connectionMemoryLimit: Int
-    /// How much of a streamed body refused part-way is still read (and
-    /// thrown away) so that its answer can be sent; past it the connection
+    /// How much of a streamed body refused part-way, or of a chunked body
+    /// past ``maxBodyBytes``, is still read (and thrown away) so that its
+    /// answer can be sent; past it the connection
     /// is closed with no answer. (libmicrohttpd sends no answer before a
     /// body has ended.)
     public var maxDiscardedBodyBytes: Int = 32 * 1_048_576

@@ -113,6 +113,14 @@ struct BadInputTests {
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(try server.client.get("/api/rooms/lobby/messages").page().messages.isEmpty)
+        // Far past the limit (a 2 MB publish against 64 KiB was hung up on with no answer): still 413.
+        let far = try TestHTTPConnection(port: server.port)
+        try far.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let piece = String(repeating: "y", count: 16 * 1024)
+        for _ in 0..<8 { try far.send(String(piece.utf8.count, radix: 16) + "\r\n" + piece + "\r\n") }
+        try far.send("0\r\n\r\n")
+        let refused = try far.readResponse()
+        #expect(refused.status == 413 && refused.errorCode == "body_too_large")
     }
 
     @Test func garbageRequestLineGetsAnErrorAndTheServerKeepsServing() throws {
