@@ -105,10 +105,15 @@ public final class SQLiteMessageStore: MessageStore {
     /// with its membership.
     private static func store(_ draft: MessageDraft, timestamp: Int64, insert: MessageInsert, in db: Database) throws -> Message? {
         guard let event = draft.event else {
-            // A reply or act is looked up first (its target must not change twice); a plain
-            // message lets the unique index say whether its client id was sent before.
-            if let clientID = draft.clientID, draft.target != nil || draft.replyTo != nil,
-               let earlier = try Self.sent(clientID, by: draft.user, in: db) { return earlier }
+            // A client id sent before is answered with its message before anything is
+            // looked up or inserted (a reply or act's target must not change twice; an
+            // insert the unique index refused took an id: ``wasSent(_:by:in:)``).
+            if let clientID = draft.clientID, try Self.wasSent(clientID, by: draft.user, in: db) {
+                guard let earlier = try Self.sent(clientID, by: draft.user, in: db) else {
+                    throw DatabaseError(message: "client id \(clientID) was sent, yet no message has it")
+                }
+                return earlier
+            }
             if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
                 return nil
             }
@@ -120,7 +125,6 @@ public final class SQLiteMessageStore: MessageStore {
                 guard let earlier = try Self.sent(clientID, by: draft.user, in: db) else {
                     throw DatabaseError(message: "client id \(clientID) conflicts, yet no message has it")
                 }
-                try Self.giveBackRefusedID(in: db)
                 return earlier
             }
             let message = draft.stored(id: db.lastInsertedRowID, timestamp: timestamp)
