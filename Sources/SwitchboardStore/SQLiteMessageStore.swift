@@ -109,9 +109,7 @@ public final class SQLiteMessageStore: MessageStore {
             // looked up or inserted (a reply or act's target must not change twice; an
             // insert the unique index refused took an id: ``wasSent(_:by:in:)``).
             if let clientID = draft.clientID, try Self.wasSent(clientID, by: draft.user, in: db) {
-                guard let earlier = try Self.sent(clientID, by: draft.user, in: db) else {
-                    throw DatabaseError(message: "client id \(clientID) was sent, yet no message has it")
-                }
+                guard let earlier = try Self.sent(clientID, by: draft.user, in: db) else { throw DatabaseError(message: "client id lost") }
                 return earlier
             }
             if let target = draft.target ?? draft.replyTo, try !Self.applyAct(draft, to: target, timestamp: timestamp, in: db) {
