@@ -35,6 +35,11 @@ struct ExactlyOnceTests {
         #expect(byHeader.status == 200 && byHeaderID == firstJSON["id"] as? Int)
         let form = try client.request("POST", "/api/rooms/lobby/messages", body: Array("user=luke&text=on+my+way&client_id=m-1".utf8))
         #expect(form.status == 200)
+        // Both, naming the same id, are that id; naming two, refused (the header's was taken, the field's ignored).
+        let both = try post(client, #"{"user":"luke","text":"on my way","client_id":"m-1"}"#, headers: [("Idempotency-Key", "m-1")])
+        #expect(both.status == 200)
+        let two = try post(client, #"{"user":"luke","text":"on my way","client_id":"m-1"}"#, headers: [("Idempotency-Key", "attempt-2")])
+        #expect(two.status == 422 && two.errorCode == "invalid_client_id", "\(two.status) \(two.text)")
         #expect(try stored(client, "on my way") == 1)
         // Another user's same id is another message; the same id for other text or another room is refused.
         #expect(try post(client, #"{"user":"leia","text":"on my way","client_id":"m-1"}"#).status == 201)

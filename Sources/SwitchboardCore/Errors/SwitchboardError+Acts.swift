@@ -23,6 +23,9 @@ extension SwitchboardError {
     /// 422: a reaction's emoji out of bounds.
     public static let invalidEmoji = SwitchboardError(.invalid, code: "invalid_emoji",
                                                       message: "An emoji is 1 to 16 bytes of UTF-8 with something to see: no spaces, control or text-direction characters.")
+    /// 422: an HTTP publish whose `Idempotency-Key` and `client_id` name two ids.
+    public static let clientIDsDiffer = SwitchboardError(.invalid, code: "invalid_client_id",
+                                                         message: "The Idempotency-Key header and the 'client_id' field name two client ids: send one, or the same in both.")
     /// 409: a client id already used by this user for another text or room.
     public static let clientIDReused = SwitchboardError(.conflict, code: "client_id_reused",
                                                         message: "This client id was already used for another message (its text or room differs).")

@@ -17,10 +17,14 @@ enum Publish {
         var draft = try services.access.draft(identity, room: room, user: fields.user, text: text, limits: services.limits,
                                               carriesMedia: fields.carriesMore, client: exchange.clientAddress ?? "unknown")
         (draft.replyTo, draft.location) = (fields.replyTo, fields.location)
-        // `Idempotency-Key` (the IETF draft's header) names the same thing as `client_id`.
-        draft.clientID = try exchange.header("Idempotency-Key").map { key throws(SwitchboardError) in
+        // `Idempotency-Key` (the IETF draft's header) names the same thing as `client_id`. Both,
+        // naming two ids, are refused: the header won, so a client library's key made anew at
+        // each attempt, beside the app's own id, stored a retry twice.
+        let key = try exchange.header("Idempotency-Key").map { key throws(SwitchboardError) in
             try ClientID.valid(key, field: "Idempotency-Key")
-        } ?? fields.clientID
+        }
+        if let key, let field = fields.clientID, key != field { throw SwitchboardError.clientIDsDiffer }
+        draft.clientID = key ?? fields.clientID
         return PendingAnswer.published(exchange, until: { [draft] done in
             services.acts.publish(draft, media: media, by: identity, completion: done)
         })
