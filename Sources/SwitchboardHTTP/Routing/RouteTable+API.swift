@@ -167,11 +167,12 @@ extension RouteTable {
     /// makes a new room exist (counted against the room-creation limit) and,
     /// under a publish rate, takes a publish (``AccessControl/admitPresence(_:user:room:presence:client:)``).
     private static func admitNamedReader(_ request: RouteRequest, to room: String) throws {
-        let named = request.exchange.query("user")
-        guard request.identity.user != nil || named != nil else { return }
+        // A signed-in reader's `?user=` is looked up only under a rate (a lookup a poll otherwise saved).
+        guard request.identity.user != nil || request.exchange.query("user") != nil else { return }
         let access = request.services.access, client = request.exchange.clientAddress ?? "unknown"
         try access.admitRoom(request.identity, room, client: client)
-        guard access.limitsPublishing, let user = try access.speaker(request.identity, naming: named, limits: request.services.limits)
+        guard access.limitsPublishing,
+              let user = try access.speaker(request.identity, naming: request.exchange.query("user"), limits: request.services.limits)
         else { return }
         try access.admitPresence(request.identity, user: user, room: room, presence: request.services.presence, client: client)
     }
