@@ -43,6 +43,7 @@ if [ -z "${BINARY:-}" ]; then
 fi
 binary=${BINARY:-.build/release/switchboard}
 out=${OUT:-$(mktemp -d -t switchboard-soak.XXXXXX)}
+mkdir -p "$out"
 work=$(mktemp -d -t switchboard-soak-db.XXXXXX)
 . Scripts/bench-lib.sh  # free_port
 http_port=$(free_port) tcp_port=$(free_port)

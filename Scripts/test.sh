@@ -11,6 +11,12 @@ Scripts/install-deps.sh
 Scripts/install-test-deps.sh
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
+# Every log of the run in one folder: removed when the run passes, kept (and
+# named) when it fails.
+logs="$(mktemp -d -t switchboard-test.XXXXXX)"
+tidy() { if [ "$1" -eq 0 ]; then rm -rf "$logs"; else echo "(the run's logs are kept in $logs)"; fi; }
+trap 'tidy $?' EXIT
+
 # stage TITLE: heads a stage, and says how long the one before it took (the
 # run's time is kept under 25 minutes: this says where it goes).
 stage_name="installing and building" stage_start=$SECONDS timings=()
@@ -40,7 +46,7 @@ Scripts/smoke.sh .build/debug/switchboard
 # the bus, group commit, the pump and presence (SwitchboardCore's tests).
 # Joined, with its time and verdict, before the soaks.
 # (In a process group of its own, set -m, so that a stage failing stops it whole.)
-background_log="$(mktemp -t switchboard-background.XXXXXX)"
+background_log="$logs/background"
 set -m
 (
     started=$SECONDS
@@ -61,9 +67,10 @@ stage "PostgreSQL for the scale-out tests"
 # A throwaway server (Debian's PostgreSQL 15, installed if missing), stopped on exit.
 pgdir="$(mktemp -d -t switchboard-postgres.XXXXXX)"
 trap 'status=$?; kill -- -"$background" 2>/dev/null || true; Scripts/postgres.sh stop "$pgdir" || true
-      if [ "$status" -ne 0 ]; then timings+=("$(printf "%5d s  %s (failed)" $((SECONDS - stage_start)) "$stage_name")"); print_timings; fi' EXIT
+      if [ "$status" -ne 0 ]; then timings+=("$(printf "%5d s  %s (failed)" $((SECONDS - stage_start)) "$stage_name")"); print_timings; fi
+      tidy "$status"' EXIT
 if url="$(Scripts/postgres.sh start "$pgdir")"; then
-    export SWITCHBOARD_TEST_POSTGRES="$url" SWITCHBOARD_TEST_POSTGRES_DIR="$pgdir"
+    export SWITCHBOARD_TEST_POSTGRES="$url"
     echo "started $url"
 else
     echo "PostgreSQL could not be started here: the scale-out tests are skipped"
@@ -87,7 +94,7 @@ stage "side by side, in three lanes: security (floods of pings, joins, sign-ins 
 lane_logs=() lane_pids=()
 lane() {
     local log test started
-    log="$(mktemp -t switchboard-lane.XXXXXX)"
+    log="$logs/lane${#lane_logs[@]}"
     lane_logs+=("$log")
     for test in "$@"; do
         started=$SECONDS
@@ -118,11 +125,11 @@ stage "soaks side by side, 2 minutes each with chaos: one node (every way in, ch
 # Each has its own server, database and ports. The soaks' chaos is mostly
 # waiting (a server stopped, a database frozen) and Autobahn's cases are
 # conformance, not timing: together they take the time of one soak.
-soak_one_log="$(mktemp -t switchboard-soak.XXXXXX)" soak_two_log="$(mktemp -t switchboard-soak.XXXXXX)"
-BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos >"$soak_one_log" 2>&1 &
+soak_one_log="$logs/soak-one.log" soak_two_log="$logs/soak-two.log"
+OUT="$logs/soak-one" BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos >"$soak_one_log" 2>&1 &
 soak_one=$!
 if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then
-    BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos --nodes 2 >"$soak_two_log" 2>&1 &
+    OUT="$logs/soak-two" BINARY=.build/debug/switchboard Scripts/soak.sh --minutes 2 --chaos --nodes 2 >"$soak_two_log" 2>&1 &
 else
     echo "PostgreSQL could not be started here: the soak on two nodes is skipped" >"$soak_two_log" &
 fi
@@ -141,7 +148,7 @@ if [ "$side_status" -ne 0 ]; then echo "== a soak or WebSocket conformance FAILE
 stage "swift test"
 # A crash prints the crashing thread only, so its cause stays in view.
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none}"
-log="$(mktemp -t switchboard-swift-test.XXXXXX)"
+log="$logs/swift-test"
 # The scale-out suite (several nodes and PostgreSQL each) and the raw TCP
 # flood (over 100,000 lines in 3 s) run after the rest, each on its own, so
 # their load does not overlap the timing-sensitive tests on 2 cores.

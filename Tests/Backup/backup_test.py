@@ -11,12 +11,13 @@ the same ids, the files byte for byte, the accounts (the same password, the
 same token), and a 404 for the upload that had no file. A backup into a
 folder that holds something is refused and leaves it alone.
 """
-import json, os, shutil, stat, subprocess, sys, tempfile, threading, time
+import json, os, shutil, stat, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Media"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Security"))
 from media_test import Server  # noqa: E402  (a server on free ports with its own database and media folder)
 from security_test import check, failures  # noqa: E402
+from checks import scratch_folder  # noqa: E402
 
 
 def fetch(server, path, token):
@@ -25,7 +26,7 @@ def fetch(server, path, token):
 
 
 def main(binary):
-    folder = tempfile.mkdtemp(prefix="switchboard-backup-test-")
+    folder = scratch_folder("switchboard-backup-test-", lambda: failures)
     photo, voice = os.path.join(folder, "photo.jpg"), os.path.join(folder, "voice.webm")
     subprocess.run(["convert", "-size", "900x600", "gradient:blue-red", photo], check=True)
     subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "libopus", voice],

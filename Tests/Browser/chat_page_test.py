@@ -12,7 +12,6 @@ import socket
 import ssl
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -30,7 +29,9 @@ from backend_checks import backend_checks
 ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPOSITORY, "Tests"))
-from checks import free_port  # noqa: E402
+from checks import free_port, scratch_folder  # noqa: E402
+
+results = []  # every check's outcome, in order
 
 
 
@@ -47,7 +48,7 @@ def wait_for(predicate, timeout, interval=0.02):
 class Server:
     def __init__(self, binary, database=None, extra=()):
         self.http, self.tcp = free_port(), free_port()
-        self.folder = tempfile.mkdtemp(prefix="switchboard-browser-")
+        self.folder = scratch_folder("switchboard-browser-", lambda: not all(results))
         self.command = [binary, "serve", "--http", f"127.0.0.1:{self.http}", "--tcp", f"127.0.0.1:{self.tcp}",
                         "--db", database or os.path.join(self.folder, "db.sqlite"), "--public", os.path.join(REPOSITORY, "Public"),
                         "--admin-token", ADMIN_TOKEN, "--log-level", "warning", *extra]
@@ -213,7 +214,7 @@ def media_checks(server, options, check, screenshots):
     """Photos, video and voice in the page: attached by the button, by a drop and by a paste,
     shown as a thumbnail that opens full size and as players that can be sought; a voice
     message recorded with the browser's (fake) microphone and sent; raw TCP sees the links."""
-    folder = tempfile.mkdtemp(prefix="switchboard-browser-media-")
+    folder = scratch_folder("switchboard-browser-media-", lambda: not all(results))
     photo, clip = os.path.join(folder, "photo.jpg"), os.path.join(folder, "clip.mp4")
     convert = shutil.which("convert-im6.q16") or "/usr/bin/convert"
     subprocess.run([convert, "-size", "900x600", "gradient:orange-purple", photo], check=True)
@@ -278,7 +279,7 @@ def media_checks(server, options, check, screenshots):
                 "const items = document.querySelectorAll('#pending .attachment'); return items.length === 1 && items[0].classList.contains('ready')"), 10)
             check(f"a picture {how} is uploaded", bool(ready))
             rey.find_element(By.ID, "text").send_keys(f"{how}\n")
-            check(f"and sent with the text", bool(wait_for(lambda: rey.execute_script(
+            check("and sent with the text", bool(wait_for(lambda: rey.execute_script(
                 "return [...document.querySelectorAll('#messages .message')].some((m) => m.textContent.includes(arguments[0]) && m.querySelector('.media img'))",
                 how), 10)))
 
@@ -318,7 +319,6 @@ def media_checks(server, options, check, screenshots):
 def main():
     binary = sys.argv[1]
     screenshots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
-    results = []
 
     def check(name, ok, detail=""):
         results.append(ok)
@@ -591,7 +591,7 @@ def main():
             required.stop()
 
         # --- the page over https (and its stream, and wss), with a throwaway certificate
-        folder = tempfile.mkdtemp(prefix="switchboard-browser-tls-")
+        folder = scratch_folder("switchboard-browser-tls-", lambda: not all(results))
         subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                         "-days", "1", "-subj", "/CN=127.0.0.1", "-keyout", os.path.join(folder, "key.pem"),
                         "-out", os.path.join(folder, "cert.pem")], check=True, capture_output=True)

@@ -20,7 +20,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 import uuid
@@ -29,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend import Backend  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import checks  # noqa: E402
-from checks import Stream, check, failures, free_port, wait_for  # noqa: E402
+from checks import Stream, check, failures, free_port, scratch_folder, wait_for  # noqa: E402
 
 SECRET = "s3cret-for-tests"
 ADMIN = "hooks-test-admin"
@@ -179,7 +178,7 @@ def publish_hook(server, backend, leia, room):
               answers.get(7, {}).get("error", {}).get("code") == "denied"
               and answers[7]["error"]["message"] == "no ads here", answers.get(7))
         check("hook modifies over WebSocket: acked", "id" in answers.get(8, {}), answers.get(8))
-    status, body = server.request("GET", f"/api/rooms/lobby/messages?since=0")
+    status, body = server.request("GET", "/api/rooms/lobby/messages?since=0")
     listed = body.get("messages", body) if isinstance(body, dict) else body
     check("... and stored with the new text", any(m.get("text") == "MODIFY OVER WS" for m in listed), listed[-3:])
 
@@ -344,7 +343,7 @@ def two_nodes(binary):
     name = "sb_hooks_" + uuid.uuid4().hex[:12]
     subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True)
     database = f"{url.rsplit('/', 1)[0]}/{name}"
-    folder = tempfile.mkdtemp(prefix="switchboard-hooks-pg-")
+    folder = scratch_folder("switchboard-hooks-pg-")
     backend = Backend(SECRET)
     a = Server(binary, folder, backend, database=database, hook=False)
     b = Server(binary, folder, backend, database=database, hook=False)
@@ -397,7 +396,7 @@ def two_nodes(binary):
 
 def main():
     binary = sys.argv[1]
-    folder = tempfile.mkdtemp(prefix="switchboard-hooks-")
+    folder = scratch_folder("switchboard-hooks-")
     refused_start(binary, folder)
     backend = Backend(SECRET)
     server = Server(binary, folder, backend)
@@ -408,10 +407,10 @@ def main():
         check("the receiver found nothing to refuse", not backend.problems, backend.problems)
     finally:
         server.stop()
-    hook_failures(binary, tempfile.mkdtemp(prefix="switchboard-hooks-"), backend)
+    hook_failures(binary, scratch_folder("switchboard-hooks-"), backend)
     backend.stop()
-    down_across_restart(binary, tempfile.mkdtemp(prefix="switchboard-hooks-"))
-    two_receivers_one_down(binary, tempfile.mkdtemp(prefix="switchboard-hooks-"))
+    down_across_restart(binary, scratch_folder("switchboard-hooks-"))
+    two_receivers_one_down(binary, scratch_folder("switchboard-hooks-"))
     if os.environ.get("SWITCHBOARD_TEST_POSTGRES"):
         two_nodes(binary)
     else:

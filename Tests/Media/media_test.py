@@ -10,12 +10,13 @@ the server keeps serving and nothing half-written is left in --media-dir.
 Test media are made with ImageMagick, exiftool and ffmpeg. Usage:
     python3 Tests/Media/media_test.py .build/debug/switchboard
 """
-import json, os, shutil, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request, zlib
+import json, os, shutil, socket, struct, subprocess, sys, threading, time, urllib.error, urllib.request, zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "TLS"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Security"))
 from tls_test import free_port  # noqa: E402
 from security_test import check, failures, rss_mb  # noqa: E402  (one list of failures, one way to read RSS)
+from checks import scratch_folder  # noqa: E402
 
 
 class Server:
@@ -195,7 +196,7 @@ def read_lines_until(sock, needle, seconds=5):
 
 
 def main(binary):
-    folder = tempfile.mkdtemp(prefix="switchboard-media-test-")
+    folder = scratch_folder("switchboard-media-test-", lambda: failures)
     files = make_media(folder)
     server = Server(binary, folder, "--max-upload-mib", "2", "--upload-quota-mib", "3")
     try:

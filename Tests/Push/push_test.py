@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 import urllib.request
@@ -22,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from push_service import PushService  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import checks  # noqa: E402
-from checks import Stream, check, failures, free_port, wait_for  # noqa: E402
+from checks import Stream, check, failures, free_port, scratch_folder, wait_for  # noqa: E402
 
 
 class Server:
@@ -57,7 +56,7 @@ def two_nodes(binary, push):
     name = "sb_push_" + uuid.uuid4().hex[:12]
     subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True)
     database = f"{url.rsplit('/', 1)[0]}/{name}"
-    folder = tempfile.mkdtemp(prefix="switchboard-push-pg-")
+    folder = scratch_folder("switchboard-push-pg-")
     a = Server(binary, folder, database)
     b = Server(binary, folder, database)
     try:
@@ -94,7 +93,7 @@ def key_from_file(binary):
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     import base64
-    folder = tempfile.mkdtemp(prefix="switchboard-push-key-")
+    folder = scratch_folder("switchboard-push-key-")
     private = ec.generate_private_key(ec.SECP256R1())
     path = os.path.join(folder, "vapid.pem")
     with open(path, "wb") as out:
@@ -121,7 +120,7 @@ def key_from_file(binary):
 def main():
     binary = sys.argv[1]
     key_from_file(binary)
-    folder = tempfile.mkdtemp(prefix="switchboard-push-")
+    folder = scratch_folder("switchboard-push-")
     push = PushService()
     server = Server(binary, folder)
     try:

@@ -7,15 +7,16 @@ leaves within 30 s), and PostgreSQL restarted under load (publishes answer
 
     python3 Tests/ScaleOut/scaleout_test.py BINARY
 
-Needs SWITCHBOARD_TEST_POSTGRES (a server URL) and SWITCHBOARD_TEST_POSTGRES_DIR
-(its directory, for the restart), as Scripts/test.sh sets them after
-`Scripts/postgres.sh start`. Prints what it measured; exits 1 on a failure.
+Needs SWITCHBOARD_TEST_POSTGRES (a server URL), as Scripts/test.sh sets it after
+`Scripts/postgres.sh start`. The restart is of a PostgreSQL of the test's own
+(Scripts/postgres.sh in a folder of its own): the shared one serves the tests
+beside it in their lanes, which a restart of it failed ("the database system is
+shutting down"). Prints what it measured; exits 1 on a failure.
 """
-import json, os, signal, socket, subprocess, sys, threading, time, uuid, urllib.request, urllib.error
+import json, os, signal, socket, subprocess, sys, tempfile, threading, time, uuid, urllib.request, urllib.error
 
 BINARY = sys.argv[1]
 SERVER = os.environ.get("SWITCHBOARD_TEST_POSTGRES")
-PGDIR = os.environ.get("SWITCHBOARD_TEST_POSTGRES_DIR")
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "..", "Scripts")
 failures = []
@@ -170,7 +171,7 @@ def kill_a_node_mid_stream(database):
             node.stop()
 
 
-def restart_postgres_under_load(database):
+def restart_postgres_under_load(database, pgdir):
     print("== PostgreSQL restarted under load", flush=True)
     a, b = Node("a2", database), Node("b2", database)
     try:
@@ -190,10 +191,10 @@ def restart_postgres_under_load(database):
         publisher.start()
         time.sleep(1)
         down_at = time.time()
-        subprocess.run([os.path.join(SCRIPTS, "postgres.sh"), "pause", PGDIR], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([os.path.join(SCRIPTS, "postgres.sh"), "pause", pgdir], check=True, stdout=subprocess.DEVNULL)
         time.sleep(3)
         up_at = time.time()
-        subprocess.run([os.path.join(SCRIPTS, "postgres.sh"), "resume", PGDIR], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([os.path.join(SCRIPTS, "postgres.sh"), "resume", pgdir], check=True, stdout=subprocess.DEVNULL)
         # Wait until publishes succeed again, then a little more.
         deadline = time.time() + 30
         while time.time() < deadline and not any(r[1] == 201 and r[0] > up_at for r in results):
@@ -224,15 +225,26 @@ def restart_postgres_under_load(database):
             node.stop()
 
 
+def new_database(server):
+    """A fresh database on `server` (a URL), for one check's nodes: its URL."""
+    name = "sb_" + uuid.uuid4().hex[:16]
+    subprocess.run(["psql", server, "-qc", f"CREATE DATABASE {name}"], check=True)
+    return f"{server.rsplit('/', 1)[0]}/{name}"
+
+
 def main():
-    if not SERVER or not PGDIR:
-        print("scale-out checks skipped: SWITCHBOARD_TEST_POSTGRES(_DIR) not set (Scripts/test.sh starts PostgreSQL)")
+    if not SERVER:
+        print("scale-out checks skipped: SWITCHBOARD_TEST_POSTGRES not set (Scripts/test.sh starts PostgreSQL)")
         return 0
-    base = SERVER.rsplit("/", 1)[0]
-    for check_ in (kill_a_node_mid_stream, restart_postgres_under_load):
-        name = "sb_" + uuid.uuid4().hex[:16]
-        subprocess.run(["psql", SERVER, "-qc", f"CREATE DATABASE {name}"], check=True)
-        check_(f"{base}/{name}")
+    kill_a_node_mid_stream(new_database(SERVER))
+    pgdir = tempfile.mkdtemp(prefix="switchboard-scaleout-pg.")
+    started = subprocess.run([os.path.join(SCRIPTS, "postgres.sh"), "start", pgdir], capture_output=True, text=True)
+    check(started.returncode == 0, f"a PostgreSQL of the test's own started, to restart ({started.stderr.strip()[-200:]})")
+    if started.returncode == 0:
+        try:
+            restart_postgres_under_load(new_database(started.stdout.strip()), pgdir)
+        finally:
+            subprocess.run([os.path.join(SCRIPTS, "postgres.sh"), "stop", pgdir], capture_output=True)
     print(f"{len(failures)} failure(s)" if failures else "all scale-out checks passed")
     return 1 if failures else 0
 

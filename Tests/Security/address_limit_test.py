@@ -10,10 +10,10 @@ client's would be its own). One address holds 3 connections: its fourth, on
 any port, is closed unanswered, loopback is still served, and a connection
 that ends makes room. A machine with no address but loopback skips it.
 """
-import os, socket, ssl, subprocess, sys, tempfile, time, urllib.request
+import os, socket, ssl, subprocess, sys, urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import check, failures, free_port, wait_for  # noqa: E402
+from checks import check, failures, free_port, scratch_folder, wait_for  # noqa: E402
 
 
 def own_address():
@@ -35,7 +35,7 @@ def main(binary):
     if address is None:
         print("skipped: this machine has no address but loopback to connect from")
         return
-    folder = tempfile.mkdtemp(prefix="switchboard-address-limit-")
+    folder = scratch_folder("switchboard-address-limit-")
     key, cert = os.path.join(folder, "key.pem"), os.path.join(folder, "cert.pem")
     subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,
                     "-out", cert, "-days", "1", "-subj", f"/CN={address}", "-addext", f"subjectAltName=IP:{address},IP:127.0.0.1"],

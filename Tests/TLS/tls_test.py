@@ -5,13 +5,13 @@ throwaway CA and a server certificate made with openssl, then curl and
 Python's ssl module as clients (both verify the chain). Usage:
     python3 Tests/TLS/tls_test.py .build/debug/switchboard
 """
-import base64, json, os, signal, socket, ssl, subprocess, sys, tempfile, time, urllib.request, warnings
+import base64, json, os, signal, socket, ssl, subprocess, sys, time, warnings
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)  # TLS 1.1, on purpose
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import free_port  # noqa: E402,F401  (Security, Media and Stall take it from here)
+from checks import free_port, scratch_folder  # noqa: E402,F401  (Security, Media and Stall take it from here)
 
 
 def openssl(*args):
@@ -95,11 +95,11 @@ def close_handshake(sock, frames):
 
 def main():
     binary = sys.argv[1]
-    folder = tempfile.mkdtemp(prefix="switchboard-tls-")
+    results = []
+    folder = scratch_folder("switchboard-tls-", lambda: not all(results))
     ca, cert, key = make_certificates(folder)
     port, tcp_port, wss_port = free_port(), free_port(), free_port()
     base = f"https://127.0.0.1:{port}"
-    results = []
 
     def check(name, ok, detail=""):
         results.append(bool(ok))
