@@ -70,8 +70,11 @@ public final class ChatServer: @unchecked Sendable {
             store = shared
             cluster = PostgresCluster(store: shared, address: configuration.http.host, logger: logger)
         } else {
-            store = try SQLiteMessageStore(path: configuration.databasePath)
-            cluster = nil
+            let sqlite = try SQLiteMessageStore(path: configuration.databasePath)
+            if let last = sqlite.idsMovedOnAfter {
+                logger.notice("\(configuration.databasePath) is a backup's copy, started for the first time: ids go on from \(last + SQLiteMessageStore.backupIDGap + 1), not \(last + 1), past any the original handed out after the backup (clients' cursors, webhook receivers' ids)")
+            }
+            (store, cluster) = (sqlite, nil)
         }
         self.store = store
         self.cluster = cluster

@@ -1,6 +1,6 @@
 import GRDB
 
-/// The database's schema, one migration per step, applied at open.
+/// The database's schema, one migration per step, applied at open, and its settings.
 extension SQLiteMessageStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -166,5 +166,10 @@ extension SQLiteMessageStore {
             try db.execute(sql: "CREATE INDEX message_media_room ON message_media(media_id, room, message_id)")
         }
         return migrator
+    }
+
+    /// The writing connection's `PRAGMA synchronous` (2 is `FULL`: every commit synced).
+    func synchronousSetting() throws -> Int {
+        try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 }

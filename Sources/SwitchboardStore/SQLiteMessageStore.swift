@@ -13,6 +13,8 @@ public final class SQLiteMessageStore: MessageStore {
     private let path: String
     /// Who keeps a push subscription, so that most messages skip the push queue.
     let pushSubscribers = PushSubscriberKeys()
+    /// When this was a backup's copy, at its first start: the last message id before the ids moved on.
+    public let idsMovedOnAfter: Int64?
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one
     /// for `:memory:`, and brings its schema up to date.
@@ -34,6 +36,7 @@ public final class SQLiteMessageStore: MessageStore {
             // `secure_delete`: what an unsend or a deletion frees is overwritten with zeros, so an unsent text is gone from the file.
             try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON") }
             try Self.migrator.migrate(writer)
+            idsMovedOnAfter = try writer.write(Self.moveIDsOnIfBackup)
             // `/healthz`'s probe table, made once: GRDB empties a connection's
             // statement cache after every `CREATE`, so a probe that made it each
             // time had the next commit compile all its statements again.
@@ -203,11 +206,6 @@ public final class SQLiteMessageStore: MessageStore {
                 GROUP BY room ORDER BY room
                 """)).map { RoomSummary(name: $0["room"], messageCount: $0["count"], lastID: $0["last"]) }
         }
-    }
-
-    /// The writing connection's `PRAGMA synchronous` (2 is `FULL`: every commit synced).
-    func synchronousSetting() throws -> Int {
-        try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// `/healthz`'s probe: can the writer take its lock (`BEGIN IMMEDIATE`,

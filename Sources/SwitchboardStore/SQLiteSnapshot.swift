@@ -9,7 +9,9 @@ import SwitchboardCore
 /// server runs (`switchboard backup`): `VACUUM INTO` copies what one read
 /// transaction sees, so the server's commits go on meanwhile (WAL: a reader
 /// waits for nobody and nobody waits for it), and the copy holds every
-/// message acknowledged before it began, compacted. The copy is written
+/// message acknowledged before it began, compacted, and marked as a
+/// backup's (a server started on it moves its ids on past the original's:
+/// SQLiteMessageStore+Backups). The copy is written
 /// under a `.partial` name, checked, synced and only then renamed: an
 /// interrupted backup leaves no file that looks whole.
 public struct SQLiteSnapshot: Sendable {
@@ -35,6 +37,10 @@ public struct SQLiteSnapshot: Sendable {
                 try db.execute(sql: "VACUUM INTO ?", arguments: [partial])
             }
             try original.close()
+            // Marked as a backup's: a server started on it moves its ids on (SQLiteMessageStore+Backups).
+            let marking = try DatabaseQueue(path: partial)
+            try marking.write { db in try SQLiteMessageStore.markAsBackup(db, takenAt: Int64(Date().timeIntervalSince1970 * 1000)) }
+            try marking.close()
             let copy = try DatabaseQueue(path: partial, configuration: configuration)
             let snapshot = try copy.read { db throws -> SQLiteSnapshot in
                 let check = try String.fetchOne(db, sql: "PRAGMA quick_check")

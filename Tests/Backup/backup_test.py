@@ -11,7 +11,7 @@ the same ids, the files byte for byte, the accounts (the same password, the
 same token), and a 404 for the upload that had no file. A backup into a
 folder that holds something is refused and leaves it alone.
 """
-import json, os, shutil, stat, subprocess, sys, threading, time
+import json, os, stat, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Media"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Security"))
@@ -95,6 +95,25 @@ def main(binary):
         check("the same token works on it (the server's key is in the backup)",
               restored.request("GET", "/api/me", token=luke)[0] == 200)
         check("and the same password", restored.request("POST", "/api/sessions", {"user": "luke", "password": "correct horse battery"})[0] == 201)
+
+        # The live server went on after the backup: a client holds a cursor past the copy's last id.
+        for index in range(3):
+            live.request("POST", "/api/rooms/lobby/messages", {"user": "han", "text": f"after the backup {index}"})
+        _, _, body = live.request("GET", "/api/rooms/lobby/messages?limit=1")
+        cursor = json.loads(body)["messages"][-1]["id"]
+        check("(the live server handed out ids after the backup)", cursor > max(m["id"] for m in copied), cursor)
+        status, _, body = restored.request("POST", "/api/rooms/lobby/messages", {"user": "rey", "text": "after the restore"})
+        first = json.loads(body).get("id", 0) if status == 201 else 0
+        check("a message on the restored server takes an id past any the live one handed out", first > cursor, f"{first} after {cursor}")
+        _, _, body = restored.request("GET", f"/api/rooms/lobby/messages?since={cursor}")
+        check("so a client that resumes there from its cursor gets it, not skips it",
+              [m["text"] for m in json.loads(body)["messages"]] == ["after the restore"], body[:200])
+        log = open(os.path.join(folder, f"s{restored.http}.log")).read()
+        check("the restored server says why its ids jumped", "is a backup's copy, started for the first time" in log, log[-300:])
+        restored.stop()
+        restored = Server(binary, folder, database=os.path.join(target, "switchboard.sqlite"), media_dir=os.path.join(target, "media"))
+        status, _, body = restored.request("POST", "/api/rooms/lobby/messages", {"user": "rey", "text": "after a restart"})
+        check("started again, it goes on from there: the ids move on once", status == 201 and json.loads(body)["id"] == first + 1, body)
         for path in (f"/api/media/{ids[0]}", f"/api/media/{ids[0]}/thumbnail", f"/api/media/{ids[1]}", f"/api/media/{lost}/thumbnail"):
             check(f"{path} is served byte for byte as the live server serves it", fetch(restored, path, luke) == fetch(live, path, luke))
         check("the upload that had no file is 404 on both", fetch(restored, f"/api/media/{lost}", luke)[0] == 404
@@ -103,8 +122,6 @@ def main(binary):
         live.stop()
         if restored:
             restored.stop()
-    if not failures:
-        shutil.rmtree(folder, ignore_errors=True)
     print(f"{len(failures)} failure(s)" if failures else "all backup checks passed")
     sys.exit(1 if failures else 0)
 
