@@ -30,6 +30,7 @@ struct ActsTests {
 
     @Test func everyActIsALoggedMessageAndReadsShowTheMessageAsItStands() throws {
         let path = TestServer.temporaryDatabasePath()
+        defer { TestStore.remove(path) }
         var server: TestServer? = try TestServer(databasePath: path)
         let people = try people(server!)
         let (luke, leia, han) = (people["luke"]!, people["leia"]!, people["han"]!)
@@ -80,6 +81,7 @@ struct ActsTests {
 
     @Test func anUnsentMessageIsGoneFromTheDatabaseAndItsEditsWithIt() throws {
         let path = TestServer.temporaryDatabasePath()
+        defer { TestStore.remove(path) }
         var server: TestServer? = try TestServer(databasePath: path)
         let people = try people(server!)
         let (luke, leia) = (people["luke"]!, people["leia"]!)

@@ -20,6 +20,7 @@ struct ExactlyOnceTests {
 
     @Test func aRetryIsAnsweredWithTheOriginalAndStoresNothing() throws {
         let path = TestServer.temporaryDatabasePath()
+        defer { TestStore.remove(path) }
         var server: TestServer? = try TestServer(databasePath: path)
         let client = server!.client
         let first = try post(client, #"{"user":"luke","text":"on my way","client_id":"m-1"}"#)

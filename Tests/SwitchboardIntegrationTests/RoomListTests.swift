@@ -22,6 +22,7 @@ struct RoomListTests {
 
     @Test func afterEveryKindOfWriteTheListIsTheStores() throws {
         let path = TestServer.temporaryDatabasePath()
+        defer { TestStore.remove(path) }
         var server: TestServer? = try TestServer(databasePath: path)
         let luke = ConversationClient(client: server!.client, token: try Support.signUp(server!.client, "luke"))
         let leia = ConversationClient(client: server!.client, token: try Support.signUp(server!.client, "leia"))
