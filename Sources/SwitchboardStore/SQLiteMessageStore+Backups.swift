@@ -23,9 +23,10 @@ extension SQLiteMessageStore {
     private static let sequencedTables = ["message", "webhook_event", "push_job"]
 
     /// Marks `db`, a backup's copy being made (written before it is checked
-    /// and kept), with when it was taken (ms since the epoch).
+    /// and kept), with when it was taken (ms since the epoch). A copy of a
+    /// copy never started on holds one mark, the newest.
     static func markAsBackup(_ db: Database, takenAt: Int64) throws {
-        try db.execute(sql: "CREATE TABLE backup_mark (taken INTEGER NOT NULL)")
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS backup_mark (taken INTEGER NOT NULL); DELETE FROM backup_mark")
         try db.execute(sql: "INSERT INTO backup_mark (taken) VALUES (?)", arguments: [takenAt])
     }
 

@@ -19,7 +19,11 @@ struct BackupIDsTests {
             _ = try original.append([draft, draft, draft], timestamp: 1)
             try original.close()
         }
-        _ = try SQLiteSnapshot.take(of: path, to: copyPath)
+        // A backup of a backup's copy never started on: made, and marked once.
+        let firstCopy = path + ".first"
+        defer { TestStore.remove(firstCopy) }
+        _ = try SQLiteSnapshot.take(of: path, to: firstCopy)
+        _ = try SQLiteSnapshot.take(of: firstCopy, to: copyPath)
 
         let copy = try SQLiteMessageStore(path: copyPath)
         #expect(copy.idsMovedOnAfter == 3)
