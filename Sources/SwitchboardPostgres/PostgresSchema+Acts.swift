@@ -72,6 +72,11 @@ extension PostgresSchema {
                 IF v_emoji IS NULL THEN RETURN false; END IF;
                 v_users := coalesce(t_state->'reactions'->v_emoji, '[]'::jsonb);
                 IF (v_users ? p_user) = v_on THEN RETURN false; END IF;
+                -- Reactions.mostByOneUser (20): no more of one user's on one message.
+                IF v_on AND (SELECT count(*) FROM jsonb_each(coalesce(t_state->'reactions', '{}'::jsonb)) AS r(emoji, users)
+                             WHERE r.users ? p_user) >= 20 THEN
+                    RETURN false;
+                END IF;
                 IF v_on THEN
                     v_users := v_users || to_jsonb(p_user);
                 ELSE

@@ -30,7 +30,7 @@ import PostgresNIO
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 11
+    static let version = 12
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     /// Every statement, in order; `statements[0]` makes the version table.

@@ -140,4 +140,15 @@ struct MessageActsTests {
         #expect(bus.recentMessage(id: own.id)??.message.text == "mine")
         #expect(bus.recentMessage(id: elsewhere.id) == nil, "unknown to the ring: the store is asked")
     }
+
+    @Test func onePersonHoldsAtMostTwentyReactionsOnAMessage() {
+        var reactions = Reactions()
+        let set = { (emoji: String, user: String, on: Bool) in reactions.set(emoji, by: user, on: on) }
+        for index in 1...Reactions.mostByOneUser { #expect(set("r\(index)", "luke", true)) }
+        #expect(!reactions.admits("r21", by: "luke") && reactions.admits("r3", by: "luke") && reactions.admits("r21", by: "leia"))
+        #expect(!set("r21", "luke", true), "the 21st changes nothing")
+        #expect(set("r21", "leia", true), "another person's is theirs")
+        #expect(reactions.count(by: "luke") == 20 && reactions.count(by: "leia") == 1)
+        #expect(set("r1", "luke", false) && set("r21", "luke", true), "one off makes room")
+    }
 }

@@ -213,4 +213,40 @@ struct ActsTests {
         let expected = (lukes.last == true ? ["luke"] : []) + ["leia"]
         #expect(messages[said]?["reactions"] as? [String: [String]] == ["❤": expected])
     }
+
+    /// One person has at most twenty reactions on a message: the 21st is
+    /// refused with a reason (422 `too_many_reactions`), over HTTP and over
+    /// WebSocket; others still react; one turned off makes room. Thirty at
+    /// once (the check before the commit sees none of them) store twenty:
+    /// the commit decides again.
+    @Test func onePersonHasAtMostTwentyReactionsOnAMessage() throws {
+        let server = try TestServer()
+        let people = try people(server)
+        let (luke, leia, han) = (people["luke"]!, people["leia"]!, people["han"]!)
+        let said = try id(leia.publish("lobby", "react to me"))
+        let path = { @Sendable (emoji: String) in "/api/rooms/lobby/messages/\(said)/reactions/\(emoji)" }
+        for index in 1...Reactions.mostByOneUser { #expect(try luke.call("PUT", path("r\(index)")).status == 200) }
+        let refused = try luke.call("PUT", path("r21"))
+        #expect(refused.status == 422 && refused.text.contains("too_many_reactions"))
+        #expect(try luke.call("PUT", path("r3")).status == 204, "one already on is on")
+        #expect(try leia.call("PUT", path("r21")).status == 200, "another person is not held back")
+        let socket = try TestWebSocketClient(port: server.port, path: "/api/rooms/lobby/ws?access_token=\(luke.token)")
+        try socket.sendText(#"{"react":\#(said),"emoji":"r22","ref":1}"#)
+        var answer: [String: Any] = [:]
+        while answer["ref"] as? Int != 1, answer["ack"] as? Int != 1 { answer = try socket.readJSON() }
+        #expect((answer["error"] as? [String: Any])?["code"] as? String == "too_many_reactions")
+        #expect(try luke.call("DELETE", path("r1")).status == 200)
+        #expect(try luke.call("PUT", path("r21")).status == 200, "one off makes room for another")
+
+        let statuses = Mutex<[Int]>([])
+        let (port, token) = (server.port, han.token)
+        DispatchQueue.concurrentPerform(iterations: 30) { index in
+            let status = (try? TestHTTPClient(port: port).request("PUT", path("h\(index)"), headers: [("Authorization", "Bearer \(token)")]).status) ?? 0
+            statuses.withLock { $0.append(status) }
+        }
+        let reactions = try #require(try read(luke)[said]?["reactions"] as? [String: [String]])
+        #expect(reactions.values.filter { $0.contains("han") }.count == Reactions.mostByOneUser)
+        #expect(statuses.withLock { $0.filter { $0 == 200 }.count } == Reactions.mostByOneUser)
+        #expect(reactions.values.filter { $0.contains("luke") }.count == Reactions.mostByOneUser)
+    }
 }

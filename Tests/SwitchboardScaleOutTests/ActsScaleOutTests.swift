@@ -66,4 +66,32 @@ struct ActsScaleOutTests {
         let count = try TestPostgres.count(database, "SELECT count(*) FROM switchboard_messages WHERE text LIKE '%113%'")
         #expect(count == 0, "the text and its edit are gone from the database")
     }
+
+    /// Thirty reactions of one person at once, on two nodes: twenty are
+    /// stored (PostgreSQL's commit decides, as `Reactions` does in Swift),
+    /// and both nodes show those twenty.
+    @Test func aRaceOfOnePersonsReactionsStoresTwenty() throws {
+        let database = try TestPostgres.freshDatabase()
+        let a = try TestServer(databasePath: database)
+        let b = try TestServer(databasePath: database)
+        let leia = try NodeTestSupport.signUp(a.client, "leia"), luke = try NodeTestSupport.signUp(a.client, "luke")
+        #expect(try NodeTestSupport.within(1) { try b.client.get("/api/me", headers: [("Authorization", "Bearer \(luke)")]).status == 200 })
+        let said = try #require(try call(a.client, leia, "POST", "/api/rooms/lobby/messages", #"{"text":"react"}"#).json()["id"] as? Int)
+        let statuses = Mutex<[Int]>([])
+        let (portA, portB) = (a.port, b.port)
+        DispatchQueue.concurrentPerform(iterations: 30) { index in
+            let client = TestHTTPClient(port: index % 2 == 0 ? portA : portB)
+            let path = "/api/rooms/lobby/messages/\(said)/reactions/r\(index)"
+            let status = (try? client.request("PUT", path, headers: [("Authorization", "Bearer \(luke)")]).status) ?? 0
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0.filter { $0 == 200 }.count } == Reactions.mostByOneUser)
+        #expect(try NodeTestSupport.within(2) {
+            try [a, b].allSatisfy { node in
+                (try messages(node.client, luke)[said]?["reactions"] as? [String: [String]])?.count == Reactions.mostByOneUser
+            }
+        })
+        let stored = try TestPostgres.count(database, "SELECT count(*) FROM switchboard_messages WHERE kind = 'reaction'")
+        #expect(stored == Reactions.mostByOneUser)
+    }
 }

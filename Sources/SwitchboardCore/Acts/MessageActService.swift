@@ -146,6 +146,11 @@ public final class MessageActService: Sendable {
             (draft.target, draft.emoji, draft.on) = (id, try ReactionEmoji.valid(emoji), on)
             target(id, in: room) { [self, draft] found in
                 if case .failure(let error) = found { return completion(.failure(error)) }
+                // Decided again at the commit (a race of reactions adds none past the bound), silently there.
+                if on, case .success(let message) = found, let reactions = message.reactions, let emoji = draft.emoji,
+                   !reactions.admits(emoji, by: reacting) {
+                    return completion(.failure(.tooManyReactions))
+                }
                 bus.publishAct(draft, completion: completion)
             }
         } catch {

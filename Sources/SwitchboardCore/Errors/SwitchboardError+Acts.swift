@@ -23,6 +23,9 @@ extension SwitchboardError {
     /// 422: a reaction's emoji out of bounds.
     public static let invalidEmoji = SwitchboardError(.invalid, code: "invalid_emoji",
                                                       message: "An emoji is 1 to 16 bytes of UTF-8 with something to see: no spaces, control or text-direction characters.")
+    /// 422: a reaction past ``Reactions/mostByOneUser`` of one user's on one message.
+    public static let tooManyReactions = SwitchboardError(.invalid, code: "too_many_reactions",
+                                                          message: "One person may have at most \(Reactions.mostByOneUser) reactions on a message: turn one off first.")
     /// 422: an HTTP publish whose `Idempotency-Key` and `client_id` name two ids.
     public static let clientIDsDiffer = SwitchboardError(.invalid, code: "invalid_client_id",
                                                          message: "The Idempotency-Key header and the 'client_id' field name two client ids: send one, or the same in both.")

@@ -31,11 +31,28 @@ public struct Reactions: Sendable, Equatable, Codable {
 
     public var isEmpty: Bool { entries.isEmpty }
 
-    /// `user`'s reaction with `emoji` turned on or off; false when it already was so.
+    /// The most reactions one user may have on one message: twenty, as
+    /// chat apps allow (Discord: twenty kinds a message). Unbounded, one
+    /// account made a message as long as it liked (300 reactions, a 16 kB
+    /// message in every read of it), through the edit window and any text limit.
+    public static let mostByOneUser = 20
+
+    /// How many of the reactions are `user`'s.
+    public func count(by user: String) -> Int {
+        entries.reduce(0) { $0 + ($1.users.contains(user) ? 1 : 0) }
+    }
+
+    /// Whether `user` may turn `emoji` on: theirs already, or fewer than ``mostByOneUser`` theirs.
+    public func admits(_ emoji: String, by user: String) -> Bool {
+        entries.contains { $0.emoji == emoji && $0.users.contains(user) } || count(by: user) < Self.mostByOneUser
+    }
+
+    /// `user`'s reaction with `emoji` turned on or off; false when it
+    /// already was so, or when it would be more than ``mostByOneUser`` of theirs.
     public mutating func set(_ emoji: String, by user: String, on: Bool) -> Bool {
         let index = entries.firstIndex { $0.emoji == emoji }
         let has = index.map { entries[$0].users.contains(user) } ?? false
-        guard has != on else { return false }
+        guard has != on, !on || count(by: user) < Self.mostByOneUser else { return false }
         if on {
             if let index {
                 entries[index].users.append(user)
