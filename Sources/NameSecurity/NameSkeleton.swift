@@ -13,12 +13,33 @@ public enum NameSkeleton {
         memo.key(name, skeleton)
     }
 
+    /// The key of `name` as it is written, before any case fold: TR39's
+    /// skeleton of its NFKC form, case-folded, and the skeleton of that.
+    /// A capital that looks like another letter's small form meets it here
+    /// (`I`, a small `L` on screen in most fonts: `Iuke` is `luke`), where
+    /// ``key(_:)`` folds first and makes it `i`, a letter that looks like
+    /// no `l`. Two names are one when either key is the same (``key(_:)``
+    /// alone: `Ian` and `ian`; this one alone: `Iuke` and `luke`).
+    public static func shownKey(_ name: String) -> String {
+        shownMemo.key(name, shownSkeleton)
+    }
+
     /// ``key(_:)`` worked out by ICU, without the memo.
     static func skeleton(_ name: String) -> String {
         guard let folded = transform(name, sb_nfkc_casefold) else { return name.lowercased() }
         guard let checker else { return folded }
         return transform(folded) { text, length, out, capacity in sb_spoof_skeleton(checker.pointer, text, length, out, capacity) }
             ?? folded
+    }
+
+    /// ``shownKey(_:)`` worked out by ICU, without the memo.
+    static func shownSkeleton(_ name: String) -> String {
+        guard let checker, let nfkc = transform(name, sb_nfkc) else { return skeleton(name) }
+        let skeleton = { (text: String) in
+            transform(text) { text, length, out, capacity in sb_spoof_skeleton(checker.pointer, text, length, out, capacity) }
+        }
+        guard let shown = skeleton(nfkc), let folded = transform(shown, sb_nfkc_casefold) else { return Self.skeleton(name) }
+        return skeleton(folded) ?? folded
     }
 
     /// `name` in NFKC: full-width letters, ligatures and letter-like
@@ -50,6 +71,8 @@ public enum NameSkeleton {
     /// The keys of the names asked last; like the checker, one for the
     /// process: a pure function's answers, the same whoever asks.
     static let memo = NameKeyMemo(capacity: 1024)
+    /// ``memo`` for ``shownKey(_:)``.
+    static let shownMemo = NameKeyMemo(capacity: 1024)
 
     private typealias Transform = (UnsafePointer<UInt16>?, Int32, UnsafeMutablePointer<UInt16>?, Int32) -> Int32
 

@@ -89,16 +89,30 @@ struct ValidationTests {
             #expect(NameSkeleton.key(other) != luke, "\(other)")
         }
         #expect(NameSkeleton.key("rn") == NameSkeleton.key("m"))
+        // A capital that is another letter's small form on screen: the key as written.
+        for (written, lookalike) in [("Iuke", "luke"), ("\u{0196}uke", "luke"), ("AI", "Al"), ("B0b", "Bob"), ("Ian", "lan")] {
+            #expect(NameSkeleton.shownKey(written) == NameSkeleton.shownKey(lookalike), "\(written)")
+        }
+        for (one, other) in [("iuke", "luke"), ("ian", "lan"), ("leia", "lela")] {
+            #expect(NameSkeleton.shownKey(one) != NameSkeleton.shownKey(other) && NameSkeleton.key(one) != NameSkeleton.key(other), "\(one)")
+        }
     }
 
     @Test func aRegisteredNameReservesItsLookalikes() throws {
         let access = AccessControl(verifier: nil)
         access.registered("luke")
-        for lookalike in ["Luke", "luk\u{0435}", "\u{2113}uke"] {
+        for lookalike in ["Luke", "luk\u{0435}", "\u{2113}uke", "Iuke", "\u{0196}uke", "IUKE"] {
             #expect(throws: SwitchboardError.nameReserved(lookalike)) { try access.speaker(.guest, claimed: lookalike) }
         }
         #expect(try access.speaker(.guest, claimed: "leia") == "leia")
-        #expect(access.registeredName("LUK\u{0415}") == "luke")
+        #expect(try access.speaker(.guest, claimed: "iuke") == "iuke", "a small i is no l")
+        #expect(access.registeredName("LUK\u{0415}") == "luke" && access.registeredName("Iuke") == "luke")
+        // Loaded from the store as registered one by one; a capital I in the account's name too.
+        let loaded = AccessControl(verifier: nil)
+        loaded.load(accounts: ["luke", "Ian"], bans: [:], revoked: [:])
+        for lookalike in ["Iuke", "lan", "ian", "IAN"] {
+            #expect(throws: SwitchboardError.nameReserved(lookalike)) { try loaded.speaker(.guest, claimed: lookalike) }
+        }
     }
 
     @Test func textIsTrimmedOfTrailingLineEndsOnly() throws {

@@ -71,6 +71,8 @@ struct SecurityTests {
         ("lu\u{2060}ke", "invalid_user"), ("luke\u{FE0F}", "invalid_user"), ("luke\u{E0041}", "invalid_user"),
         ("\u{202E}ekul", "invalid_user"), ("luk\u{0435}", "name_reserved"), ("\u{FF2C}\u{FF55}\u{FF4B}\u{FF45}", "name_reserved"),
         ("\u{2113}uke", "name_reserved"), ("LUKE", "name_reserved"),
+        // A capital i is a small L on screen (and a capital iota one too): caught before the case fold.
+        ("\u{0196}uke", "name_reserved"), ("Iuke", "name_reserved"),
     ]
 
     @Test func aNameThatLooksLikeARegisteredOneIsRefusedOnEveryWayIn() throws {

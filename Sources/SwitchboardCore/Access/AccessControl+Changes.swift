@@ -7,8 +7,11 @@ extension AccessControl {
     /// `user` has an account from now on: its name, and every name a reader
     /// could not tell from it, is reserved.
     public func registered(_ user: String) {
-        let key = NameSkeleton.key(user)
-        state.withLock { $0.registered[key] = user }
+        let (key, shown) = (NameSkeleton.key(user), NameSkeleton.shownKey(user))
+        state.withLock { state in
+            state.registered[key] = state.registered[key] ?? user
+            state.registeredShown[shown] = state.registeredShown[shown] ?? user
+        }
     }
 
     /// Whether `user` (in any case) has an account.
@@ -19,8 +22,8 @@ extension AccessControl {
     /// The account's own spelling of `user` (named in any case, or in
     /// letters that look the same), or nil for no account.
     public func registeredName(_ user: String) -> String? {
-        let key = NameSkeleton.key(user)
-        return state.withLock { $0.registered[key] }
+        let (key, shown) = (NameSkeleton.key(user), NameSkeleton.shownKey(user))
+        return state.withLock { $0.registered[key] ?? $0.registeredShown[shown] }
     }
 
     /// The token with `key` is refused from now until `expires` (when it would be anyway).
@@ -43,9 +46,10 @@ extension AccessControl {
     /// another node's change): accounts, bans and revocations.
     public func load(accounts: [String], bans: [String: Int64], revoked: [String: Int64]) {
         let now = clock()
-        let keyed = accounts.map { (NameSkeleton.key($0), $0) }
+        let keyed = accounts.map { (NameSkeleton.key($0), $0) }, shown = accounts.map { (NameSkeleton.shownKey($0), $0) }
         state.withLock { state in
             state.registered = Dictionary(keyed, uniquingKeysWith: { first, _ in first })
+            state.registeredShown = Dictionary(shown, uniquingKeysWith: { first, _ in first })
             state.bans = Dictionary(bans.filter { $0.value > now }.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: max)
             state.revoked = revoked.filter { $0.value > now }
         }

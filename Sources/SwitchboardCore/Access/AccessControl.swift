@@ -19,6 +19,8 @@ public final class AccessControl: Sendable {
     struct State {
         /// Registered names by their ``NameSkeleton`` key: a name a reader cannot tell from one is the same name.
         var registered: [String: String] = [:]
+        /// The same by ``NameSkeleton/shownKey(_:)`` (`Iuke` is `luke`): one name when either key is.
+        var registeredShown: [String: String] = [:]
         /// Lower-cased user → end of the ban (ms since the epoch).
         var bans: [String: Int64] = [:]
         /// Revocation key → the token's expiry (after which it needs no entry).
@@ -125,9 +127,9 @@ public final class AccessControl: Sendable {
             let anyTaken = state.withLock { !($0.registered.isEmpty && $0.bans.isEmpty) }
             let standing: NameStanding
             if anyTaken {
-                let (key, lower) = (NameSkeleton.key(claimed), claimed.lowercased())
+                let (key, shown, lower) = (NameSkeleton.key(claimed), NameSkeleton.shownKey(claimed), claimed.lowercased())
                 standing = state.withLock { state -> NameStanding in
-                    if state.registered[key] != nil { return .registered }
+                    if state.registered[key] != nil || state.registeredShown[shown] != nil { return .registered }
                     if let until = state.bans[lower] { return .banned(until: until) }
                     return .free
                 }
