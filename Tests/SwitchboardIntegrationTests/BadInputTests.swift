@@ -60,6 +60,7 @@ struct BadInputTests {
         Case(name: "bad Last-Event-ID", method: "GET", path: "/api/rooms/lobby/events", status: 400, code: "bad_parameter"),
         Case(name: "bad since on events", method: "GET", path: "/api/rooms/lobby/events?since=x", status: 400, code: "bad_parameter"),
         Case(name: "bad room in multi-room events", method: "GET", path: "/api/events?rooms=ok,n%0Aot", status: 400, code: "invalid_room"),
+        Case(name: "a dot segment as a room of a stream", method: "GET", path: "/api/events?rooms=ok,..", status: 400, code: "invalid_room"),
         Case(name: "257 rooms in one stream", method: "GET",
              path: "/api/events?rooms=" + (1...257).map { "r\($0)" }.joined(separator: ","), status: 422, code: "too_many_rooms"),
         Case(name: "257 rooms in one socket", method: "GET",

@@ -49,6 +49,11 @@ struct LineSessionTests {
         #expect(say(&session, "since:41") == [.replay(room: "lobby", after: 41)])
         #expect(sent(say(&session, "since:x")).first?.hasPrefix("error:") == true)
         #expect(sent(say(&session, "join:no such room!")).first?.hasPrefix("error:") == true)
+        // Dot segments are no room: no URL could name it.
+        for dots in ["join:..", "join:."] {
+            #expect(sent(say(&session, dots)).first?.contains("not '.' or '..'") == true, "\(dots)")
+        }
+        #expect(say(&session, "join:...") == [.move(user: "han", from: "lobby", to: "...")])
     }
 
     @Test func messagesBecomeSingleLines() {

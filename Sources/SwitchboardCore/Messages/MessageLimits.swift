@@ -29,14 +29,16 @@ public struct MessageLimits: Sendable, Equatable {
     /// What `system` looks like to a reader (``NameSkeleton``).
     static let systemKey = NameSkeleton.key(systemUser)
 
-    /// A room name: 1 to ``maxRoomLength`` characters of `[A-Za-z0-9_.-]`.
+    /// A room name: 1 to ``maxRoomLength`` characters of `[A-Za-z0-9_.-]`,
+    /// not `.` or `..`: a URL's path cannot carry those (a dot segment), so
+    /// a room `iam:` and `join:..` made was one no HTTP client could read.
     public func validRoom(_ room: String) throws(SwitchboardError) -> String {
         let bytes = room.utf8
         guard !bytes.isEmpty, bytes.count <= maxRoomLength,
-              room.everyUTF8Byte({ Self.isRoomByte($0) })
+              room.everyUTF8Byte({ Self.isRoomByte($0) }), room != ".", room != ".."
         else {
             throw SwitchboardError(.malformed, code: "invalid_room",
-                                   message: "A room name is 1-\(maxRoomLength) characters of A-Z a-z 0-9 _ . -")
+                                   message: "A room name is 1-\(maxRoomLength) characters of A-Z a-z 0-9 _ . -, and not '.' or '..'")
         }
         return room
     }
