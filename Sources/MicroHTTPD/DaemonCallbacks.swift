@@ -19,7 +19,7 @@ let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
     return admission.admits(address) ? .YES : .NO
 }
 
-let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, connectionContext in
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, connectionContext in
     guard let cls, let connection, let connectionContext, let uploadDataSize else { return .NO }
     // The daemon's context outlives the daemon, and an exchange its request
     // (`connectionContext` holds it until `requestCompleted`): both are
@@ -29,7 +29,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
         let marks = sb_target_marks(connectionContext.pointee)
         if marks != 0 { connectionContext.pointee = nil }
         guard let existing = connectionContext.pointee else {
-            return startExchange(connection, method: method, url: url, marks: marks, in: connectionContext, context: context)
+            return startExchange(connection, method: method, url: url, version: version, marks: marks, in: connectionContext, context: context)
         }
         return Unmanaged<HTTPExchange>.fromOpaque(existing)._withUnsafeGuaranteedRef { exchange in
             continueExchange(exchange, uploadData: uploadData, uploadDataSize: uploadDataSize, context: context)
@@ -39,7 +39,8 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
 
 /// An access handler's first call (headers only): creates the exchange and
 /// refuses an announced oversized body before reading any of it.
-private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, marks: UInt32,
+private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?,
+                           version: UnsafePointer<CChar>?, marks: UInt32,
                            in connectionContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
                            context: DaemonContext) -> MHD_Result {
     // A path that is not UTF-8 once decoded is refused, not repaired into U+FFFD.
@@ -48,6 +49,11 @@ private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CC
     exchange.tooManyParameters = marks & UInt32(SB_TARGET_CUT_QUERY) != 0
     exchange.targetNotUTF8 = path == nil || (marks & UInt32(SB_TARGET_ESCAPED) != 0 && !exchange.queryIsUTF8())
     connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+    // Framing another parser could read otherwise: answered before any body, and the connection closed.
+    if sb_framing_is_ambiguous(connection, version) != 0 {
+        exchange.framingIsAmbiguous = true
+        return dispatch(exchange, context: context)
+    }
     switch context.handler.bodyReading(for: exchange) {
     case .buffer:
         if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {

@@ -39,6 +39,9 @@ public final class HTTPExchange: @unchecked Sendable {
     /// True when the path or a query parameter is not UTF-8 once decoded
     /// (``path`` is then `/`: the application refuses the request).
     @exclusivity(unchecked) public internal(set) var targetNotUTF8 = false
+    /// True when another parser could read where the body ends otherwise
+    /// (`sb_framing_is_ambiguous`): its body is not read, and the connection closes after the answer.
+    @exclusivity(unchecked) public internal(set) var framingIsAmbiguous = false
     /// What runs instead of the handler when a suspended exchange resumes;
     /// see ``suspend(continuingWith:)``.
     @exclusivity(unchecked) var continuation: (any HTTPContinuation)?

@@ -16,6 +16,10 @@ public struct HTTPRequest: Sendable {
     public var tooManyParameters = false
     /// True when the path or the query is not UTF-8 once percent-decoded.
     public var targetNotUTF8 = false
+    /// True when another HTTP parser could read where the body ends
+    /// otherwise (two Content-Lengths, one beside Transfer-Encoding, a
+    /// space before a header's colon): answered with `Connection: close`.
+    public var framingIsAmbiguous = false
     /// Where headers, query and address are looked up: the live exchange
     /// (no closure or copy per request), or tables made by hand.
     private enum Source: Sendable {
@@ -46,6 +50,7 @@ public struct HTTPRequest: Sendable {
                   source: .exchange(exchange))
         tooManyParameters = exchange.tooManyParameters
         targetNotUTF8 = exchange.targetNotUTF8
+        framingIsAmbiguous = exchange.framingIsAmbiguous
     }
 
     /// The value of a request header (case-insensitive name); nil when absent.

@@ -34,6 +34,9 @@ extension SwitchboardError {
         .malformed, code: "too_many_parameters", message: "A request has at most 64 query parameters.")
     static let targetNotUTF8 = SwitchboardError(
         .malformed, code: "invalid_utf8", message: "The path and the query must be UTF-8 once percent-decoded.")
+    static let ambiguousFraming = SwitchboardError(
+        .malformed, code: "ambiguous_framing",
+        message: "Where the body ends is unclear: two Content-Lengths, one beside Transfer-Encoding, Transfer-Encoding other than chunked alone, or a space before a header's colon.")
     static let invalidPath = SwitchboardError(
         .malformed, code: "invalid_path", message: "A path has no empty, '.' or '..' segments ('//', '/./', '/../').")
     static let adminOnly = unauthorized("The admin API needs 'Authorization: Bearer TOKEN'.")

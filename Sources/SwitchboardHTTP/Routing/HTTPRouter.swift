@@ -125,6 +125,8 @@ final class HTTPRouter: HTTPRequestHandler {
     private func refusal(_ request: HTTPRequest) -> HTTPResponse? {
         if request.tooManyParameters { return .error(.tooManyParameters, status: 414, headers: []) }
         if request.targetNotUTF8 { return .error(.targetNotUTF8) }
+        // Its body is not read: the connection must not be read on.
+        if request.framingIsAmbiguous { return .error(.ambiguousFraming, status: 400, headers: [("Connection", "close")]) }
         if request.bodyTooLarge { return .error(.bodyTooLarge(limit: services.configuration.maxBodyBytes)) }
         if services.origins.refusesHost(request) { return .error(.misdirected) }
         if request.method == "OPTIONS" {
