@@ -20,12 +20,18 @@ struct ActsScaleOutTests {
         return Dictionary(uniqueKeysWithValues: list.map { ($0["id"] as! Int, $0) })
     }
 
-    @Test func anActOnOneNodeShowsOnBothAndARaceStoresItOnce() throws {
+    /// Two nodes on a fresh database, with leia and luke signed up on A and known to B: their tokens.
+    private func twoNodes() throws -> (database: String, a: TestServer, b: TestServer, leia: String, luke: String) {
         let database = try TestPostgres.freshDatabase()
         let a = try TestServer(databasePath: database)
         let b = try TestServer(databasePath: database)
         let leia = try NodeTestSupport.signUp(a.client, "leia"), luke = try NodeTestSupport.signUp(a.client, "luke")
         #expect(try NodeTestSupport.within(1) { try b.client.get("/api/me", headers: [("Authorization", "Bearer \(luke)")]).status == 200 })
+        return (database, a, b, leia, luke)
+    }
+
+    @Test func anActOnOneNodeShowsOnBothAndARaceStoresItOnce() throws {
+        let (database, a, b, leia, luke) = try twoNodes()
         let stream = try b.client.openStream("/api/rooms/lobby/events?access_token=\(luke)")
 
         let said = try #require(try call(a.client, leia, "POST", "/api/rooms/lobby/messages", #"{"text":"the codes are 1138"}"#).json()["id"] as? Int)
@@ -71,11 +77,7 @@ struct ActsScaleOutTests {
     /// stored (PostgreSQL's commit decides, as `Reactions` does in Swift),
     /// and both nodes show those twenty.
     @Test func aRaceOfOnePersonsReactionsStoresTwenty() throws {
-        let database = try TestPostgres.freshDatabase()
-        let a = try TestServer(databasePath: database)
-        let b = try TestServer(databasePath: database)
-        let leia = try NodeTestSupport.signUp(a.client, "leia"), luke = try NodeTestSupport.signUp(a.client, "luke")
-        #expect(try NodeTestSupport.within(1) { try b.client.get("/api/me", headers: [("Authorization", "Bearer \(luke)")]).status == 200 })
+        let (database, a, b, leia, luke) = try twoNodes()
         let said = try #require(try call(a.client, leia, "POST", "/api/rooms/lobby/messages", #"{"text":"react"}"#).json()["id"] as? Int)
         let statuses = Mutex<[Int]>([])
         let (portA, portB) = (a.port, b.port)
