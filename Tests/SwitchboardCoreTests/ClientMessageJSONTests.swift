@@ -107,6 +107,22 @@ struct ClientMessageJSONTests {
         #expect(throws: SwitchboardError.malformedJSON("'text' must be a string")) { try ClientMessageJSON.publish(of: Array(#"{"text":5}"#.utf8)) }
     }
 
+    /// A byte order mark before the object is skipped (RFC 8259 8.1), as
+    /// Foundation does for a conversation's body; what is no object is told
+    /// so, a publish with its example, anything else without one about texts.
+    @Test func aByteOrderMarkIsSkippedAndNoObjectIsToldSo() throws {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(try ClientMessageJSON.publish(of: mark + Array(#"{"user":"a","text":"hi"}"#.utf8)).text == "hi")
+        #expect(try ClientMessageJSON.members(of: mark + Array(#" {"user":"a"}"#.utf8), named: ["user"]) == ["user": .string("a")])
+        #expect(throws: SwitchboardError.malformedJSON(#"expected an object like {"user":"luke","text":"hi"}"#)) {
+            try ClientMessageJSON.publish(of: Array("[1]".utf8))
+        }
+        #expect(throws: ClientMessageJSON.Refusal(reason: "expected an object like {...}")) {
+            try ClientMessageJSON.members(of: Array("nope".utf8), named: ["user", "password"])
+        }
+        #expect(throws: ClientMessageJSON.Refusal.self) { try ClientMessageJSON.members(of: mark + mark + Array("{}".utf8), named: []) }
+    }
+
     /// Random bodies built from JSON's pieces, some broken on purpose.
     @Test func randomBodiesAgreeWithFoundation() {
         var generator = SystemRandomNumberGenerator()

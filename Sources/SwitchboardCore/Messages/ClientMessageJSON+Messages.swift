@@ -23,7 +23,7 @@ extension ClientMessageJSON {
         do {
             try reader.object(wanting: {
                 $0 == "user" || $0 == "text" || $0 == "media" || $0 == "reply_to" || $0 == "location" || $0 == "client_id"
-            }) { key, value throws(Refusal) in
+            }, example: #"{"user":"luke","text":"hi"}"#) { key, value throws(Refusal) in
                 switch key {
                 case "user": try once(&user, value, key)
                 case "text": try once(&text, value, key)

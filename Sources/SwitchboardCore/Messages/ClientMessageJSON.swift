@@ -35,10 +35,15 @@ public struct ClientMessageJSON {
     }
 
     /// Reads one whole object, handing each wanted member's value to `found`
-    /// (which refuses a member given twice: ``once(_:_:_:)``).
-    mutating func object(wanting wanted: (String) -> Bool, _ found: (String, JSONValue) throws(Refusal) -> Void) throws(Refusal) {
+    /// (which refuses a member given twice: ``once(_:_:_:)``); `example`
+    /// names what was expected when it is no object. A UTF-8 byte order
+    /// mark before it is skipped (RFC 8259 8.1: a reader may ignore one; a
+    /// conversation's body, read by Foundation, already did).
+    mutating func object(wanting wanted: (String) -> Bool, example: String = "{...}",
+                         _ found: (String, JSONValue) throws(Refusal) -> Void) throws(Refusal) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
-        guard peek() == UInt8(ascii: "{") else { throw Refusal(reason: "expected an object like {\"user\":\"luke\",\"text\":\"hi\"}") }
+        guard peek() == UInt8(ascii: "{") else { throw Refusal(reason: "expected an object like \(example)") }
         try members { reader, key throws(Refusal) in
             guard wanted(key) else { return try reader.skipValue(depth: 1) }
             try found(key, try reader.scalar())
