@@ -35,7 +35,9 @@ public struct MessageLimits: Sendable, Equatable {
     public func validRoom(_ room: String) throws(SwitchboardError) -> String {
         let bytes = room.utf8
         guard !bytes.isEmpty, bytes.count <= maxRoomLength,
-              room.everyUTF8Byte({ Self.isRoomByte($0) }), room != ".", room != ".."
+              room.everyUTF8Byte({ Self.isRoomByte($0) }),
+              // Not `.` or `..`: two String comparisons were 73 instructions a publish.
+              bytes.count > 2 || bytes.contains(where: { $0 != UInt8(ascii: ".") })
         else {
             throw SwitchboardError(.malformed, code: "invalid_room",
                                    message: "A room name is 1-\(maxRoomLength) characters of A-Z a-z 0-9 _ . -, and not '.' or '..'")
