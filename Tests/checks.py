@@ -3,9 +3,11 @@ a free loopback port, and waiting for a condition (never a timed assertion: a bo
 to wait for something that must happen)."""
 import atexit
 import json
+import os
 import random
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -63,6 +65,14 @@ def free_port():
             except OSError:
                 continue
             return port
+
+
+def fresh_database(server, prefix="sb_"):
+    """A new database on the PostgreSQL at `server` (a URL, as SWITCHBOARD_TEST_POSTGRES gives it),
+    for one test's nodes: its URL."""
+    name = prefix + os.urandom(8).hex()
+    subprocess.run(["psql", server, "-qc", f"CREATE DATABASE {name}"], check=True)
+    return f"{server.rsplit('/', 1)[0]}/{name}"
 
 
 def wait_for(predicate, timeout, interval=0.05):

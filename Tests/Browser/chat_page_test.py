@@ -29,7 +29,7 @@ from backend_checks import backend_checks
 ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPOSITORY, "Tests"))
-from checks import free_port, scratch_folder  # noqa: E402
+from checks import free_port, fresh_database, scratch_folder  # noqa: E402
 
 results = []  # every check's outcome, in order
 
@@ -459,8 +459,7 @@ def main():
         # --- two nodes on PostgreSQL: the dashboard of one lists both
         postgres = os.environ.get("SWITCHBOARD_TEST_POSTGRES")
         if postgres:
-            database = postgres.rsplit("/", 1)[0] + "/sb_browser_" + str(os.getpid())
-            subprocess.run(["psql", postgres, "-qc", f"CREATE DATABASE sb_browser_{os.getpid()}"], check=True)
+            database = fresh_database(postgres, "sb_browser_")
             first, second = Server(binary, database), Server(binary, database)
             try:
                 watcher = LineClient(second.tcp, "wedge")

@@ -22,7 +22,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend import Backend  # noqa: E402
@@ -340,9 +339,7 @@ def refused_start(binary, folder):
 
 def two_nodes(binary):
     url = os.environ["SWITCHBOARD_TEST_POSTGRES"]
-    name = "sb_hooks_" + uuid.uuid4().hex[:12]
-    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True)
-    database = f"{url.rsplit('/', 1)[0]}/{name}"
+    database = checks.fresh_database(url, "sb_hooks_")
     folder = scratch_folder("switchboard-hooks-pg-")
     backend = Backend(SECRET)
     a = Server(binary, folder, backend, database=database, hook=False)

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "TLS"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Security"))
 from tls_test import free_port  # noqa: E402
 from security_test import check, failures, rss_mb  # noqa: E402  (one list of failures, one way to read RSS)
-from checks import scratch_folder  # noqa: E402
+from checks import fresh_database, scratch_folder  # noqa: E402
 
 
 class Server:
@@ -534,9 +534,7 @@ def ws_publish(server, token, media_id):
 def two_nodes(binary, folder, files, url):
     """On PostgreSQL the files are in the database: a file uploaded on one node is
     served by the other (which has never seen it), and deleted on both."""
-    name = "sb_media_" + os.urandom(6).hex()
-    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True)
-    database = url.rsplit("/", 1)[0] + "/" + name
+    database = fresh_database(url, "sb_media_")
     a = Server(binary, folder, database=database)
     b = Server(binary, folder, database=database)
     try:

@@ -14,14 +14,13 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from push_service import PushService  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import checks  # noqa: E402
-from checks import Stream, check, failures, free_port, scratch_folder, wait_for  # noqa: E402
+from checks import Stream, check, failures, free_port, fresh_database, scratch_folder, wait_for  # noqa: E402
 
 
 class Server:
@@ -53,9 +52,7 @@ def two_nodes(binary, push):
     """Two nodes on one PostgreSQL: every notification sent by one of them, once; a member
     online on the other node is not notified."""
     url = os.environ["SWITCHBOARD_TEST_POSTGRES"]
-    name = "sb_push_" + uuid.uuid4().hex[:12]
-    subprocess.run(["psql", url, "-qc", f"CREATE DATABASE {name}"], check=True)
-    database = f"{url.rsplit('/', 1)[0]}/{name}"
+    database = fresh_database(url, "sb_push_")
     folder = scratch_folder("switchboard-push-pg-")
     a = Server(binary, folder, database)
     b = Server(binary, folder, database)

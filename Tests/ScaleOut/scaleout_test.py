@@ -13,7 +13,7 @@ Needs SWITCHBOARD_TEST_POSTGRES (a server URL), as Scripts/test.sh sets it after
 beside it in their lanes, which a restart of it failed ("the database system is
 shutting down"). Prints what it measured; exits 1 on a failure.
 """
-import json, os, signal, socket, subprocess, sys, tempfile, threading, time, uuid, urllib.request, urllib.error
+import json, os, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request, urllib.error
 
 BINARY = sys.argv[1]
 SERVER = os.environ.get("SWITCHBOARD_TEST_POSTGRES")
@@ -29,7 +29,7 @@ def check(condition, what):
 
 
 sys.path.insert(0, os.path.join(HERE, ".."))
-from checks import free_port  # noqa: E402
+from checks import free_port, fresh_database  # noqa: E402
 
 
 class Node:
@@ -225,24 +225,17 @@ def restart_postgres_under_load(database, pgdir):
             node.stop()
 
 
-def new_database(server):
-    """A fresh database on `server` (a URL), for one check's nodes: its URL."""
-    name = "sb_" + uuid.uuid4().hex[:16]
-    subprocess.run(["psql", server, "-qc", f"CREATE DATABASE {name}"], check=True)
-    return f"{server.rsplit('/', 1)[0]}/{name}"
-
-
 def main():
     if not SERVER:
         print("scale-out checks skipped: SWITCHBOARD_TEST_POSTGRES not set (Scripts/test.sh starts PostgreSQL)")
         return 0
-    kill_a_node_mid_stream(new_database(SERVER))
+    kill_a_node_mid_stream(fresh_database(SERVER))
     pgdir = tempfile.mkdtemp(prefix="switchboard-scaleout-pg.")
     started = subprocess.run([os.path.join(SCRIPTS, "postgres.sh"), "start", pgdir], capture_output=True, text=True)
     check(started.returncode == 0, f"a PostgreSQL of the test's own started, to restart ({started.stderr.strip()[-200:]})")
     if started.returncode == 0:
         try:
-            restart_postgres_under_load(new_database(started.stdout.strip()), pgdir)
+            restart_postgres_under_load(fresh_database(started.stdout.strip()), pgdir)
         finally:
             subprocess.run([os.path.join(SCRIPTS, "postgres.sh"), "stop", pgdir], capture_output=True)
     print(f"{len(failures)} failure(s)" if failures else "all scale-out checks passed")
