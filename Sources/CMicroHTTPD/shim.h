@@ -267,11 +267,12 @@ sb_framing_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t ke
 static inline int
 sb_framing_is_ambiguous(struct MHD_Connection *connection, const char *version)
 {
-    int http10 = version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0;
     struct sb_framing framing = {0};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_framing_header, &framing);
-    return framing.spaced || framing.differ
-        || (framing.transfers > 0 && (framing.lengths > 0 || http10 || framing.transfers > 1 || !framing.chunked));
+    if (framing.spaced || framing.differ) return 1;
+    if (framing.transfers == 0) return 0;
+    return framing.lengths > 0 || framing.transfers > 1 || !framing.chunked
+        || (version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0);
 }
 
 /// The socket of a connection, or -1.
