@@ -25,6 +25,7 @@ from acts_checks import acts_checks
 from outbox_checks import outbox_checks
 from push_checks import push_checks
 from backend_checks import backend_checks
+from cross_origin_checks import cross_origin_checks
 
 ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -578,6 +579,7 @@ def main():
         outbox_checks(server, options, check, screenshots, wait_for, sign_up)
         push_checks(server, options, check, wait_for, sign_up)
         backend_checks(Server, binary, ADMIN_TOKEN, options, check, wait_for)
+        cross_origin_checks(Server, binary, browser, check, wait_for)
 
         # --- under --auth required the page offers signing in, not a guest join
         required = Server(binary, extra=("--auth", "required"))

@@ -428,6 +428,10 @@ def run(server, files, folder):
         check(f"Range {header[:20]!r} is ignored: the whole file (200)", status == 200 and body == kept, status)
     etag = server.request("GET", url)[1].get("etag")
     check("If-None-Match with the ETag is 304", server.request("GET", url, headers={"If-None-Match": etag})[0] == 304)
+    status, _, body = server.request("GET", url, headers={"Range": "bytes=10-19", "If-Range": etag})
+    check("a range If-Range this ETag is 206", status == 206 and body == kept[10:20], status)
+    status, _, body = server.request("GET", url, headers={"Range": "bytes=10-19", "If-Range": '"another-version"'})
+    check("a range If-Range another ETag is the whole file (200)", status == 200 and body == kept, status)
     big_video = server.request("GET", f"/api/media/{uploaded['mp4']}", token=luke)
     check("a video is served whole", big_video[0] == 200 and big_video[2] == open(files["mp4"], "rb").read(), big_video[0])
 

@@ -198,4 +198,23 @@ struct HTTPRouterTests {
         let other = try await router.answer("OPTIONS", "/api/rooms/lobby/messages", headers: ["Origin": "https://evil.example"])
         #expect(other.status == 204 && other.headers["Access-Control-Allow-Origin"] == nil)
     }
+
+    /// A browser refuses a preflight whose `Access-Control-Allow-Origin` it
+    /// reads twice, and sends no method or header the preflight leaves out:
+    /// an edit (PATCH), a reaction (PUT), exactly once (Idempotency-Key).
+    @Test func aPreflightAllowsEveryMethodAndHeaderOfTheAPIOnce() async throws {
+        let router = try HTTPRouterTests(mode: .open, origins: ["https://app.example"])
+        let preflight = try await router.client.send("OPTIONS", "/api/rooms/lobby/messages/1",
+                                                     headers: ["Origin": "https://app.example", "Host": "127.0.0.1:8080",
+                                                               "Access-Control-Request-Method": "PATCH"])
+        let values = { (name: String) in preflight.headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value) }
+        #expect(preflight.status == 204 && values("Access-Control-Allow-Origin") == ["https://app.example"])
+        #expect(values("Vary") == ["Origin"] && values("Access-Control-Allow-Methods").count == 1)
+        let methods = Set((values("Access-Control-Allow-Methods").first ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        #expect(Set(RouteTable.api.routes.map(\.method)).isSubset(of: methods), "\(methods)")
+        let headers = (values("Access-Control-Allow-Headers").first ?? "").lowercased()
+        for header in ["authorization", "content-type", "idempotency-key", "last-event-id", "range", "if-none-match"] {
+            #expect(headers.contains(header), "\(header)")
+        }
+    }
 }

@@ -27,6 +27,20 @@ struct MediaResponseTests {
         #expect(ByteRange(header: "bytes=0-", size: 0) == .unsatisfiable)
     }
 
+    /// RFC 9110 13.1.5: a range asked `If-Range` another version (an ETag
+    /// not this file's, or a date: none is ever given) is the whole file.
+    @Test func aRangeIfAnotherVersionIsTheWholeFile() {
+        let etag = headers(MediaResponse.make(Self.record, file(100), .original, range: nil, ifNoneMatch: nil))["ETag"]!
+        let same = MediaResponse.make(Self.record, file(100), .original, range: "bytes=0-9", ifRange: etag, ifNoneMatch: nil)
+        #expect(same.status == 206 && headers(same)["Content-Range"] == "bytes 0-9/100")
+        for other in ["\"b\"", "W/" + etag, "Wed, 21 Oct 2015 07:28:00 GMT", ""] {
+            let whole = MediaResponse.make(Self.record, file(100), .original, range: "bytes=0-9", ifRange: other, ifNoneMatch: nil)
+            #expect(whole.status == 200 && headers(whole)["Content-Range"] == nil, "\(other)")
+        }
+        let thumbnail = MediaResponse.make(Self.record, file(10), .thumbnail, range: "bytes=0-0", ifRange: etag, ifNoneMatch: nil)
+        #expect(thumbnail.status == 200)
+    }
+
     static let record = MediaRecord(attachment: MediaAttachment(id: String(repeating: "a", count: 32), type: "image/png", size: 100,
                                                                 name: "ph\u{f6}to \"1\".png", hasThumbnail: true),
                                     owner: "luke", uploadedAt: 0, thumbnailType: "image/jpeg")

@@ -2,6 +2,7 @@
 /// 9110 §14): one range is served (206); several, or a header that cannot
 /// be read or is reversed, are ignored (the whole file, 200), as the RFC
 /// lets a server do; a range that starts past the end is unsatisfiable (416).
+/// With `If-Range`, only for the same file (``init(header:size:ifRange:etag:)``).
 enum ByteRange: Equatable {
     /// Serve the whole file.
     case whole
@@ -9,6 +10,18 @@ enum ByteRange: Equatable {
     case part(start: Int64, end: Int64)
     /// 416 with `Content-Range: bytes */size`.
     case unsatisfiable
+
+    /// The range of `header`, or the whole file when `ifRange` (RFC 9110
+    /// 13.1.5) is not `etag`: a client resuming a download of another
+    /// version gets the whole file, not a piece of this one. A date never
+    /// matches: no answer gives a `Last-Modified`.
+    init(header: String?, size: Int64, ifRange: String?, etag: String) {
+        if let ifRange, ifRange.trimmingCharacters(in: " \t") != etag {
+            self = .whole
+            return
+        }
+        self.init(header: header, size: size)
+    }
 
     init(header: String?, size: Int64) {
         guard let header else { self = .whole; return }

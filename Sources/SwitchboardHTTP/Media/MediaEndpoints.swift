@@ -47,12 +47,13 @@ enum MediaEndpoints {
         let exchange = request.exchange
         let id = request.parameter("id")
         let range = exchange.header("Range")
+        let ifRange = exchange.header("If-Range")
         let ifNoneMatch = exchange.header("If-None-Match")
         return PendingAnswer.wait(exchange, awaiting: Result<(MediaRecord, OpenedMediaFile), SwitchboardError>.self, until: { done in
             media.open(id, variant, for: request.identity, completion: done)
         }, answer: { outcome in
             let (record, file) = try outcome.get()
-            return MediaResponse.make(record, file, variant, range: range, ifNoneMatch: ifNoneMatch)
+            return MediaResponse.make(record, file, variant, range: range, ifRange: ifRange, ifNoneMatch: ifNoneMatch)
         })
     }
 

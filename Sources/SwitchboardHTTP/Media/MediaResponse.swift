@@ -1,14 +1,15 @@
 import MicroHTTPD
 import SwitchboardCore
 
-/// An upload sent from its file: the whole (200), one range (206) or none
-/// that fits (416); unchanged for a matching `If-None-Match` (304). Every
+/// An upload sent from its file: the whole (200), one range (206, if
+/// `If-Range` is absent or this file's) or none that fits (416); unchanged
+/// for a matching `If-None-Match` (304). Every
 /// answer is cached for a year by the reader only (the id's bytes never
 /// change), named for saving, never sniffed, and sandboxed should a browser
 /// open it as a page.
 enum MediaResponse {
     static func make(_ record: MediaRecord, _ file: OpenedMediaFile, _ variant: MediaVariant, range header: String?,
-                     ifNoneMatch: String?) -> HTTPResponse {
+                     ifRange: String? = nil, ifNoneMatch: String?) -> HTTPResponse {
         let attachment = record.attachment
         let etag = "\"\(attachment.id)\(variant == .thumbnail ? "-t" : "")\""
         let type = variant == .thumbnail ? (record.thumbnailType ?? "image/jpeg") : attachment.type
@@ -24,7 +25,7 @@ enum MediaResponse {
         if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
             return HTTPResponse(status: 304, headers: headers)
         }
-        let range = ByteRange(header: header, size: file.size)
+        let range = ByteRange(header: header, size: file.size, ifRange: ifRange, etag: etag)
         if range == .unsatisfiable {
             headers.append(("Content-Range", "bytes */\(file.size)"))
             return HTTPResponse(status: 416, headers: headers)

@@ -130,7 +130,9 @@ final class HTTPRouter: HTTPRequestHandler {
         if request.bodyTooLarge { return .error(.bodyTooLarge(limit: services.configuration.maxBodyBytes)) }
         if services.origins.refusesHost(request) { return .error(.misdirected) }
         if request.method == "OPTIONS" {
-            return HTTPResponse(status: 204, headers: services.origins.corsOrigin(request).map(OriginPolicy.preflightHeaders) ?? [],
+            // The CORS headers themselves are the exchange's (`handle`), as on every answer.
+            let allowed = services.origins.corsOrigin(request) != nil
+            return HTTPResponse(status: 204, headers: allowed ? OriginPolicy.preflightHeaders(methods: table.methods) : [],
                                 body: .bytes([]))
         }
         return nil

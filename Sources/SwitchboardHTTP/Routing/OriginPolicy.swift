@@ -148,16 +148,21 @@ public struct OriginPolicy: Sendable {
         return inet_pton(AF_INET, host, &buffer) == 1
     }
 
-    /// Headers that let an allowed origin's page read the answer.
+    /// Headers that let an allowed origin's page read the answer (every
+    /// answer to it, a preflight's too: once, or a browser refuses them all).
     static func corsHeaders(_ origin: String) -> [(name: String, value: String)] {
         [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
-         ("Access-Control-Expose-Headers", "Location, Retry-After, WWW-Authenticate")]
+         ("Access-Control-Expose-Headers", "Location, Retry-After, WWW-Authenticate, Content-Range, ETag")]
     }
 
-    /// A preflight's answer for an allowed origin.
-    static func preflightHeaders(_ origin: String) -> [(name: String, value: String)] {
-        corsHeaders(origin) + [("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
-                               ("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID"),
-                               ("Access-Control-Max-Age", "600")]
+    /// The request headers the API reads that a browser sends only when a
+    /// preflight allows them (the rest are CORS-safelisted).
+    static let requestHeaders = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, Range, If-None-Match, If-Range"
+
+    /// A preflight's own headers for an allowed origin, beside
+    /// ``corsHeaders(_:)``: `methods`, every method a route takes.
+    static func preflightHeaders(methods: String) -> [(name: String, value: String)] {
+        [("Access-Control-Allow-Methods", methods), ("Access-Control-Allow-Headers", requestHeaders),
+         ("Access-Control-Max-Age", "600")]
     }
 }

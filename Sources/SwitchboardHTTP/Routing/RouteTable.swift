@@ -22,8 +22,12 @@ struct RouteTable: Sendable {
     /// (one route today), never a string built or hashed per request.
     private let streamedBodies: [(method: String, path: String)]
 
+    /// Every method a route takes, for a CORS preflight: `DELETE, GET, …`.
+    let methods: String
+
     init(_ routes: [Route]) {
         self.routes = routes
+        methods = Set(routes.map(\.method) + ["HEAD", "OPTIONS"]).sorted().joined(separator: ", ")
         streamedBodies = routes.filter { $0.body != nil }.map { ($0.method, $0.path.description) }
         var bySegments = Array(repeating: [Route](), count: (routes.map(\.path.segments.count).max() ?? 0) + 1)
         for route in routes { bySegments[route.path.segments.count].append(route) }
