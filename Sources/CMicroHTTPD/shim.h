@@ -226,53 +226,95 @@ sb_unescape(void *cls, struct MHD_Connection *connection, char *value)
 
 static inline void *sb_unescape_pointer(void) { return (void *)&sb_unescape; }
 
-/// What ``sb_framing_is_ambiguous`` counts of a request's headers.
-struct sb_framing {
-    unsigned lengths, transfers, spaced, differ, chunked;
+/// What ``sb_head_refusal`` counts of a request's headers.
+struct sb_head {
+    unsigned lengths, transfers, spaced, differ, chunked, hosts, host_invalid;
     const char *length;
     size_t length_size;
 };
 
-/// One header for ``sb_framing_is_ambiguous`` (MHD_KeyValueIteratorN).
+/// Whether `value` may be a Host (RFC 9112 3.2, RFC 3986 3.2.2-3.2.3):
+/// a reg-name, IPv4 or IP-literal (`[`...`]`) with an optional port, in
+/// the bytes those allow; empty too.
+static inline int
+sb_host_is_valid(const char *value, size_t size)
+{
+    for (size_t i = 0; i < size; i++) {
+        unsigned char c = (unsigned char) value[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
+        switch (c) {
+        case '-': case '.': case '_': case '~': case '!': case '$': case '&': case '\'': case '(': case ')':
+        case '*': case '+': case ',': case ';': case '=': case '%': case ':': case '[': case ']':
+            continue;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/// One header for ``sb_head_refusal`` (MHD_KeyValueIteratorN).
 static inline enum MHD_Result
-sb_framing_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size, const char *value, size_t value_size)
+sb_head_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size, const char *value, size_t value_size)
 {
     (void)kind;
-    struct sb_framing *framing = cls;
+    struct sb_head *head = cls;
     if (key_size == 0 || key[key_size - 1] == ' ' || key[key_size - 1] == '\t') {
-        framing->spaced = 1;
+        head->spaced = 1;
         return MHD_NO;
     }
-    if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
-        if (framing->lengths++ > 0 && (value_size != framing->length_size || memcmp(value, framing->length, value_size) != 0))
-            framing->differ = 1;
-        framing->length = value;
-        framing->length_size = value_size;
+    if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
+        head->hosts++;
+        if (!sb_host_is_valid(value, value_size)) head->host_invalid = 1;
+    } else if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
+        if (head->lengths++ > 0 && (value_size != head->length_size || memcmp(value, head->length, value_size) != 0))
+            head->differ = 1;
+        head->length = value;
+        head->length_size = value_size;
     } else if (key_size == 17 && strncasecmp(key, "Transfer-Encoding", 17) == 0) {
-        framing->transfers++;
-        framing->chunked = value_size == 7 && strncasecmp(value, "chunked", 7) == 0;
+        head->transfers++;
+        head->chunked = value_size == 7 && strncasecmp(value, "chunked", 7) == 0;
     }
     return MHD_YES;
 }
 
-/// Whether another HTTP parser (a proxy in front) could read where this
-/// request's body ends otherwise than libmicrohttpd (0.9.75) does, which
-/// takes the first Content-Length, lets Transfer-Encoding win over it, and
-/// reads `Content-Length :` as some other header (the body then parsed as
-/// the next request): a request smuggled past the proxy. Refused, as RFC
+/// A request head that is answered 400 and its connection closed, before
+/// its body is read: none (`SB_HEAD_FINE`), framing another parser reads
+/// otherwise, or a Host an HTTP/1.1 request must have once and well formed.
+enum sb_head_verdict { SB_HEAD_FINE = 0, SB_HEAD_AMBIGUOUS_FRAMING = 1, SB_HEAD_BAD_HOST = 2 };
+
+/// One pass over a request's headers, at its first call.
+///
+/// Framing: whether another HTTP parser (a proxy in front) could read where
+/// this request's body ends otherwise than libmicrohttpd (0.9.75) does,
+/// which takes the first Content-Length, lets Transfer-Encoding win over it,
+/// and reads `Content-Length :` as some other header (the body then parsed
+/// as the next request): a request smuggled past the proxy. Refused, as RFC
 /// 9112 asks: whitespace before a header's colon (5.1), two different
 /// Content-Lengths (6.3), Transfer-Encoding beside Content-Length, in
 /// HTTP/1.0, twice, or anything but `chunked` alone (6.1; libmicrohttpd
 /// neither answered nor closed on `gzip, chunked`).
-static inline int
-sb_framing_is_ambiguous(struct MHD_Connection *connection, const char *version)
+///
+/// Host (RFC 9112 3.2): an HTTP/1.1 request without one, with two (which
+/// libmicrohttpd reads the first of, and a proxy may read the last of), or
+/// with one no URI authority can be. libmicrohttpd serves all three.
+static inline enum sb_head_verdict
+sb_head_refusal(struct MHD_Connection *connection, const char *version)
 {
-    struct sb_framing framing = {0};
-    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_framing_header, &framing);
-    if (framing.spaced || framing.differ) return 1;
-    if (framing.transfers == 0) return 0;
-    return framing.lengths > 0 || framing.transfers > 1 || !framing.chunked
-        || (version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0);
+    struct sb_head head = {0};
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_head_header, &head);
+    if (head.spaced || head.differ) return SB_HEAD_AMBIGUOUS_FRAMING;
+    int http10 = -1;  // compared only when needed: nearly never
+    if (head.transfers > 0) {
+        http10 = version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0;
+        if (head.lengths > 0 || head.transfers > 1 || !head.chunked || http10) return SB_HEAD_AMBIGUOUS_FRAMING;
+    }
+    if (head.hosts > 1 || head.host_invalid) return SB_HEAD_BAD_HOST;
+    if (head.hosts == 0) {
+        if (http10 < 0) http10 = version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0;
+        if (!http10) return SB_HEAD_BAD_HOST;
+    }
+    return SB_HEAD_FINE;
 }
 
 /// The socket of a connection, or -1.

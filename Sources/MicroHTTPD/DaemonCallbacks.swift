@@ -45,14 +45,24 @@ private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CC
                            context: DaemonContext) -> MHD_Result {
     // A path that is not UTF-8 once decoded is refused, not repaired into U+FFFD.
     let path: String? = if let url { String(validatingCString: url) } else { "/" }
-    let exchange = HTTPExchange(connection: connection, method: method.map(methodName) ?? "", path: path ?? "/", daemon: context)
+    let absolute = path.flatMap(AbsoluteFormTarget.init)
+    let exchange = HTTPExchange(connection: connection, method: method.map(methodName) ?? "", path: absolute?.path ?? path ?? "/",
+                                daemon: context)
+    exchange.targetAuthority = absolute?.authority
     exchange.tooManyParameters = marks & UInt32(SB_TARGET_CUT_QUERY) != 0
     exchange.targetNotUTF8 = path == nil || (marks & UInt32(SB_TARGET_ESCAPED) != 0 && !exchange.queryIsUTF8())
     connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
-    // Framing another parser could read otherwise: answered before any body, and the connection closed.
-    if sb_framing_is_ambiguous(connection, version) != 0 {
+    // Framing another parser could read otherwise, or a missing, doubled or
+    // malformed Host: answered before any body, and the connection closed.
+    switch sb_head_refusal(connection, version) {
+    case SB_HEAD_AMBIGUOUS_FRAMING:
         exchange.framingIsAmbiguous = true
         return dispatch(exchange, context: context)
+    case SB_HEAD_BAD_HOST:
+        exchange.hostIsInvalid = true
+        return dispatch(exchange, context: context)
+    default:
+        break
     }
     switch context.handler.bodyReading(for: exchange) {
     case .buffer:

@@ -40,8 +40,14 @@ public final class HTTPExchange: @unchecked Sendable {
     /// (``path`` is then `/`: the application refuses the request).
     @exclusivity(unchecked) public internal(set) var targetNotUTF8 = false
     /// True when another parser could read where the body ends otherwise
-    /// (`sb_framing_is_ambiguous`): its body is not read, and the connection closes after the answer.
+    /// (`sb_head_refusal`): its body is not read, and the connection closes after the answer.
     @exclusivity(unchecked) public internal(set) var framingIsAmbiguous = false
+    /// True when an HTTP/1.1 request has no `Host`, two, or one no authority
+    /// can be (`sb_head_refusal`); refused as ``framingIsAmbiguous`` is.
+    @exclusivity(unchecked) public internal(set) var hostIsInvalid = false
+    /// The authority of a target in absolute form (``AbsoluteFormTarget``):
+    /// what ``header(_:)`` answers for `Host`.
+    @exclusivity(unchecked) var targetAuthority: String?
     /// What runs instead of the handler when a suspended exchange resumes;
     /// see ``suspend(continuingWith:)``.
     @exclusivity(unchecked) var continuation: (any HTTPContinuation)?
@@ -106,7 +112,10 @@ public final class HTTPExchange: @unchecked Sendable {
     public func query(_ name: String) -> String? { lookup(.GET_ARGUMENT_KIND, name) }
 
     /// The value of a request header (case-insensitive name); nil when absent.
-    public func header(_ name: String) -> String? { lookup(.HEADER_KIND, name) }
+    public func header(_ name: String) -> String? {
+        if let targetAuthority, name.utf8.count == 4, name.lowercased() == "host" { return targetAuthority }
+        return lookup(.HEADER_KIND, name)
+    }
 
     /// The sink of a streamed body, once; see ``HTTPExchanging/takeBodySink()``.
     public func takeBodySink() -> (any HTTPBodySink)? {

@@ -20,6 +20,9 @@ public struct HTTPRequest: Sendable {
     /// otherwise (two Content-Lengths, one beside Transfer-Encoding, a
     /// space before a header's colon): answered with `Connection: close`.
     public var framingIsAmbiguous = false
+    /// True when an HTTP/1.1 request has no `Host`, two, or one that no
+    /// URI authority can be (RFC 9112 3.2): 400, `Connection: close`.
+    public var hostIsInvalid = false
     /// Where headers, query and address are looked up: the live exchange
     /// (no closure or copy per request), or tables made by hand.
     private enum Source: Sendable {
@@ -51,6 +54,7 @@ public struct HTTPRequest: Sendable {
         tooManyParameters = exchange.tooManyParameters
         targetNotUTF8 = exchange.targetNotUTF8
         framingIsAmbiguous = exchange.framingIsAmbiguous
+        hostIsInvalid = exchange.hostIsInvalid
     }
 
     /// The value of a request header (case-insensitive name); nil when absent.

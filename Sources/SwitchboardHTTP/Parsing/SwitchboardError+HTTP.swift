@@ -37,6 +37,8 @@ extension SwitchboardError {
     static let ambiguousFraming = SwitchboardError(
         .malformed, code: "ambiguous_framing",
         message: "Where the body ends is unclear: two Content-Lengths, one beside Transfer-Encoding, Transfer-Encoding other than chunked alone, or a space before a header's colon.")
+    static let invalidHost = SwitchboardError(
+        .malformed, code: "invalid_host", message: "An HTTP/1.1 request has one Host header: host[:port].")
     static let invalidPath = SwitchboardError(
         .malformed, code: "invalid_path", message: "A path has no empty, '.' or '..' segments ('//', '/./', '/../').")
     static let adminOnly = unauthorized("The admin API needs 'Authorization: Bearer TOKEN'.")

@@ -127,6 +127,7 @@ final class HTTPRouter: HTTPRequestHandler {
         if request.targetNotUTF8 { return .error(.targetNotUTF8) }
         // Its body is not read: the connection must not be read on.
         if request.framingIsAmbiguous { return .error(.ambiguousFraming, status: 400, headers: [("Connection", "close")]) }
+        if request.hostIsInvalid { return .error(.invalidHost, status: 400, headers: [("Connection", "close")]) }
         if request.bodyTooLarge { return .error(.bodyTooLarge(limit: services.configuration.maxBodyBytes)) }
         if services.origins.refusesHost(request) { return .error(.misdirected) }
         if request.method == "OPTIONS" {
