@@ -21,16 +21,16 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from acts_checks import acts_checks
-from outbox_checks import outbox_checks
-from push_checks import push_checks
-from backend_checks import backend_checks
-from cross_origin_checks import cross_origin_checks
-
-ADMIN_TOKEN = "browser-test-admin-token"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPOSITORY, "Tests"))
 from checks import free_port, fresh_database, scratch_folder  # noqa: E402
+from acts_checks import acts_checks  # noqa: E402
+from outbox_checks import outbox_checks  # noqa: E402
+from push_checks import push_checks  # noqa: E402
+from backend_checks import backend_checks  # noqa: E402
+from cross_origin_checks import cross_origin_checks  # noqa: E402
+
+ADMIN_TOKEN = "browser-test-admin-token"
 
 results = []  # every check's outcome, in order
 
