@@ -64,7 +64,9 @@ struct MessageActsTests {
     }
 
     @Test func emojiAndLocationsAreCheckedAtTheDoor() throws {
-        for good in ["👍", "❤️", "👩🏽‍🚀", "+1", "ok"] { #expect(try ReactionEmoji.valid(good) == good) }
+        for good in ["👍", "❤️", "👩🏽‍🚀", "+1", "ok", "...", "%", "?"] { #expect(try ReactionEmoji.valid(good) == good) }
+        // Not what no path segment carries (`PUT .../reactions/{emoji}`): `/`, `.`, `..`.
+        for bad in ["/", ".", "..", "👍/", "a/b"] { #expect(throws: SwitchboardError.invalidEmoji) { try ReactionEmoji.valid(bad) } }
         for bad in ["", " ", "a b", "\u{1}", "\n", String(repeating: "x", count: 17), "👨‍👩‍👧‍👦",
                     "\u{202E}", "\u{202E}👍", "\u{2067}ok", "\u{200B}", "\u{FE0F}", "\u{200D}\u{200B}"] {
             #expect(throws: SwitchboardError.invalidEmoji) { try ReactionEmoji.valid(bad) }
