@@ -57,7 +57,7 @@ struct AuthOptions: ParsableArguments {
         guard sessionTTL >= 60 else { throw ValidationError("--session-ttl is at least 60 seconds.") }
         if let publishRate, !(publishRate > 0) { throw ValidationError("--publish-rate must be above 0.") }
         if let publishBurst, !(publishBurst >= 1) { throw ValidationError("--publish-burst must be at least 1.") }
-        for origin in allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+        for origin in allowedOrigins where !OriginPolicy.isOrigin(origin) {
             throw ValidationError("--allowed-origin \(origin): an origin is http(s)://host[:port].")
         }
     }

@@ -97,6 +97,8 @@ struct ServeCommand: ParsableCommand {
         guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxBodyBytes > 0 else {
             throw ValidationError("Limits must be positive numbers.")
         }
+        // Each worker is a thread with an epoll set, an eventfd and a listening socket of its own.
+        guard threads <= 256 else { throw ValidationError("--threads is 1-256 (one per core is the most that helps).") }
         guard wakeBatch > 0 else { throw ValidationError("--wake-batch must be positive.") }
         guard (8...256).contains(connectionMemoryKiB) else { throw ValidationError("--connection-memory-kib must be 8-256.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }

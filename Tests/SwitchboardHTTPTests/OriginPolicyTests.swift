@@ -44,6 +44,20 @@ struct OriginPolicyTests {
         #expect(OriginPolicy.isIPLiteral("10.0.0.1") && OriginPolicy.isIPLiteral("[::1]") && !OriginPolicy.isIPLiteral("1.example"))
     }
 
+    /// What `--allowed-origin` takes: an origin as a browser sends it.
+    /// `https://app.example/path` was taken, and matched no request.
+    @Test func anOriginIsASchemeAHostAndAPortOnly() {
+        for origin in ["https://app.example", "http://app.example:8080", "https://app.example/", "http://127.0.0.1:9000",
+                       "http://[::1]:8080", "HTTPS://App.Example"] {
+            #expect(OriginPolicy.isOrigin(origin), "\(origin)")
+        }
+        for text in ["app.example", "ftp://app.example", "https://", "https://app.example/path", "https://app.example?x",
+                     "https://app.example#x", "https://user@app.example", "https://app.example:", "https://app.example:80x",
+                     "https://app.example:1234567", "https://app example", "https://[::1"] {
+            #expect(!OriginPolicy.isOrigin(text), "\(text)")
+        }
+    }
+
     @Test(arguments: [("127.0.0.1", true), ("127.0.0.1:8080", true), ("10.1.2.3:1", true), ("1.2.3", false),
                       ("1.2.3.4.5", false), ("256.1.1.1", false), ("1.2.3.4:", false), ("1.example", false),
                       ("1.2.3.4:80x", false), ("", false), ("1..2.3", false), ("1.2.3.4:123456", false),

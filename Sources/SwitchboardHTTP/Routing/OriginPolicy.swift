@@ -120,6 +120,20 @@ public struct OriginPolicy: Sendable {
         return origin == "http://" + host || origin == "https://" + host
     }
 
+    /// Whether `text` is a web origin a browser sends, `http(s)://host[:port]`
+    /// (a trailing `/` allowed): no path, query, fragment or user, a port
+    /// of digits. An `--allowed-origin` with a path would match no request.
+    public static func isOrigin(_ text: String) -> Bool {
+        let origin = normalized(text)
+        let scheme = origin.hasPrefix("https://") ? 8 : origin.hasPrefix("http://") ? 7 : 0
+        let authority = origin.dropFirst(scheme)
+        guard scheme > 0, !authority.isEmpty, !authority.contains(where: { "/?#@ ".contains($0) }),
+              let host = hostName(ofAuthority: String(authority)) else { return false }
+        let port = authority.dropFirst(host.count)
+        guard !port.isEmpty else { return true }
+        return port.first == ":" && port.count > 1 && port.count <= 6 && port.dropFirst().allSatisfy(\.isASCII) && port.dropFirst().allSatisfy(\.isNumber)
+    }
+
     /// `example.com` of `https://example.com:8443/x`.
     public static func hostName(ofURL url: String) -> String? {
         let lower = url.lowercased()
