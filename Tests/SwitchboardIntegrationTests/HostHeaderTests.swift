@@ -18,25 +18,20 @@ struct HostHeaderTests {
                              ("a path in the Host", "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1/x\r\n\r\n"),
                              ("a space in the Host", "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1 evil.example\r\n\r\n"),
                              ("an @ in the Host", "GET /healthz HTTP/1.1\r\nHost: user@127.0.0.1\r\n\r\n")] {
-            let connection = try TestHTTPConnection(port: server.port)
-            try connection.send(head)
-            let answer = try connection.readResponse()
+            let (answer, connection) = try server.rawAnswer(head)
             #expect(answer.status == 400 && answer.errorCode == "invalid_host", "\(name): \(answer.status) \(answer.text)")
             #expect(connection.isClosedByServer(), "\(name): the connection is closed")
         }
         // A publish with no Host is never stored.
-        let publish = try TestHTTPConnection(port: server.port)
-        try publish.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                         + "Content-Length: 13\r\n\r\nuser=a&text=b")
-        #expect(try publish.readResponse(method: "POST").errorCode == "invalid_host")
+        let publish = try server.rawAnswer("POST /api/rooms/lobby/messages HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                                           + "Content-Length: 13\r\n\r\nuser=a&text=b", method: "POST")
+        #expect(publish.answer.errorCode == "invalid_host")
         #expect(try server.client.get("/api/rooms/lobby/messages?since=0").page().messages.isEmpty)
 
         // HTTP/1.0 needs none; an IPv6 literal, a name and a port are hosts.
         for head in ["GET /healthz HTTP/1.0\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n",
                      "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"] {
-            let connection = try TestHTTPConnection(port: server.port)
-            try connection.send(head)
-            #expect(try connection.readResponse().status == 200, "\(head)")
+            #expect(try server.rawAnswer(head).answer.status == 200, "\(head)")
         }
     }
 

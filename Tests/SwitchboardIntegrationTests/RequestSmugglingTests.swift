@@ -25,10 +25,9 @@ struct RequestSmugglingTests {
     @Test func ambiguousFramingIsRefusedAndTheConnectionClosed() throws {
         let server = try TestServer()
         for (name, headers, body) in Self.ambiguous {
-            let connection = try TestHTTPConnection(port: server.port)
-            try connection.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                + "Content-Type: application/x-www-form-urlencoded\r\n\(headers)\r\n\(body)")
-            let answer = try connection.readResponse(method: "POST")
+            let (answer, connection) = try server.rawAnswer("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                                        + "Content-Type: application/x-www-form-urlencoded\r\n\(headers)\r\n\(body)",
+                                                        method: "POST")
             #expect(answer.status == 400 && answer.errorCode == "ambiguous_framing", "\(name): \(answer.status) \(answer.text)")
             #expect(connection.isClosedByServer(), "\(name): the connection is closed")
         }
