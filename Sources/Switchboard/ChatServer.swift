@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MicroHTTPD
 import SwitchboardAuth
@@ -144,6 +145,9 @@ public final class ChatServer: @unchecked Sendable {
                                             group: eventLoops, subject: configuration.http.publicURL ?? "mailto:admin@localhost", logger: logger)
             media = try (store as? any MediaStore).map { mediaStore in
                 // On a shared database the files are kept in it (every node serves every file); the folder is this node's cache.
+                if configuration.mediaDirectoryIsThrowaway, case let removed = ThrowawayMediaFolders.removeAbandoned(), removed > 0 {
+                    logger.info("removed \(removed) media folder(s) in \(NSTemporaryDirectory()) left by servers that were killed")
+                }
                 let folder = try MediaDirectory(path: configuration.resolvedMediaDirectory)
                 throwaway = configuration.mediaDirectoryIsThrowaway ? folder : nil
                 let files: any MediaFileStore = (store as? any MediaBlobStore).map { SharedMediaFiles(cache: folder, blobs: $0) } ?? folder

@@ -94,7 +94,7 @@ extension ChatServerConfiguration {
     public var resolvedMediaDirectory: String {
         if let mediaDirectory { return mediaDirectory }
         if databasePath == ":memory:" || PostgresURL.isPostgres(databasePath) {
-            return NSTemporaryDirectory() + "switchboard-media-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+            return ThrowawayMediaFolders.newPath()
         }
         let folder = (databasePath as NSString).deletingLastPathComponent
         return (folder.isEmpty ? "." : folder) + "/media"
