@@ -55,10 +55,13 @@ enum IdentityTestSupport {
 /// Tokens minted by PyJWT, the Python ecosystem's standard JWT library
 /// (installed by Scripts/install-test-deps.sh): proof that what an
 /// application's backend mints with it is accepted, and that PyJWT's
-/// forgeries are refused.
-struct PyJWTMint {
+/// forgeries are refused. Its folder of keys goes with it (one was left in
+/// /tmp by every run of the suite: 56 on this machine).
+final class PyJWTMint {
     /// Folder with `rsa.pub` and `ec.pub` (PEM public keys) and their private keys.
     let folder: URL
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-pyjwt-\(UUID().uuidString)")
