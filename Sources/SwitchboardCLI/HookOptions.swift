@@ -45,6 +45,14 @@ struct HookOptions: ParsableArguments {
         }
     }
 
+    /// What to tell the operator when the secret is shorter than
+    /// HMAC-SHA256's 32 bytes: whoever guesses it signs requests to the
+    /// backend as this server. Not refused: a deployment may have one already.
+    var shortSecretWarning: String? {
+        guard !webhooks.isEmpty || publishHook != nil, let secret = resolvedSecret, secret.utf8.count < 32 else { return nil }
+        return "--webhook-secret is \(secret.utf8.count) bytes: give 32 or more (openssl rand -hex 32), or whoever guesses it can sign requests to your backend as this server"
+    }
+
     /// The flag, else the environment (which `ps` does not show).
     var resolvedSecret: String? { secret ?? ProcessInfo.processInfo.environment["SWITCHBOARD_WEBHOOK_SECRET"] }
 

@@ -178,6 +178,7 @@ struct ServeCommand: ParsableCommand {
             fflush(nil)
         }
         logger.info("identity: --auth \(configuration.auth.mode.rawValue), registration \(configuration.auth.registration.rawValue)")
+        if let warning = hooks.shortSecretWarning { logger.warning("\(warning)") }
         if ["0.0.0.0", "::"].contains(host), access.publicURL == nil {
             logger.notice("bound to every address with no --public-url: pages opened under a host name (not an IP address or localhost) cannot open WebSockets or post with their cookie; give --public-url http://NAME:\(server.httpPort)")
         }

@@ -335,6 +335,22 @@ def refused_start(binary, folder):
     result = subprocess.run([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", "off", "--db", os.path.join(folder, "x.sqlite"),
                              "--webhook", "ftp://example.com/x", "--webhook-secret", "s"], capture_output=True, text=True, timeout=30)
     check("--webhook with a URL that is not http(s): refused", result.returncode != 0 and "http" in result.stderr, result.stderr[-300:])
+    # A secret shorter than HMAC-SHA256's 32 bytes is guessable: served, with a warning at start (and none for 32).
+    def healthy(port):
+        try:
+            return urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).status == 200
+        except OSError:
+            return False
+
+    for secret, warned in (("short", True), ("x" * 32, False)):
+        process = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{port}", "--tcp", "off", "--db", ":memory:",
+                                    "--webhook", "http://127.0.0.1:9/x", "--webhook-secret", secret],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        served = wait_for(lambda: healthy(port), 10)
+        process.terminate()
+        log = process.communicate(timeout=10)[1]
+        check(f"a {len(secret)}-byte --webhook-secret is served{', with a warning' if warned else ' with no warning'}",
+              served and ("--webhook-secret is 5 bytes: give 32 or more" in log) == warned, log[-300:])
 
 
 def two_nodes(binary):
