@@ -283,6 +283,13 @@ sb_head_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_s
 /// otherwise, or a Host an HTTP/1.1 request must have once and well formed.
 enum sb_head_verdict { SB_HEAD_FINE = 0, SB_HEAD_AMBIGUOUS_FRAMING = 1, SB_HEAD_BAD_HOST = 2 };
 
+/// Whether a request line's version is HTTP/1.0.
+static inline int
+sb_is_http10(const char *version)
+{
+    return version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0;
+}
+
 /// One pass over a request's headers, at its first call.
 ///
 /// Framing: whether another HTTP parser (a proxy in front) could read where
@@ -304,16 +311,10 @@ sb_head_refusal(struct MHD_Connection *connection, const char *version)
     struct sb_head head = {0};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_head_header, &head);
     if (head.spaced || head.differ) return SB_HEAD_AMBIGUOUS_FRAMING;
-    int http10 = -1;  // compared only when needed: nearly never
-    if (head.transfers > 0) {
-        http10 = version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0;
-        if (head.lengths > 0 || head.transfers > 1 || !head.chunked || http10) return SB_HEAD_AMBIGUOUS_FRAMING;
-    }
-    if (head.hosts > 1 || head.host_invalid) return SB_HEAD_BAD_HOST;
-    if (head.hosts == 0) {
-        if (http10 < 0) http10 = version != NULL && strcmp(version, MHD_HTTP_VERSION_1_0) == 0;
-        if (!http10) return SB_HEAD_BAD_HOST;
-    }
+    // The version is compared last, only for a request with Transfer-Encoding or no Host: nearly none.
+    if (head.transfers > 0 && (head.lengths > 0 || head.transfers > 1 || !head.chunked || sb_is_http10(version)))
+        return SB_HEAD_AMBIGUOUS_FRAMING;
+    if (head.hosts > 1 || head.host_invalid || (head.hosts == 0 && !sb_is_http10(version))) return SB_HEAD_BAD_HOST;
     return SB_HEAD_FINE;
 }
 

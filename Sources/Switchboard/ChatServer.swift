@@ -145,11 +145,11 @@ public final class ChatServer: @unchecked Sendable {
                                             group: eventLoops, subject: configuration.http.publicURL ?? "mailto:admin@localhost", logger: logger)
             media = try (store as? any MediaStore).map { mediaStore in
                 // On a shared database the files are kept in it (every node serves every file); the folder is this node's cache.
-                if configuration.mediaDirectoryIsThrowaway, case let removed = ThrowawayMediaFolders.removeAbandoned(), removed > 0 {
-                    logger.info("removed \(removed) media folder(s) in \(NSTemporaryDirectory()) left by servers that were killed")
-                }
+                let isThrowaway = configuration.mediaDirectoryIsThrowaway
+                let removed = isThrowaway ? ThrowawayMediaFolders.removeAbandoned() : 0
+                if removed > 0 { logger.info("removed \(removed) media folder(s) in \(NSTemporaryDirectory()) left by servers that were killed") }
                 let folder = try MediaDirectory(path: configuration.resolvedMediaDirectory)
-                throwaway = configuration.mediaDirectoryIsThrowaway ? folder : nil
+                throwaway = isThrowaway ? folder : nil
                 let files: any MediaFileStore = (store as? any MediaBlobStore).map { SharedMediaFiles(cache: folder, blobs: $0) } ?? folder
                 return MediaService(bus: bus, access: access, store: mediaStore, files: files, images: VipsImages(), limits: configuration.media)
             }

@@ -93,9 +93,7 @@ extension ChatServerConfiguration {
     /// The folder uploads' files go in (see ``mediaDirectory``).
     public var resolvedMediaDirectory: String {
         if let mediaDirectory { return mediaDirectory }
-        if databasePath == ":memory:" || PostgresURL.isPostgres(databasePath) {
-            return ThrowawayMediaFolders.newPath()
-        }
+        if mediaDirectoryIsThrowaway { return ThrowawayMediaFolders.newPath() }
         let folder = (databasePath as NSString).deletingLastPathComponent
         return (folder.isEmpty ? "." : folder) + "/media"
     }

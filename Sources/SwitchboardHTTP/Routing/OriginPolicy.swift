@@ -131,7 +131,7 @@ public struct OriginPolicy: Sendable {
               let host = hostName(ofAuthority: String(authority)) else { return false }
         let port = authority.dropFirst(host.count)
         guard !port.isEmpty else { return true }
-        return port.first == ":" && port.count > 1 && port.count <= 6 && port.dropFirst().allSatisfy(\.isASCII) && port.dropFirst().allSatisfy(\.isNumber)
+        return port.first == ":" && (2...6).contains(port.count) && port.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// `example.com` of `https://example.com:8443/x`.
