@@ -11,10 +11,15 @@ extension DatabaseWriter {
         try writeWithoutTransaction { db in try Self.inCompiledTransaction("BEGIN IMMEDIATE TRANSACTION", db, body) }
     }
 
-    /// `read(_:)` for the reads a message's way makes (the log past the
-    /// recent messages, webhooks' queue): one snapshot in a transaction
+    /// `read(_:)` for every read of the store: one snapshot in a transaction
     /// compiled once per reader, where GRDB's `read` spent about 33,000
-    /// instructions a read beginning and ending its own.
+    /// instructions a read beginning and ending its own. And on a database
+    /// queue (`:memory:`, whose one connection also writes) GRDB's `read`
+    /// sets `PRAGMA query_only` and clears it: a flag pragma, at which SQLite
+    /// expires every compiled statement of the connection, so the commit
+    /// after any read compiled its message insert again (up to 400,000
+    /// instructions). What guards against a write here is the code's own
+    /// review: every body is a `SELECT`.
     func readInCompiledTransaction<Value>(_ body: (Database) throws -> Value) throws -> Value {
         try unsafeRead { db in try Self.inCompiledTransaction("BEGIN DEFERRED TRANSACTION", db, body) }
     }

@@ -14,13 +14,13 @@ extension SQLiteMessageStore: AccountStore {
     }
 
     public func passwordHash(of user: String) throws -> String? {
-        try writer.read { db in
+        try writer.readInCompiledTransaction { db in
             try String.fetchOne(db, sql: "SELECT password_hash FROM account WHERE user = ?", arguments: [user])
         }
     }
 
     public func accounts() throws -> [Account] {
-        try writer.read { db in
+        try writer.readInCompiledTransaction { db in
             try Row.fetchAll(db, sql: "SELECT user, created FROM account ORDER BY created, user")
                 .map { Account(user: $0["user"], created: $0["created"]) }
         }
@@ -37,7 +37,7 @@ extension SQLiteMessageStore: AccountStore {
     }
 
     public func bans() throws -> [String: Int64] {
-        try writer.read { db in
+        try writer.readInCompiledTransaction { db in
             Dictionary(try Row.fetchAll(db, sql: "SELECT user_key, until FROM ban").map { ($0["user_key"], $0["until"]) },
                        uniquingKeysWith: max)
         }

@@ -33,7 +33,7 @@ extension SQLiteMessageStore: ConversationStore {
     }
 
     public func conversations() throws -> [Conversation] {
-        try writer.read { db in
+        try writer.readInCompiledTransaction { db in
             var members: [String: [String]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT room, user FROM conversation_member ORDER BY since_id, ordinal") {
                 members[row["room"], default: []].append(row["user"])

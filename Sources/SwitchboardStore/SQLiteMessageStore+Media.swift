@@ -37,7 +37,7 @@ extension SQLiteMessageStore: MediaStore {
     }
 
     public func recentMedia(limit: Int) throws -> [(record: MediaRecord, carried: Bool)] {
-        try writer.read { db in
+        try writer.readInCompiledTransaction { db in
             try Row.fetchAll(db, sql: """
                 SELECT owner, attachment, thumbnail_type, uploaded_at,
                        EXISTS (SELECT 1 FROM message_media WHERE media_id = media.id) AS carried
@@ -68,7 +68,7 @@ extension SQLiteMessageStore: MediaStore {
     }
 
     public func mediaUsage() throws -> [MediaUsage] {
-        try writer.read { db in
+        try writer.readInCompiledTransaction { db in
             try Row.fetchAll(db, sql: """
                 SELECT MIN(owner) AS owner, COUNT(*) AS files, SUM(size) AS bytes FROM media
                 GROUP BY owner_key ORDER BY bytes DESC, owner
@@ -84,7 +84,7 @@ extension SQLiteMessageStore: MediaStore {
     }
 
     public func sweepableMedia(uploadedBefore: Int64) throws -> [String] {
-        try writer.read { db in
+        try writer.readInCompiledTransaction { db in
             try String.fetchAll(db, sql: """
                 SELECT id FROM media
                 WHERE (carried = 1 OR uploaded_at < ?)

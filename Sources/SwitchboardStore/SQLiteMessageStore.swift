@@ -46,7 +46,7 @@ public final class SQLiteMessageStore: MessageStore {
             // prepare of up to 380,000 instructions on the commit thread, in
             // a publish's wait, for the first minutes of a busy server.
             try writer.writeWithoutTransaction { db in try MessageInsert.compileAll(in: db) }
-            try writer.read { db in try pushSubscribers.load(db) }
+            try writer.readInCompiledTransaction { db in try pushSubscribers.load(db) }
         } catch {
             throw StoreOpenError(path: path, underlying: error)
         }
