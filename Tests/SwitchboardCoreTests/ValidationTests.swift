@@ -45,7 +45,8 @@ struct ValidationTests {
         #expect(try limits.validUser("Léia 🚀") == "Léia 🚀")
     }
 
-    @Test(arguments: ["", "   ", "a:b", "a\nb", "a\rb", "a\u{0}b", "a\u{7}b", "a\u{2028}b", "system", "SYSTEM"])
+    @Test(arguments: ["", "   ", "a:b", "a\nb", "a\rb", "a\u{0}b", "a\u{7}b", "a\u{2028}b", "system", "SYSTEM", "error", "Auth",
+                      "who", "pong", "TYPING", "\u{0435}rror"])
     func invalidUsers(_ user: String) {
         #expect(throws: SwitchboardError.self) { try limits.validUser(user) }
     }

@@ -107,6 +107,34 @@ struct SecurityTests {
         #expect(try !Support.signIn(client, "luke").isEmpty)
     }
 
+    /// Raw TCP shows a chat message as `NAME:TEXT` and starts its own
+    /// replies with `error:`, `auth:`, `who:`, `pong:`, `typing:` (and
+    /// `system:`): a user with one of those names, in any case or a spelling
+    /// that looks like it, would forge them (`error` saying `unauthorized`).
+    /// No way in takes such a name; a name that only starts with one does.
+    @Test func noNameForgesALineOfTheServersOwn() throws {
+        let server = try TestServer()
+        let client = server.client
+        for name in ["error", "Auth", "WHO", "pong", "typing", "system", "\u{0435}rror", "syst\u{0435}m"] {
+            let published = try client.postJSON("lobby", #"{"user":"\#(name)","text":"unauthorized"}"#)
+            #expect(published.status == 422 && published.text.contains("reserved_user"), "HTTP \(name): \(published.status) \(published.text)")
+            let line = try TestLineClient(port: server.tcpPort)
+            try line.write("iam:\(name)\n")
+            let answer = try line.readLine()
+            #expect(answer.hasPrefix("error:") && answer.contains("is reserved for the server"), "iam:\(name): \(answer)")
+            line.close()
+            let registered = try client.request("POST", "/api/accounts", headers: [("Content-Type", "application/json")],
+                                                body: Array(#"{"user":"\#(name)","password":"\#(Support.password)"}"#.utf8))
+            #expect(registered.status == 422 && registered.text.contains("reserved_user"), "register \(name): \(registered.status)")
+        }
+        #expect(try client.postJSON("lobby", #"{"user":"errorist","text":"hi"}"#).status == 201)
+        let line = try TestLineClient(port: server.tcpPort)
+        try line.write("iam:whoever\nmsg:hi\n")
+        #expect(try line.readLine() == "whoever has joined")
+        #expect(try line.readLine() == "whoever:hi")
+        line.close()
+    }
+
     @Test func abandonedLongPollsFreeTheirConnectionsWithinSeconds() throws {
         let server = try TestServer(maxConnections: 20)
         var polls: [TestHTTPConnection] = []

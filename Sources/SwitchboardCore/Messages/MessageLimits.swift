@@ -26,8 +26,13 @@ public struct MessageLimits: Sendable, Equatable {
 
     /// The user name every server-written message uses; no client may take it.
     public static let systemUser = "system"
-    /// What `system` looks like to a reader (``NameSkeleton``).
-    static let systemKey = NameSkeleton.key(systemUser)
+    /// Names no client may take: `system`, and the words raw TCP starts its
+    /// own lines with. A chat message there is `NAME:TEXT`, so a user named
+    /// `error` saying `unauthorized` was the line `error:unauthorized`, and
+    /// `auth`, `who`, `pong` and `typing` forged those replies the same way.
+    public static let reservedUsers = [systemUser, "error", "auth", "who", "pong", "typing"]
+    /// What the reserved names look like to a reader (``NameSkeleton``).
+    static let reservedKeys = reservedUsers.map(NameSkeleton.key)
 
     /// A room name: 1 to ``maxRoomLength`` characters of `[A-Za-z0-9_.-]`,
     /// not `.` or `..`: a URL's path cannot carry those (a dot segment), so
@@ -72,20 +77,23 @@ public struct MessageLimits: Sendable, Equatable {
     /// `ℓuke` is `luke`): 1 to ``maxUserLength`` printable code points, no
     /// `:`, no control or line-separator characters, nothing invisible
     /// (zero-width characters, soft hyphens, variation selectors, tags) and
-    /// no bidirectional controls, and not `system` or a name that looks like it.
+    /// no bidirectional controls, and not one of ``reservedUsers`` or a
+    /// name that looks like one (the key is case-folded: `System` too).
     public func validUser(_ user: String) throws(SwitchboardError) -> String {
         // The common name (`luke`, `bench_7`) has nothing to trim, normalize
         // or look up scalar by scalar: it is read as one buffer (this runs at
         // every publish, and the long way costs ten times as much).
         let name = isPlainASCIIName(user) ? user : try normalizedName(user)
-        guard name.lowercased() != Self.systemUser, NameSkeleton.key(name) != Self.systemKey else {
-            throw SwitchboardError(.invalid, code: "reserved_user", message: "The name 'system' is reserved for the server.")
+        let key = NameSkeleton.key(name)
+        if let reserved = Self.reservedKeys.firstIndex(of: key) {
+            throw SwitchboardError(.invalid, code: "reserved_user",
+                                   message: "The name '\(Self.reservedUsers[reserved])' is reserved for the server.")
         }
         return name
     }
 
     /// 1 to ``maxUserLength`` bytes of printable ASCII with no space or `:`:
-    /// a name as it is, for ``validUser(_:)`` to check against `system` only.
+    /// a name as it is, for ``validUser(_:)`` to check against the reserved names only.
     private func isPlainASCIIName(_ user: String) -> Bool {
         let count = user.utf8.count
         return count > 0 && count <= maxUserLength
