@@ -265,6 +265,8 @@ sb_head_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_s
     }
     if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
         head->hosts++;
+        // Without the white space after it (RFC 9112 5), which libmicrohttpd keeps.
+        while (value_size > 0 && (value[value_size - 1] == ' ' || value[value_size - 1] == '\t')) value_size--;
         if (!sb_host_is_valid(value, value_size)) head->host_invalid = 1;
     } else if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
         if (head->lengths++ > 0 && (value_size != head->length_size || memcmp(value, head->length, value_size) != 0))

@@ -230,6 +230,13 @@ public final class HTTPExchange: @unchecked Sendable {
         } ?? MHD_lookup_connection_value_n(connection, kind, name, name.utf8.count, &value, &size)
         guard found == .YES else { return nil }
         guard let value else { return "" }
+        // A header's value without the white space after it (RFC 9112 5:
+        // `field-name ":" OWS field-value OWS`). libmicrohttpd 0.9.75 skips
+        // the white space before a value, not after: `Last-Event-ID: 7 `
+        // was not a number, `Host: … ` not this server's.
+        if kind == .HEADER_KIND {
+            while size > 0, value[size - 1] == 0x20 || value[size - 1] == 0x09 { size -= 1 }
+        }
         return String(decoding: UnsafeRawBufferPointer(start: value, count: size), as: UTF8.self)
     }
 }
