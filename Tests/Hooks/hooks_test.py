@@ -208,6 +208,8 @@ def publish_hook(server, backend, leia, room):
     status, body = server.publish("lobby", "huge answer", user="guest1")
     check("a hook answering a megabyte: 503 hook_unavailable (its answer is read up to 16 KiB)",
           status == 503 and body["error"]["code"] == "hook_unavailable", (status, body))
+    check("... telling the publisher nothing of the backend (why is in the server's log)",
+          "16384" not in body["error"]["message"] and "Error" not in body["error"]["message"], body)
     check("every hook request was signed and fresh", not backend.problems, backend.problems)
 
 
@@ -240,6 +242,8 @@ def hook_failures(binary, folder, backend):
     try:
         status, body = server.publish("lobby", "anyone there?", user="guest2")
         check("a hook that is down: 503 hook_unavailable", status == 503 and body["error"]["code"] == "hook_unavailable", (status, body))
+        check("... not naming the backend's address or its error to the publisher",
+              str(closed) not in body["error"]["message"] and "errno" not in body["error"]["message"], body)
         status, body = server.request("GET", "/healthz")
         check("... and the server keeps serving", status == 200, status)
     finally:

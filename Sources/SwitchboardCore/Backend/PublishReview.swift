@@ -36,11 +36,11 @@ public struct PublishReview: Sendable {
                 } catch {
                     let failure = PublishHookFailure("its text was refused (\(error.message))")
                     failed(failure)
-                    completion(failureAllows ? .success(draft) : .failure(.hookUnavailable(failure)))
+                    completion(failureAllows ? .success(draft) : .failure(.hookUnavailable))
                 }
             case .failure(let failure):
                 failed(failure)
-                completion(failureAllows ? .success(draft) : .failure(.hookUnavailable(failure)))
+                completion(failureAllows ? .success(draft) : .failure(.hookUnavailable))
             }
         }
     }

@@ -5,8 +5,8 @@ extension SwitchboardError {
         SwitchboardError(.forbidden, code: "denied", message: reason.isEmpty ? "The message was refused." : reason)
     }
     /// 503: the publish hook gave no verdict (and `--publish-hook-failure` is `refuse`).
-    public static func hookUnavailable(_ failure: PublishHookFailure) -> SwitchboardError {
-        SwitchboardError(.unavailable, code: "hook_unavailable",
-                         message: "The application's publish hook did not answer (\(failure.description)); try again.")
-    }
+    /// Why is the operator's (the server logs it), not the publisher's: it
+    /// named the backend's address, its HTTP client's errors and its limits.
+    public static let hookUnavailable = SwitchboardError(.unavailable, code: "hook_unavailable",
+                                                         message: "The application's publish hook did not answer; try again.")
 }
