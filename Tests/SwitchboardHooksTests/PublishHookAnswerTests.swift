@@ -17,7 +17,10 @@ import Testing
     }
 
     @Test func anythingElseIsNoVerdict() {
-        for body in [#"{"action":"modify"}"#, #"{"action":"maybe"}"#, #"{"verdict":"allow"}"#, "allow", ""] {
+        for body in [#"{"action":"modify"}"#, #"{"action":"maybe"}"#, #"{"verdict":"allow"}"#, "allow", "",
+                     // A member given twice: which one a reader takes is its own choice.
+                     #"{"action":"allow","action":"deny"}"#, #"{"action":"modify","text":"a","text":"b"}"#,
+                     #"{"action":1}"#, #"{"action":"allow"} {"action":"deny"}"#, #"[{"action":"allow"}]"#] {
             guard case .failure = verdict(body) else { Issue.record("\(body) was taken as a verdict"); continue }
         }
         guard case .failure(let failure) = verdict(#"{"action":"allow"}"#, status: 500) else { Issue.record("a 500 allowed"); return }
