@@ -206,7 +206,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "NameSecurity", "SwitchboardTesting"]),
-        .testTarget(name: "SwitchboardHTTPTests", dependencies: ["SwitchboardHTTP", "SwitchboardCore", "SwitchboardTesting", "MicroHTTPD"]),
+        .testTarget(name: "SwitchboardHTTPTests", dependencies: ["SwitchboardHTTP", "SwitchboardCore", "SwitchboardTesting", "MicroHTTPD",
+                                                          .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SwitchboardTCPTests",
             dependencies: ["SwitchboardTCP", "SwitchboardCore", "SwitchboardTesting",

@@ -2,6 +2,7 @@ import SwitchboardTesting
 import Foundation
 import Testing
 import SwitchboardCore
+import SwitchboardLoad
 
 /// Every bad input gets a JSON error with a fitting status, stores nothing and
 /// leaves the server serving.
@@ -151,5 +152,21 @@ struct BadInputTests {
         let huge = String(repeating: "h", count: 20_000)
         #expect(try server.client.get("/api/rooms/lobby/messages", headers: [("Cookie", "a=\(huge)")]).status == 431)
         #expect(try server.client.get("/healthz").status == 200)
+    }
+
+    /// A client's malformed requests are its own: answered 400 (by
+    /// libmicrohttpd), and at most a debug line each in the server's log.
+    /// They were two warnings each: anyone could fill the disk with them.
+    @Test func aClientsMalformedRequestsDoNotFillTheLog() throws {
+        let logs = RecordedLogs()
+        let server = try TestServer(logger: logs.logger(level: .info))
+        for _ in 0..<30 {
+            let connection = try TestHTTPConnection(port: server.port)
+            try connection.send("POST /api/rooms/lobby/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n")
+            #expect(try connection.readHead().0 == 400)
+            connection.close()
+        }
+        #expect(try server.client.get("/healthz").status == 200)
+        #expect(logs.messages(atLeast: .warning).filter { $0.contains("libmicrohttpd") }.isEmpty)
     }
 }

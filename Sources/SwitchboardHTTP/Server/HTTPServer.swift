@@ -38,14 +38,7 @@ public final class HTTPServer: Sendable {
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threads,
             connectionLimit: configuration.maxConnections, connectionTimeout: configuration.idleTimeoutSeconds,
             maxBodyBytes: configuration.maxBodyBytes, connectionMemoryLimit: configuration.connectionMemoryBytes,
-            log: { message in
-                // Clients vanishing mid-write is routine for streams; keep it out of the way.
-                // So is a TLS client that went away (or spoke plain HTTP, or an old TLS) mid-handshake.
-                let routine = message.contains("Failed to send") || message.contains("no longer available")
-                    || message.contains("closed by remote") || message.contains("Failed to forward")
-                    || message.contains("handshake")
-                logger.log(level: routine ? .debug : .warning, "libmicrohttpd: \(message)")
-            })
+            log: MicroHTTPDLog(logger: logger).log)
         daemonConfiguration.resumeBatchSize = configuration.wakeBatch
         daemonConfiguration.tls = configuration.tls
         daemonConfiguration.admission = configuration.connectionsPerAddress.map(AddressAdmission.init)
