@@ -56,11 +56,15 @@ public final class AccountService: Sendable {
     /// A new session for `user` if `password` is theirs; the same refusal
     /// for an unknown user as for a wrong password, after the same work.
     /// Attempts are counted per account and per `address` first (``AccountThrottle``).
-    public func signIn(user: String, password: String, address: String? = nil) throws -> Session {
-        let user = (try? limits.validUser(user)) ?? user
+    public func signIn(user given: String, password: String, address: String? = nil) throws -> Session {
+        let valid = Result { () throws(SwitchboardError) in try limits.validUser(given) }
+        let user = (try? valid.get()) ?? given
         try throttle.signIn(account: user.lowercased(), address: address)
         let stored = try store.passwordHash(of: user)
         guard hasher.verify(password, against: stored ?? hasher.decoy), stored != nil else { throw SwitchboardError.badCredentials }
+        // An account whose name a later rule reserved (`who`, 2026-11-30): no
+        // token, since every way in would refuse it ('sub' not a valid name).
+        if case .failure(let refusal) = valid { throw refusal }
         if let until = access.bans()[user.lowercased()] { throw SwitchboardError.banned(until: until) }
         let (token, expires) = try sessions.mint(for: user, now: clock())
         return Session(token: token, user: user, expires: expires)

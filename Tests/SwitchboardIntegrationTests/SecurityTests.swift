@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SwitchboardHTTP
 import SwitchboardTesting
 import Testing
@@ -133,6 +134,32 @@ struct SecurityTests {
         #expect(try line.readLine() == "whoever has joined")
         #expect(try line.readLine() == "whoever:hi")
         line.close()
+    }
+
+    /// An account registered before its name was reserved (`who`) is
+    /// refused at sign-in, 422 `reserved_user`, with the right password
+    /// only: before, it was given a token every way in refused ('sub' not
+    /// a valid user name). Made here by renaming an account in the file.
+    @Test func anAccountUnderANameReservedSinceCannotSignIn() throws {
+        let path = try TestStore.temporaryPath("reserved-since")
+        defer { TestStore.remove(path) }
+        do {
+            let server = try TestServer(databasePath: path)
+            _ = try Support.signUp(server.client, "whoever")
+            server.stop()
+        }
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE account SET user = 'who', user_key = 'who' WHERE user = 'whoever'")
+        }
+        let server = try TestServer(databasePath: path)
+        func signIn(_ password: String) throws -> TestResponse {
+            try server.client.request("POST", "/api/sessions", headers: [("Content-Type", "application/json")],
+                                      body: Array(#"{"user":"who","password":"\#(password)"}"#.utf8))
+        }
+        let refused = try signIn(Support.password)
+        #expect(refused.status == 422 && refused.errorCode == "reserved_user", "\(refused.status) \(refused.text)")
+        let wrong = try signIn("not the password at all")
+        #expect(wrong.status == 401, "a wrong password is told nothing more: \(wrong.status) \(wrong.text)")
     }
 
     @Test func abandonedLongPollsFreeTheirConnectionsWithinSeconds() throws {
