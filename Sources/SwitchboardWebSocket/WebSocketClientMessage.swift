@@ -56,8 +56,11 @@ enum WebSocketClientMessage: Equatable {
             var rawText = ""
             if case .string(let given) = members["text"] {
                 rawText = given
-            } else if !fields.carriesMore || (members["text"] != nil && members["text"] != .null) {
+            } else if members["text"] != nil && members["text"] != .null {
                 throw SwitchboardError(.malformed, code: "malformed_json", message: "'text' must be a string.")
+            } else if !fields.carriesMore {
+                // Nothing this frame asks for: name every frame there is.
+                throw SwitchboardError(.malformed, code: "malformed_json", message: Self.frames)
             }
             var sender = user
             if case .string(let named) = members["user"] { sender = named }
@@ -73,6 +76,10 @@ enum WebSocketClientMessage: Equatable {
             return .refused(error, ref: ref)
         }
     }
+
+    /// What a frame with none of these asks is told.
+    static let frames = #"A frame is {"text":..} to publish (or with "media" or "location"), {"ping":X}, {"typing":true}, "#
+        + #"{"edit":ID,"text":..}, {"unsend":ID} or {"react":ID,"emoji":..}."#
 
     /// The room a frame is for: its `room`, which the socket must follow,
     /// or the socket's one room.

@@ -27,6 +27,11 @@ struct WebSocketClientMessageTests {
         }
         #expect(code(parse("not json")) == "malformed_json")
         #expect(code(parse(#"{"text":5}"#)) == "malformed_json")
+        // A frame that asks for nothing known is told which frames there are, not that 'text' must be a string.
+        for frame in [#"{}"#, #"{"typing":false}"#, #"{"read":2,"room":"c.1"}"#, #"{"ref":3}"#] {
+            #expect(parse(frame) == .refused(SwitchboardError(.malformed, code: "malformed_json", message: WebSocketClientMessage.frames),
+                                             ref: frame.contains("ref") ? .number("3") : nil), "\(frame)")
+        }
         #expect(code(parse(#"{"text":"hi"}"#, user: nil)) == "user_required")
         #expect(code(parse(#"{"text":"hi"}"#, filter: .all)) == "room_required")
         #expect(code(parse(#"{"text":"hi","room":"other"}"#)) == "not_subscribed")
