@@ -41,6 +41,7 @@ public final class TCPChatServer: Sendable {
         for loop in group.makeIterator() { wakeups[ObjectIdentifier(loop)] = LoopWakeups(eventLoop: loop) }
         let loopWakeups = wakeups
         serverChannel = try ServerBootstrap(group: group)
+            .serverChannelInitializer(AcceptPause.install)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.maxMessagesPerRead, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -32,6 +32,7 @@ public final class WebSocketTLSListener: Sendable {
         self.tls = tls
         let maxBytes = server.services.configuration.maxMessageBytes
         channel = try ServerBootstrap(group: group)
+            .serverChannelInitializer(AcceptPause.install)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
