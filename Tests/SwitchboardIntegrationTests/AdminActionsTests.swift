@@ -99,4 +99,31 @@ struct AdminActionsTests {
             #expect(refused.status == 422 && refused.errorCode == code, "\(method) \(path): \(refused.status) \(refused.text)")
         }
     }
+
+    /// `c.ID` is the conversation message ID made. The admin may write to
+    /// any room, but not to such a room before it is a conversation: what
+    /// was written there (a system message, a publish with the token) was
+    /// in its future members' history. Refused 404 `no_such_conversation`;
+    /// a conversation that exists takes the admin's message.
+    @Test func theAdminWritesToAConversationOnlyOnceItIsOne() throws {
+        let server = try TestServer()
+        let json = [("Content-Type", "application/json")] + bearer
+        for (path, body) in [("/api/admin/rooms/c.999/system", #"{"text":"notice"}"#),
+                             ("/api/rooms/c.998/messages", #"{"user":"announcer","text":"hi"}"#),
+                             ("/api/rooms/C.997/messages", #"{"user":"announcer","text":"hi"}"#)] {
+            let refused = try server.client.request("POST", path, headers: json, body: Array(body.utf8))
+            #expect(refused.status == 404 && refused.errorCode == "no_such_conversation", "\(path): \(refused.status) \(refused.text)")
+        }
+        _ = try IdentityTestSupport.signUp(server.client, "leia")
+        let luke = try IdentityTestSupport.signUp(server.client, "luke")
+        let created = try server.client.request("POST", "/api/conversations",
+                                                headers: [("Content-Type", "application/json")] + IdentityTestSupport.bearer(luke),
+                                                body: Array(#"{"members":["leia"]}"#.utf8)).json()
+        let room = try #require(created["room"] as? String)
+        let notice = try server.client.request("POST", "/api/admin/rooms/\(room)/system", headers: json, body: Array(#"{"text":"notice"}"#.utf8))
+        #expect(notice.status == 201, "\(notice.text)")
+        let history = try server.client.get("/api/rooms/\(room)/messages?since=0", headers: IdentityTestSupport.bearer(luke)).page()
+        #expect(history.messages.contains { $0.text == "notice" && $0.user == "system" })
+        #expect(!history.messages.contains { $0.user == "announcer" }, "nothing from before the conversation")
+    }
 }

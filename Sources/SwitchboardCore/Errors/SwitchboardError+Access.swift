@@ -57,6 +57,11 @@ extension SwitchboardError {
     public static let tokenExpired = SwitchboardError(.unauthenticated, code: "token_expired", message: "The token has expired; sign in again.")
     /// A token revoked by signing out.
     public static let tokenRevoked = SwitchboardError(.unauthenticated, code: "token_revoked", message: "This session was signed out.")
+    /// A conversation's room that is none yet, written or read by the admin
+    /// (everyone else hears ``notAMember(_:)``, whether or not it exists).
+    public static func noSuchConversation(_ room: String) -> SwitchboardError {
+        SwitchboardError(.notFound, code: "no_such_conversation", message: "There is no conversation '\(room)'.")
+    }
     /// A conversation's room asked for by someone not in it (or no such conversation).
     public static func notAMember(_ room: String) -> SwitchboardError {
         SwitchboardError(.forbidden, code: "not_a_member", message: "You are not a member of '\(room)'.")
