@@ -24,11 +24,13 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
+        context.loop.connectionOpened()
         if let slot = context.certificate?.slot { socketContext?.pointee = UnsafeMutableRawPointer(slot) }
         if let admission = context.configuration.admission, let address = sb_connection_client_address(connection) {
             admission.opened(address)
         }
     case .CONNECTION_NOTIFY_CLOSED:
+        context.loop.connectionClosed()
         if let admission = context.configuration.admission, let address = sb_connection_client_address(connection) {
             admission.closed(address)
         }

@@ -217,12 +217,13 @@ let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionContext, 
 let daemonLogger: MHD_LogCallback = { cls, format, arguments in
     guard let cls, let format, let arguments else { return }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
-    guard let log = context.configuration.log else { return }
     var buffer = [CChar](repeating: 0, count: 1024)
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
     var message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     while message.last?.isNewline == true { message.removeLast() }
-    log(message)
+    // Its only word that it stopped accepting at the open-file limit (0.9.75's `at_limit`).
+    if message.hasPrefix("Hit process or system resource limit at") { context.loop.acceptingStopped() }
+    context.configuration.log?(message)
 }
 
 /// A request's method: one of HTTP's own as the literal it is (a string

@@ -55,6 +55,16 @@ final class DaemonLoop: @unchecked Sendable {
     // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     /// The epoll set the loop sleeps on; -1 until ``start(_:)``.
     @exclusivity(unchecked) private var set: Int32 = -1
+    /// This worker's share of the connection limit; set before ``start(_:)``.
+    @exclusivity(unchecked) var connectionLimit = Int.max
+    // On the loop's thread only (libmicrohttpd's notices and log come from its passes):
+    /// Connections open, as libmicrohttpd told them (``connectionOpened()``).
+    @exclusivity(unchecked) private var openConnections = 0
+    /// Whether libmicrohttpd took its listening socket out of its epoll set: at the connection limit, or at the
+    /// open-file limit. It puts it back at the start of a pass after a connection closed, not when the close is seen.
+    @exclusivity(unchecked) private var listenerOut = false
+    /// A pass is owed at once (``connectionClosed()``).
+    @exclusivity(unchecked) private var passOwed = false
 
     /// The wake-up's eventfd; the thread starts with ``start(_:)``.
     /// - Parameter turnSize: most exchanges of ``resumeInTurn(_:)`` resumed before one pass.
@@ -162,6 +172,27 @@ final class DaemonLoop: @unchecked Sendable {
         finished.wait()
     }
 
+    /// libmicrohttpd opened a connection (its notice, on this thread).
+    func connectionOpened() {
+        openConnections += 1
+        if openConnections >= connectionLimit { listenerOut = true }
+    }
+
+    /// libmicrohttpd closed a connection (its notice, on this thread). If
+    /// it had stopped accepting, a pass follows at once: only at a pass's
+    /// start does it watch its listening socket again, and with nothing
+    /// else to serve the loop slept with connections waiting unaccepted
+    /// (the HTTP port refused all comers after an open-file limit).
+    func connectionClosed() {
+        openConnections -= 1
+        if listenerOut { (listenerOut, passOwed) = (false, true) }
+    }
+
+    /// libmicrohttpd stopped accepting at the open-file limit (its log, on this thread).
+    func acceptingStopped() {
+        listenerOut = true
+    }
+
     private func run(_ daemon: OpaquePointer) {
         passes?.started()
         while true {
@@ -179,7 +210,10 @@ final class DaemonLoop: @unchecked Sendable {
             _ = MHD_run(daemon)
             passes?.ended()
             if stopping.load(ordering: .acquiring) { break }
-            if closeReleasedUpgrades() || more || wakePending.load(ordering: .acquiring) { continue }
+            if passOwed || closeReleasedUpgrades() || more || wakePending.load(ordering: .acquiring) {
+                passOwed = false
+                continue
+            }
             // The clock only while a release was recent (no read of it for an idle loop's every sleep):
             // the window's end is set back to 0 once passed, unless a release moved it since.
             let until = closingUntil.load(ordering: .relaxed)

@@ -91,6 +91,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         let workers = Self.workers(configuration)
         let share = configuration.connectionLimit / workers + (worker < configuration.connectionLimit % workers ? 1 : 0)
         let connectionLimit = share
+        context.loop.connectionLimit = share
 
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
         let started: OpaquePointer? = withUnsafeMutablePointer(to: &storage) { storagePointer in
@@ -111,11 +112,9 @@ public final class HTTPDaemon: @unchecked Sendable {
                                value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: contextPointer),
             ]
             options += tlsOptions(context)
-            // A TLS connection's certificate slot, and the admission's count.
-            if context.certificate != nil || configuration.admission != nil {
-                options.append(MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
-                                              ptr_value: contextPointer))
-            }
+            // The loop's count of connections, a TLS connection's certificate slot, and the admission's count.
+            options.append(MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
+                                          ptr_value: contextPointer))
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { buffer in
                 sb_start_daemon(flags, configuration.port, acceptPolicy, contextPointer,

@@ -22,6 +22,7 @@ enum PublishHookAnswer {
         switch action {
         case "allow": return .success(.allow)
         case "deny":
+            // A deny stands whatever its reason is: as a failure, `--publish-hook-failure allow` would store the message.
             if case .string(let reason)? = members["reason"] { return .success(.deny(reason: reason)) }
             return .success(.deny(reason: ""))
         case "modify":

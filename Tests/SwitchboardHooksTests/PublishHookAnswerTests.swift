@@ -13,6 +13,7 @@ import Testing
         #expect(verdict(#"{"action":"allow"}"#) == .success(.allow))
         #expect(verdict(#"{"action":"deny","reason":"spam"}"#) == .success(.deny(reason: "spam")))
         #expect(verdict(#"{"action":"deny"}"#) == .success(.deny(reason: "")))
+        #expect(verdict(#"{"action":"deny","reason":7}"#) == .success(.deny(reason: "")), "a deny, whatever its reason")
         #expect(verdict(#"{"action":"modify","text":"HI"}"#) == .success(.modify(text: "HI")))
     }
 
