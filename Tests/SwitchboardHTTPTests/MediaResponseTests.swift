@@ -71,6 +71,13 @@ struct MediaResponseTests {
         let unchanged = MediaResponse.make(Self.record, file(100), .original, range: nil,
                                            ifNoneMatch: "\"x\", " + etag)
         #expect(unchanged.status == 304)
+        // If-None-Match compares weakly (RFC 9110 13.1.2): W/ before this tag matches it; `*` anywhere in the list.
+        for list in ["W/" + etag, "\"x\", W/" + etag, "\"x\", *"] {
+            #expect(MediaResponse.make(Self.record, file(100), .original, range: nil, ifNoneMatch: list).status == 304, "\(list)")
+        }
+        let other = MediaResponse.make(Self.record, file(100), .original, range: nil, ifNoneMatch: "W/\"x\"")
+        #expect(other.status == 200)
+        if case .file(let descriptor, _, _) = other.body { close(descriptor) }
         let past = MediaResponse.make(Self.record, file(100), .original, range: "bytes=200-", ifNoneMatch: nil)
         #expect(past.status == 416 && headers(past)["Content-Range"] == "bytes */100")
         let part = MediaResponse.make(Self.record, file(100), .original, range: "bytes=10-19", ifNoneMatch: nil)
