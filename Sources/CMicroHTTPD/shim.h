@@ -145,13 +145,13 @@ sb_hangup_wait(int set, uint64_t *tokens, int capacity)
 /// parameters), and the target holds a '%' escape or a byte beyond ASCII,
 /// so that its decoded path and query are checked for UTF-8 (a request
 /// without either, nearly all, is not looked at again).
-enum { SB_TARGET_CUT_QUERY = 1, SB_TARGET_ESCAPED = 2 };
+enum { SB_TARGET_CUT_QUERY = 1, SB_TARGET_ESCAPED = 2, SB_TARGET_NUL = 4 };
 
 /// The marks `pointer` stands for, or 0 when it is an object (or NULL).
 static inline unsigned sb_target_marks(const void *pointer)
 {
     uintptr_t value = (uintptr_t)pointer;
-    return value <= (SB_TARGET_CUT_QUERY | SB_TARGET_ESCAPED) ? (unsigned)value : 0;
+    return value <= (SB_TARGET_CUT_QUERY | SB_TARGET_ESCAPED | SB_TARGET_NUL) ? (unsigned)value : 0;
 }
 
 /// Whether `length` bytes of `text` hold a '%' or a byte beyond ASCII,
@@ -177,6 +177,20 @@ sb_escaped_or_beyond_ascii(const char *text, size_t length)
     return 0;
 }
 
+/// Whether the path of a target (up to its '?') holds `%00`. libmicrohttpd
+/// keeps the decoded path as a C string, so it ends there: `/acts.js%00.png`
+/// was served as `/acts.js`, a second reading of the path.
+static inline int
+sb_path_has_nul(const char *uri, size_t length)
+{
+    const char *query = memchr(uri, '?', length);
+    size_t path = query == NULL ? length : (size_t)(query - uri);
+    for (const char *at = uri; (at = memchr(at, '%', path - (size_t)(at - uri))) != NULL; at++) {
+        if ((size_t)(at - uri) + 2 < path && at[1] == '0' && at[2] == '0') return 1;
+    }
+    return 0;
+}
+
 /// MHD_OPTION_URI_LOG_CALLBACK, `cls` the most query parameters allowed.
 /// libmicrohttpd (0.9.75) keeps each parameter in the connection's memory
 /// pool and, when the pool runs out part-way, neither answers nor closes:
@@ -192,6 +206,7 @@ sb_uri_callback(void *cls, const char *uri, struct MHD_Connection *connection)
     size_t limit = (size_t)(uintptr_t)cls;
     size_t length = strlen(uri);
     uintptr_t marks = sb_escaped_or_beyond_ascii(uri, length) ? SB_TARGET_ESCAPED : 0;
+    if (marks != 0 && sb_path_has_nul(uri, length)) marks |= SB_TARGET_NUL;
     char *query = memchr(uri, '?', length);
     if (query == NULL) return (void *)marks;
     size_t count = 1;

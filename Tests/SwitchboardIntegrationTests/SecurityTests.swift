@@ -220,6 +220,16 @@ struct SecurityTests {
         try raw.send(Array("GET /api/rooms/lobby/messages?since=0&user=r".utf8) + [0xFF] + Array("aw HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         let answer = try raw.readResponse()
         #expect(answer.status == 400 && answer.errorCode == "invalid_utf8", "\(answer.status) \(answer.text)")
+        // A NUL in the path: libmicrohttpd's path ends there (a C string), a second reading of it.
+        // `/chat.js%00.png` was chat.js; `/api/rooms/lobby/messages%00/x` the room's messages.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Public").path
+        let pages = try TestServer(publicFiles: try #require(StaticFiles(root: root)))
+        for target in ["/chat.js%00.png", "/index.html%00", "/api/rooms/lobby/messages%00/x?since=0", "/api/rooms/lob%00by/presence"] {
+            let response = try pages.client.get(target)
+            #expect(response.status == 400 && response.errorCode == "invalid_utf8", "\(target): \(response.status) \(response.text)")
+        }
+        #expect(try pages.client.get("/chat.js").status == 200)
+        #expect(try pages.client.get("/api/rooms/lobby/messages?since=0&x=%00").status == 200, "a NUL in the query is a value's")
         // Escaped text is still text, and nobody was seen in the room.
         #expect(try client.get("/api/rooms/lobby/messages?since=0&user=l%C3%A9a").status == 200)
         #expect(try client.get("/api/rooms/lobby/presence").text.contains("l\u{E9}a"))

@@ -33,7 +33,7 @@ extension SwitchboardError {
     static let tooManyParameters = SwitchboardError(
         .malformed, code: "too_many_parameters", message: "A request has at most 64 query parameters.")
     static let targetNotUTF8 = SwitchboardError(
-        .malformed, code: "invalid_utf8", message: "The path and the query must be UTF-8 once percent-decoded.")
+        .malformed, code: "invalid_utf8", message: "The path and the query must be UTF-8 once percent-decoded, and the path has no NUL (%00).")
     static let ambiguousFraming = SwitchboardError(
         .malformed, code: "ambiguous_framing",
         message: "Where the body ends is unclear: two Content-Lengths, one beside Transfer-Encoding, Transfer-Encoding other than chunked alone, or a space before a header's colon.")
