@@ -177,14 +177,12 @@ sb_escaped_or_beyond_ascii(const char *text, size_t length)
     return 0;
 }
 
-/// Whether the path of a target (up to its '?') holds `%00`. libmicrohttpd
-/// keeps the decoded path as a C string, so it ends there: `/acts.js%00.png`
-/// was served as `/acts.js`, a second reading of the path.
+/// Whether the `path` bytes of a target (before its '?') hold `%00`.
+/// libmicrohttpd keeps the decoded path as a C string, so it ends there:
+/// `/acts.js%00.png` was served as `/acts.js`, a second reading of the path.
 static inline int
-sb_path_has_nul(const char *uri, size_t length)
+sb_path_has_nul(const char *uri, size_t path)
 {
-    const char *query = memchr(uri, '?', length);
-    size_t path = query == NULL ? length : (size_t)(query - uri);
     for (const char *at = uri; (at = memchr(at, '%', path - (size_t)(at - uri))) != NULL; at++) {
         if ((size_t)(at - uri) + 2 < path && at[1] == '0' && at[2] == '0') return 1;
     }
@@ -206,8 +204,8 @@ sb_uri_callback(void *cls, const char *uri, struct MHD_Connection *connection)
     size_t limit = (size_t)(uintptr_t)cls;
     size_t length = strlen(uri);
     uintptr_t marks = sb_escaped_or_beyond_ascii(uri, length) ? SB_TARGET_ESCAPED : 0;
-    if (marks != 0 && sb_path_has_nul(uri, length)) marks |= SB_TARGET_NUL;
     char *query = memchr(uri, '?', length);
+    if (marks != 0 && sb_path_has_nul(uri, query == NULL ? length : (size_t)(query - uri))) marks |= SB_TARGET_NUL;
     if (query == NULL) return (void *)marks;
     size_t count = 1;
     for (const char *at = query + 1; (at = strchr(at, '&')) != NULL; at++) {

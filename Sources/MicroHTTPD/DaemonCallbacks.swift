@@ -222,8 +222,7 @@ let daemonLogger: MHD_LogCallback = { cls, format, arguments in
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
     var message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     while message.last?.isNewline == true { message.removeLast() }
-    // Its only word that it stopped accepting at the open-file limit (0.9.75's `at_limit`).
-    if message.hasPrefix("Hit process or system resource limit at") { context.loop.acceptingStopped() }
+    if LibraryMessages.stoppedAccepting(message) { context.loop.acceptingStopped() }
     context.configuration.log?(message)
 }
 

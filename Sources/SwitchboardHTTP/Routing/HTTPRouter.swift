@@ -152,6 +152,7 @@ final class HTTPRouter: HTTPRequestHandler {
         case .anyone:
             return credentials.isAdmin ? .admin : .guest
         case .admin:
+            if let room { try services.access.checkRoom(.admin, room) }
             return .admin
         case .identified, .signedIn, .member:
             let identity = try identify(request, credentials)

@@ -1,4 +1,5 @@
 import Logging
+import MicroHTTPD
 import Synchronization
 
 /// libmicrohttpd's own messages, into the server's log, at a level that
@@ -28,7 +29,7 @@ public final class MicroHTTPDLog: Sendable {
 
     /// Logs one of libmicrohttpd's messages.
     public func log(_ message: String) {
-        if Self.isAClients(message) {
+        if LibraryMessages.isAboutOneClient(message) {
             logger.debug("libmicrohttpd: \(message)")
             return
         }
@@ -50,20 +51,4 @@ public final class MicroHTTPDLog: Sendable {
         if leftOut > 0 { logger.warning("libmicrohttpd: \(leftOut) more messages in the minute before were left out of the log") }
         if log { logger.warning("libmicrohttpd: \(message)") }
     }
-
-    /// Whether `message` is about one client: a request it got wrong (its
-    /// framing, its Host, headers too large for its connection), a
-    /// connection it left (routine for streams), a TLS handshake it did not
-    /// finish or spoke plain HTTP into. A connection refused over a limit
-    /// stays a warning (at most ``perMinute``): it is the operator's limit.
-    static func isAClients(_ message: String) -> Bool {
-        clientPhrases.contains { message.contains($0) }
-    }
-
-    /// libmicrohttpd 0.9.75's wording of what one client did.
-    private static let clientPhrases = [
-        "Error processing request", "Content-Length' header", "without `Host' header", "Not enough memory in pool",
-        "Failed to send", "Failed to forward", "no longer available", "closed by remote", "disconnected when reading",
-        "closed when reading", "handshake",
-    ]
 }
