@@ -310,6 +310,11 @@ def run(server, files, folder):
     status, _, body = server.upload(filler, han)
     check("past --upload-quota-mib is 413 quota_exceeded", statuses == [201, 201] and status == 413 and code(body) == "quota_exceeded",
           f"{statuses} {status} {body[:120]}")
+    # The refusal says what is used to a tenth of a MiB (it said "2 MiB" of 2.4).
+    message = json.loads(body)["error"]["message"] if code(body) == "quota_exceeded" else ""
+    used = f"{2 * os.path.getsize(filler) / 1048576:.1f} MiB"
+    check("... and says how much is in use", message.endswith(f"; {used} are in use.") and "at most 3 MiB together" in message,
+          f"{message!r}, used {used}")
 
     # --- multipart bodies that are not what they say
     # A form part with neither file name nor type (`-F file=<FILE`): the content decides, not the form's own type.

@@ -6,12 +6,12 @@ extension SwitchboardError {
     }
     /// 413: the upload is over `--max-upload-mib`.
     public static func uploadTooLarge(maxBytes: Int64) -> SwitchboardError {
-        SwitchboardError(.tooLarge, code: "too_large", message: "An upload may be at most \(maxBytes / 1_048_576) MiB.")
+        SwitchboardError(.tooLarge, code: "too_large", message: "An upload may be at most \(ByteSize.describe(maxBytes)).")
     }
     /// 413: the user's files together would be over `--upload-quota-mib`.
     public static func quotaExceeded(quotaBytes: Int64, usedBytes: Int64) -> SwitchboardError {
         SwitchboardError(.tooLarge, code: "quota_exceeded",
-                         message: "Your uploads may take at most \(quotaBytes / 1_048_576) MiB; \(usedBytes / 1_048_576) MiB are in use.")
+                         message: "Your uploads may take at most \(ByteSize.describe(quotaBytes)) together; \(ByteSize.describe(usedBytes)) are in use.")
     }
     /// 429: the uploader has `most` uploads waiting for the photo queue.
     public static func uploadsWaiting(_ most: Int) -> SwitchboardError {

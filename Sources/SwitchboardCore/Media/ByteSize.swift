@@ -1,0 +1,25 @@
+/// A number of bytes as a person reads it in an error message: `1,000
+/// bytes` under a KiB, else KiB or MiB to the nearest tenth, a whole
+/// number without its `.0` (`802.7 KiB`, `1 MiB`, `25.5 MiB`). A refusal that spoke in whole MiB only said
+/// "0 MiB are in use" of 800 KiB of uploads.
+public enum ByteSize {
+    /// `bytes` in the largest unit (bytes, KiB, MiB) it reaches, to the nearest tenth.
+    public static func describe(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(grouped(max(0, bytes))) byte\(bytes == 1 ? "" : "s")" }
+        let (unit, size): (String, Int64) = bytes < 1 << 20 ? ("KiB", 1024) : ("MiB", 1 << 20)
+        let tenths = (bytes * 10 + size / 2) / size
+        let whole = grouped(tenths / 10)
+        return tenths % 10 == 0 ? "\(whole) \(unit)" : "\(whole).\(tenths % 10) \(unit)"
+    }
+
+    /// `1234567` as `1,234,567`.
+    private static func grouped(_ value: Int64) -> String {
+        let digits = Array(String(value))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+}
