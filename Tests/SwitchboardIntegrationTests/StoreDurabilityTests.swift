@@ -89,7 +89,7 @@ struct StoreDurabilityTests {
         defer { TestStore.remove(path) }
         let store = try SQLiteMessageStore(path: path)
         func inserts() throws -> Set<String> {
-            try store.writer.writeWithoutTransaction { db in
+            store.writer.writeWithoutTransaction { db in
                 var texts = Set<String>(), statement = sqlite3_next_stmt(db.sqliteConnection, nil)
                 while let current = statement {
                     if let sql = sqlite3_sql(current).map(String.init(cString:)), sql.hasPrefix("INSERT INTO message (") { texts.insert(sql) }

@@ -15,7 +15,7 @@ import SwitchboardTesting
 @Suite struct WriterStatementsTests {
     /// How many times SQLite compiled the writer's statements again, all of them.
     private static func recompilations(_ store: SQLiteMessageStore) throws -> Int32 {
-        try store.writer.writeWithoutTransaction { db in
+        store.writer.writeWithoutTransaction { db in
             var count: Int32 = 0, statement = sqlite3_next_stmt(db.sqliteConnection, nil)
             while let current = statement {
                 count += sqlite3_stmt_status(current, SQLITE_STMTSTATUS_REPREPARE, 0)

@@ -22,7 +22,7 @@ enum MediaResponse {
             ("Content-Security-Policy", "sandbox"),
             ("Content-Disposition", disposition(attachment.name, kind: attachment.kind)),
         ]
-        if let ifNoneMatch, Self.names(etag, ifNoneMatch) {
+        if let ifNoneMatch, EntityTags.listed(etag, in: ifNoneMatch) {
             return HTTPResponse(status: 304, headers: headers)
         }
         let range = ByteRange(header: header, size: file.size, ifRange: ifRange, etag: etag)
@@ -38,16 +38,6 @@ enum MediaResponse {
         case .part(let start, let end):
             headers.append(("Content-Range", "bytes \(start)-\(end)/\(file.size)"))
             return HTTPResponse(status: 206, headers: headers, body: .file(descriptor: descriptor, offset: start, length: end - start + 1))
-        }
-    }
-
-    /// Whether an `If-None-Match` list names `etag`: `*`, or the tag
-    /// compared weakly, as RFC 9110 13.1.2 asks there (`W/"x"` is `"x"`; a
-    /// cache may hold it so). `If-Range` compares strongly (``ByteRange``).
-    static func names(_ etag: String, _ ifNoneMatch: String) -> Bool {
-        ifNoneMatch.split(separator: ",").contains { listed in
-            let tag = listed.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || (tag.hasPrefix("W/") && tag.dropFirst(2) == etag)
         }
     }
 

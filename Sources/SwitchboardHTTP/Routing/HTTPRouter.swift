@@ -181,9 +181,12 @@ final class HTTPRouter: HTTPRequestHandler {
             return answer
         }
         if request.method == "GET" || request.method == "HEAD",
-           let file = services.configuration.publicFiles?.file(for: RequestPath.canonical(segments)) {
-            return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")] + PageHeaders.all,
-                                body: .bytes(file.bytes))
+           let file = services.configuration.publicFiles?.file(for: RequestPath.canonical(segments),
+                                                                ifNoneMatch: request.header("If-None-Match")) {
+            // `no-cache`: kept, but asked again each time (an edit shows at once); the tag makes asking cheap.
+            let headers = [("Cache-Control", "no-cache"), ("ETag", file.etag)] + PageHeaders.all
+            guard let bytes = file.bytes else { return HTTPResponse(status: 304, headers: headers) }
+            return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType)] + headers, body: .bytes(bytes))
         }
         return .error(.notFound)
     }
