@@ -28,6 +28,13 @@ enum WebSocketClientMessage: Equatable {
             return .refused(SwitchboardError(.malformed, code: "malformed_json",
                                              message: "Send a JSON object, e.g. {\"text\":\"hi\"}: \(error.reason)."), ref: nil)
         }
+        // What comes back as sent must be something that can: an array or object came back null,
+        // after the message was stored, and its sender could not tell which ack was its.
+        for name in ["ref", "ping"] where !(members[name]?.isScalar ?? true) {
+            return .refused(SwitchboardError(.malformed, code: "malformed_json",
+                                             message: "'\(name)' must be a number, a string, true, false or null: it comes back as sent."),
+                            ref: nil)
+        }
         let ref = members["ref"]
         if let ping = members["ping"] { return .ping(ping) }
         do throws(SwitchboardError) {

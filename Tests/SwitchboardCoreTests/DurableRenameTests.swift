@@ -8,7 +8,7 @@ struct DurableRenameTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("durable-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/tmp-1", contents: Data("kept".utf8))
+        #expect(FileManager.default.createFile(atPath: folder + "/tmp-1", contents: Data("kept".utf8)))
         #expect(DurableRename.keep(folder + "/tmp-1", as: folder + "/final", mode: 0o600) == nil)
         #expect(FileManager.default.contents(atPath: folder + "/final") == Data("kept".utf8))
         #expect(!FileManager.default.fileExists(atPath: folder + "/tmp-1"))

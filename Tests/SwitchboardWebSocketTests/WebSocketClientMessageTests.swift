@@ -38,6 +38,11 @@ struct WebSocketClientMessageTests {
         #expect(code(parse(#"{"text":"","ref":1}"#)) == "empty_text")
         #expect(parse(#"{"text":"","ref":1}"#) == .refused(SwitchboardError(.invalid, code: "empty_text", message: messageOfEmptyText), ref: .number("1")))
         #expect(parse(#"{"ping":"x"}"#) == .ping(.string("x")))
+        // A ref that could not come back as sent: refused, not stored and acknowledged `"ack":null`.
+        for frame in [#"{"text":"hi","ref":{"n":1}}"#, #"{"text":"hi","ref":[1]}"#, #"{"text":"hi","ref":[[1]]}"#, #"{"ping":{"t":1}}"#,
+                      #"{"unsend":3,"ref":[3]}"#] {
+            #expect(code(parse(frame)) == "malformed_json", "\(frame)")
+        }
         #expect(String(decoding: WebSocketClientMessage.error(SwitchboardError(.invalid, code: "c", message: "m\"q"), ref: .string("r")),
                        as: UTF8.self) == #"{"error":{"code":"c","message":"m\"q"},"ref":"r"}"#)
         #expect(code(parse(#"{"text":"hi","user":"system"}"#)) == "reserved_user", "one validation on every transport")

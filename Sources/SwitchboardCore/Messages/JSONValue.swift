@@ -23,6 +23,14 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// Whether it is a string, number, boolean or null: what ``json`` gives back as it was sent.
+    public var isScalar: Bool {
+        switch self {
+        case .string, .number, .bool, .null: true
+        case .array, .object, .composite: false
+        }
+    }
+
     /// An array of strings, or nil for null; anything else is refused.
     public func stringsOrNull(_ name: String) throws(ClientMessageJSON.Refusal) -> [String]? {
         switch self {
