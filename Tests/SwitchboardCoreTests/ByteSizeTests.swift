@@ -14,6 +14,8 @@ import Testing
         #expect(ByteSize.describe(2_496_088) == "2.4 MiB")
         #expect(ByteSize.describe(25 << 20) == "25 MiB")
         #expect(ByteSize.describe(1024 << 20) == "1,024 MiB")
+        #expect(ByteSize.describe(1_048_575 << 20 + 1_048_000) == "1,048,576 MiB")  // rounded up into the next whole
+        #expect(ByteSize.describe(Int64.max) == "8,796,093,022,208 MiB")  // no overflow at any quota
     }
 
     /// The quota's refusal said "0 MiB are in use" of 800 KiB of uploads, and "at most 0 MiB" of a quota under one.

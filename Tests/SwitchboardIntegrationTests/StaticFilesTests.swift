@@ -14,7 +14,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = folder.appendingPathComponent("app.js")
         try Data("let a = 1;\n".utf8).write(to: script)
-        let server = try TestServer(publicFiles: try #require(StaticFiles(root: folder.path)))
+        let files: StaticFiles = try #require(StaticFiles(root: folder.path))  // the test means nothing without them
+        let server = try TestServer(publicFiles: files)
 
         let first = try server.client.get("/app.js")
         #expect(first.status == 200 && first.text == "let a = 1;\n")
@@ -39,9 +40,20 @@ import Testing
         #expect(edited.status == 200 && edited.text == "let b = 2;\n")
         #expect(edited.header("ETag") != etag)
 
-        // A folder is no file, with or without a tag.
+        // A folder is no file, with or without a tag; nor is a FIFO, whose open waited for a writer on the thread that serves.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub.js"), withIntermediateDirectories: true)
         #expect(try server.client.get("/sub.js").status == 404)
         #expect(try server.client.get("/sub.js", headers: [("If-None-Match", "*")]).status == 404)
+        let fifo = folder.appendingPathComponent("pipe.js").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let connection = try TestHTTPConnection(port: server.server.httpPort, timeoutSeconds: 3)
+        defer { connection.close() }
+        try connection.sendRequest("GET", "/pipe.js", headers: [("Connection", "close")], body: nil)
+        let status = try? connection.readResponse(method: "GET").status
+        // A server stuck in its open is let go (a writer came), so that this fails rather than hangs.
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+        #expect(status == 404 && writer < 0, "\(String(describing: status)); someone was waiting to read: \(writer >= 0)")
+        #expect(try server.client.get("/app.js").status == 200)  // and the server still serves
     }
 }

@@ -7,9 +7,10 @@ public enum ByteSize {
     public static func describe(_ bytes: Int64) -> String {
         if bytes < 1024 { return "\(grouped(max(0, bytes))) byte\(bytes == 1 ? "" : "s")" }
         let (unit, size): (String, Int64) = bytes < 1 << 20 ? ("KiB", 1024) : ("MiB", 1 << 20)
-        let tenths = (bytes * 10 + size / 2) / size
-        let whole = grouped(tenths / 10)
-        return tenths % 10 == 0 ? "\(whole) \(unit)" : "\(whole).\(tenths % 10) \(unit)"
+        // Tenths of the remainder only: `bytes * 10` overflowed for a quota past 800,000 TiB.
+        var (whole, tenth) = (bytes / size, ((bytes % size) * 10 + size / 2) / size)
+        if tenth == 10 { (whole, tenth) = (whole + 1, 0) }
+        return tenth == 0 ? "\(grouped(whole)) \(unit)" : "\(grouped(whole)).\(tenth) \(unit)"
     }
 
     /// `1234567` as `1,234,567`.

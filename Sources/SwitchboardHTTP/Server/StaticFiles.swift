@@ -36,7 +36,8 @@ public struct StaticFiles: Sendable {
         let resolved = candidate.resolvingSymlinksInPath().path
         guard resolved.hasPrefix(root + "/") else { return nil }
         // The tag and the bytes from one open file: an edit between a stat and a read could not pair them wrongly.
-        let descriptor = open(resolved, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO put in the folder would hold the open, on the thread that serves, until a writer came.
+        let descriptor = open(resolved, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
