@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardCore
 import SwitchboardStore
 
 /// `switchboard backup`: the SQLite database and its uploads, copied into a
@@ -36,9 +37,7 @@ struct BackupCommand: ParsableCommand {
             FileHandle.standardError.write(Data("switchboard backup: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        let size = backup.bytes < 1 << 10 ? "\(backup.bytes) bytes"
-            : backup.bytes < 1 << 20 ? "\(backup.bytes / 1024) KiB" : String(format: "%.1f MiB", Double(backup.bytes) / 1_048_576)
-        print("backed up \(backup.snapshot.messages) messages and \(backup.files) upload file(s) (\(size)) to \(backup.folder)")
+        print("backed up \(backup.snapshot.messages) messages and \(backup.files) upload file(s) (\(ByteSize.describe(backup.bytes))) to \(backup.folder)")
         if !backup.missing.isEmpty {
             print("\(backup.missing.count) upload(s) the database names had no file (deleted since, or lost): \(backup.missing.joined(separator: " "))")
         }

@@ -1,7 +1,8 @@
-/// A number of bytes as a person reads it in an error message: `1,000
-/// bytes` under a KiB, else KiB or MiB to the nearest tenth, a whole
-/// number without its `.0` (`802.7 KiB`, `1 MiB`, `25.5 MiB`). A refusal that spoke in whole MiB only said
-/// "0 MiB are in use" of 800 KiB of uploads.
+/// A number of bytes as a person reads it (an upload's refusal, what a
+/// backup copied): `1,000 bytes` under a KiB, else KiB or MiB to the
+/// nearest tenth, a whole number without its `.0` (`802.7 KiB`, `1 MiB`,
+/// `25.5 MiB`). A refusal that spoke in whole MiB only said "0 MiB are in
+/// use" of 800 KiB of uploads.
 public enum ByteSize {
     /// `bytes` in the largest unit (bytes, KiB, MiB) it reaches, to the nearest tenth.
     public static func describe(_ bytes: Int64) -> String {
