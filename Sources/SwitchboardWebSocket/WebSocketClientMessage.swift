@@ -30,13 +30,9 @@ enum WebSocketClientMessage: Equatable {
         }
         // What comes back as sent must be something that can: an array or object came back null,
         // after the message was stored, and its sender could not tell which ack was its.
-        for name in ["ref", "ping"] where !(members[name]?.isScalar ?? true) {
-            return .refused(SwitchboardError(.malformed, code: "malformed_json",
-                                             message: "'\(name)' must be a number, a string, true, false or null: it comes back as sent."),
-                            ref: nil)
-        }
         let ref = members["ref"]
-        if let ping = members["ping"] { return .ping(ping) }
+        if let ping = members["ping"] { return ping.isScalar ? .ping(ping) : notEchoable("ping") }
+        if let ref, !ref.isScalar { return notEchoable("ref") }
         do throws(SwitchboardError) {
             if case .bool(true)? = members["typing"] {
                 let room = try room(members, filter: filter, limits: limits)
@@ -82,6 +78,12 @@ enum WebSocketClientMessage: Equatable {
         } catch {
             return .refused(error, ref: ref)
         }
+    }
+
+    /// A `ref` or `ping` that could not come back as sent (an array or object), refused.
+    private static func notEchoable(_ name: String) -> WebSocketClientMessage {
+        .refused(SwitchboardError(.malformed, code: "malformed_json",
+                                  message: "'\(name)' must be a number, a string, true, false or null: it comes back as sent."), ref: nil)
     }
 
     /// What a frame with none of these asks is told.
