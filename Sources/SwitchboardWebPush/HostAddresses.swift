@@ -61,6 +61,7 @@ enum HostAddresses {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let family = address.count == 4 ? AF_INET : AF_INET6
         _ = address.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
-        return String(cString: buffer)
+        // Up to the NUL inet_ntop wrote (the array form of String(cString:) is deprecated).
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

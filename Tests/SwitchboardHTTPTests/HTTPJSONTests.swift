@@ -33,7 +33,12 @@ struct HTTPJSONTests {
                      ConversationJSON(ConversationSummary(conversation: conversation, muted: true, last: last, unread: 3, read: 4)),
                      ConversationJSON(ConversationSummary(conversation: direct, muted: false, last: nil, unread: 0, read: 0),
                                       read: ["luke": 9, "leia": 12, "han": 1])]
-        func object(_ bytes: [UInt8]) throws -> NSDictionary { try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary) }
+        struct NotAnObject: Error {}
+        func object(_ bytes: [UInt8]) throws -> NSDictionary {
+            let value = try JSONSerialization.jsonObject(with: Data(bytes))
+            guard let dictionary = value as? NSDictionary else { throw NotAnObject() }
+            return dictionary
+        }
         for json in cases {
             #expect(try object(json.bytes) == object(MessageJSON.encode(json)), "\(String(decoding: json.bytes, as: UTF8.self))")
             let keys = try #require(String(decoding: json.bytes, as: UTF8.self).split(separator: ",").first)

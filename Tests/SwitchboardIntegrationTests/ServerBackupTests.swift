@@ -64,7 +64,7 @@ struct ServerBackupTests {
         // Into a folder that holds something: refused, the folder untouched.
         let full = Self.folder()
         try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: full + "/notes.txt", contents: Data("mine".utf8))
+        #expect(FileManager.default.createFile(atPath: full + "/notes.txt", contents: Data("mine".utf8)))
         #expect(throws: BackupError.self) { try ServerBackup.make(database: server.databasePath, mediaDirectory: media, into: full) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: full) == ["notes.txt"])
         // From what is not a Switchboard database, or none, or PostgreSQL: nothing made.

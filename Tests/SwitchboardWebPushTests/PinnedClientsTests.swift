@@ -109,7 +109,7 @@ import Testing
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
-        return (try NIOSSLCertificate(file: folder.appendingPathComponent("cert.pem").path, format: .pem),
+        return (try #require(NIOSSLCertificate.fromPEMFile(folder.appendingPathComponent("cert.pem").path).first),
                 try NIOSSLPrivateKey(file: folder.appendingPathComponent("key.pem").path, format: .pem))
     }
 
