@@ -3,8 +3,8 @@
  * can spend on Switchboard's publish request, for Scripts/http-floor.sh.
  *
  * Every POST is read to its end and answered 201 with a fixed message of
- * the size Switchboard answers and its three headers (Content-Type,
- * Cache-Control, Location); anything else is 404. No parsing, no store, no
+ * the size Switchboard answers and its two headers (Content-Type,
+ * Location; three before 2026-12-01, with Cache-Control); anything else is 404. No parsing, no store, no
  * other thread: what is left of a publish's cost on libmicrohttpd is the
  * library's and the kernel's. Configured as Switchboard's daemon is by
  * default: epoll, one thread, suspend and resume allowed (Switchboard
@@ -41,7 +41,6 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
     if (response == NULL) return MHD_NO;
     if (post) {
         MHD_add_response_header(response, "Content-Type", "application/json; charset=utf-8");
-        MHD_add_response_header(response, "Cache-Control", "no-store");
         MHD_add_response_header(response, "Location", "/api/rooms/wrk/messages/1");
     }
     enum MHD_Result queued = MHD_queue_response(connection, post ? 201 : 404, response);

@@ -67,7 +67,8 @@ struct HTTPJSONTests {
         (stored.room, stored.id) = (room, id)
         let created = Publish.created(EncodedMessage(stored))
         #expect(created.status == 201)
-        #expect(created.headers.map(\.name) == ["Content-Type", "Cache-Control", "Location"])
+        // No `Cache-Control`: an answer to a POST is not stored without freshness (PROTOCOL.md).
+        #expect(created.headers.map(\.name) == ["Content-Type", "Location"])
         #expect(created.headers.last?.value == "/api/rooms/\(room)/messages/\(id)")
         stored.replayed = true
         #expect(Publish.created(EncodedMessage(stored)).status == 200)

@@ -18,11 +18,14 @@ struct PublishAndPollTests {
         #expect(message.id == 1)
         #expect(abs(message.ts - Int64(Date().timeIntervalSince1970 * 1000)) < 60_000)
         #expect(response.header("location") == "/api/rooms/lobby/messages/1")
+        // Only a read says `no-store` (PROTOCOL.md): a POST's answer is not stored anyway.
+        #expect(response.header("cache-control") == nil)
         // The JSON keeps the documented field order.
         #expect(response.text.hasPrefix(#"{"id":1,"room":"lobby","user":"luke","text":"hi","kind":"message","ts":"#))
 
         let fetched = try server.client.get("/api/rooms/lobby/messages/1")
         #expect(fetched.status == 200)
+        #expect(fetched.header("cache-control") == "no-store")
         #expect(try fetched.message() == message)
     }
 
