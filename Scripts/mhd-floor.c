@@ -5,8 +5,8 @@
  * Every POST is read to its end and answered 201 with a fixed message of
  * the size Switchboard answers and its two headers (Content-Type,
  * Location; before 2026-12-01 also Cache-Control); anything else is 404.
- * No parsing, no store, no other thread: what is left of a publish's cost on libmicrohttpd is the
- * library's and the kernel's. Configured as Switchboard's daemon is by
+ * No parsing, no store, no other thread: what is left of a publish's cost
+ * on libmicrohttpd is the library's and the kernel's. Configured as Switchboard's daemon is by
  * default: epoll, one thread, suspend and resume allowed (Switchboard
  * waits that way), a 12 KiB pool a connection, at most 10,000 connections.
  *
