@@ -190,9 +190,14 @@ def plain_server(binary, folder, meanwhile):
         check("so ids were assigned to a bounded number of joins", stored <= 160, f"last id {stored}")
 
         # Sign-ups from one address.
+        # Each sign-up hashes a password; on a loaded machine the 40 take
+        # seconds, and the bucket gains one every 10 s of them.
+        began = time.time()
         statuses = [request(http, "POST", "/api/accounts", {"user": f"bot{i}", "password": "passpass1"})[0] for i in range(40)]
+        refills = int((time.time() - began) / 10)
         check("sign-ups from one address are throttled (30 at once, leia's included, then one every 10 s)",
-              29 <= statuses.count(201) <= 30 and statuses[-5:] == [429] * 5, statuses)
+              29 <= statuses.count(201) <= 30 + refills and statuses[-5:].count(429) >= 5 - refills,
+              f"{statuses}, {refills} refilled in {time.time() - began:.1f} s")
 
         # A DNS-rebinding page: Host and Origin on a name made to point here.
         forged = socket.create_connection(("127.0.0.1", http))
