@@ -7,8 +7,8 @@ import Musl
 /// An IPv4 address as `inet_ntop` writes it (`192.0.2.1`: each byte in
 /// decimal, no leading zeros), without its `sprintf`: glibc's `inet_ntop`
 /// formats an IPv4 address with `sprintf("%u.%u.%u.%u")`, 1,700 of a short
-/// poll's 24,300 instructions (callgrind), and every publish and short poll
-/// names its client's address.
+/// poll's 24,300 instructions (callgrind), and every short poll names its
+/// client's address (as do a publish under a rate, a sign-in, an upgrade).
 enum IPv4Text {
     /// The dotted decimal text of `address` (network byte order, as in a `sockaddr_in`).
     static func dotted(_ address: in_addr) -> String {
