@@ -6,9 +6,10 @@
  * the size Switchboard answers and its two headers (Content-Type,
  * Location; before 2026-12-01 also Cache-Control); anything else is 404.
  * No parsing, no store, no other thread: what is left of a publish's cost
- * on libmicrohttpd is the library's and the kernel's. Configured as Switchboard's daemon is by
- * default: epoll, one thread, suspend and resume allowed (Switchboard
- * waits that way), a 12 KiB pool a connection, at most 10,000 connections.
+ * on libmicrohttpd is the library's and the kernel's. Configured as
+ * Switchboard's daemon is by default: epoll, one thread, suspend and
+ * resume allowed (Switchboard waits that way), a 12 KiB pool a
+ * connection, at most 10,000 connections.
  *
  *   clang -O2 -o mhd-floor Scripts/mhd-floor.c -lmicrohttpd && ./mhd-floor PORT  (clang: Swift's)
  */
