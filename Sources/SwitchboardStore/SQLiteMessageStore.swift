@@ -62,14 +62,15 @@ public final class SQLiteMessageStore: MessageStore {
     /// whose user already sent its client id stores nothing: the message
     /// stored then is returned, `replayed`.
     public func commit(_ drafts: [MessageDraft], timestamp: Int64) throws -> [Message?] {
-        // The drafts through a buffer pointer: read in place (an array's element or
-        // iteration is a copy of the draft, eleven references retained and released).
+        // Drafts read in place, field by field (an element as an argument or
+        // in an iteration is a copy of the draft, its references retained and released).
         let stored = try drafts.withUnsafeBufferPointer { drafts in
             try writer.writeInCompiledTransaction { db in try Self.store(drafts, timestamp: timestamp, in: db) }
         }
         // An unsend's old text is still in the WAL's earlier frames: checkpointed
-        // into the (secure_delete) file and the WAL emptied, where no reader holds it.
-        if stored.contains(where: { $0?.kind == .delete && $0?.target != nil }) {
+        // into the (secure_delete) file and the WAL emptied, where no reader holds it
+        // (by index: `contains(where:)` copied every message stored).
+        if stored.indices.contains(where: { stored[$0]?.kind == .delete && stored[$0]?.target != nil }) {
             _ = try? writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
         return stored
@@ -84,7 +85,9 @@ public final class SQLiteMessageStore: MessageStore {
         var next = drafts.startIndex
         while next < drafts.endIndex {
             var end = next
-            while end < drafts.endIndex, end - next < MessageInsert.mostRows, MessageInsert.isPlain(drafts[end]) { end += 1 }
+            while end < drafts.endIndex, end - next < MessageInsert.mostRows, MessageInsert.isPlain(drafts.baseAddress! + end) {
+                end += 1
+            }
             guard end > next else {
                 stored.append(try store(drafts[next], timestamp: timestamp, insert: MessageInsert(db), in: db))
                 next += 1
@@ -93,7 +96,7 @@ public final class SQLiteMessageStore: MessageStore {
             let run = UnsafeBufferPointer(rebasing: drafts[next..<end])
             let first = try MessageInsert(db, rows: run.count).run(plain: run, timestamp: timestamp)
             for index in run.indices {
-                let message = run[index].stored(id: first + Int64(index), timestamp: timestamp)
+                let message = (run.baseAddress! + index).pointee.stored(id: first + Int64(index), timestamp: timestamp)
                 try ConversationCounts.record(message, in: db)
                 stored.append(message)
             }

@@ -16,7 +16,8 @@ public enum StoredActFields {
         detail(replyToUser: draft.replyToUser, emoji: draft.emoji, on: draft.on, location: draft.location)
     }
 
-    private static func detail(replyToUser: String?, emoji: String?, on: Bool?, location: Location?) -> String? {
+    /// The detail JSON of these fields, or nil when none is given.
+    public static func detail(replyToUser: String?, emoji: String?, on: Bool?, location: Location?) -> String? {
         guard replyToUser != nil || emoji != nil || on != nil || location != nil else { return nil }
         var out = Fields()
         if let replyToUser { out.string("reply_to_user", replyToUser) }
