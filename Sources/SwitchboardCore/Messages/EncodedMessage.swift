@@ -17,10 +17,11 @@ public final class EncodedMessage: Sendable {
     /// compare-and-swap and never removed while the message lives.
     private let frames = Atomic<Unmanaged<FrameNode>?>(nil)
 
-    public init(_ message: Message) {
+    public init(_ message: consuming Message) {
+        json = MessageJSON.encode(message)
+        isPrivate = ConversationRoom.isConversation(message.room)
+        // Kept last, and so moved in: its use after being kept made a copy of it.
         self.message = message
-        self.json = MessageJSON.encode(message)
-        self.isPrivate = ConversationRoom.isConversation(message.room)
     }
 
     /// The message's id.

@@ -53,16 +53,7 @@ public struct MessageDraft: Sendable, Equatable {
 extension MessageDraft {
     /// The message this draft became as stored with `id` at `timestamp`: a
     /// `created` event's room is named after the id.
-    public func stored(id: Int64, timestamp: Int64) -> Message {
-        let room = event?.type == .created ? ConversationRoom.name(createdBy: id) : self.room
-        var message = Message(id: id, room: room, user: user, text: text, kind: kind, ts: timestamp, event: event, media: media)
-        message.replyTo = replyTo
-        message.replyToUser = replyToUser
-        message.target = target
-        message.emoji = emoji
-        message.on = on
-        message.location = location
-        message.clientID = clientID
-        return message
+    @inline(__always) public func stored(id: Int64, timestamp: Int64) -> Message {
+        Message(stored: self, id: id, timestamp: timestamp)
     }
 }
