@@ -59,8 +59,10 @@ struct MessageInsert {
     /// statement stores with nothing else to look up or record (its id is
     /// its place in the statement: ``run(plain:timestamp:)``).
     static func isPlain(_ draft: UnsafePointer<MessageDraft>) -> Bool {
-        draft.pointee.event == nil && draft.pointee.clientID == nil && draft.pointee.target == nil
-            && draft.pointee.replyTo == nil && draft.pointee.media == nil
+        // Matched, not compared with nil: `event == nil` copied the event through Optional's generic witness.
+        guard case .none = draft.pointee.event, case .none = draft.pointee.clientID, case .none = draft.pointee.target,
+              case .none = draft.pointee.replyTo, case .none = draft.pointee.media else { return false }
+        return true
     }
 
     /// Inserts ``rows`` plain drafts (``isPlain(_:)``) with one step and

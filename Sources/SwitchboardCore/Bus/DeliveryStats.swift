@@ -2,8 +2,10 @@ import Synchronization
 
 /// Receives every publish that ``DeliveryStats`` counts, e.g. to export it
 /// as a Prometheus metric. Deliveries are not passed on, one call a write:
-/// ``DeliveryStats`` keeps their totals and latency histograms itself.
-public protocol DeliveryStatsSink: Sendable {
+/// ``DeliveryStats`` keeps their totals and latency histograms itself. A
+/// class: an optional sink of any type was copied through Optional's generic
+/// witness at each publish (94 instructions), a class reference is retained.
+public protocol DeliveryStatsSink: AnyObject, Sendable {
     /// A message was stored (taking `storeSeconds`) and published.
     func published(storeSeconds: Double)
 }

@@ -146,7 +146,7 @@ extension MessageBus {
             return .failure(.storeFailure("\(error)"))
         }
         let storeNanoseconds = DeadlineScheduler.now() - started
-        let messages = Self.encoded(stored)
+        let messages = Self.encoded(consume stored)
         // A client id sent before stored nothing: its message is answered, not appended again.
         let own = messages.compactMap { $0.flatMap { $0.message.replayed ? nil : $0 } }
         var woken: [any Subscriber] = []
@@ -176,7 +176,8 @@ extension MessageBus {
     func appendToRing(_ message: EncodedMessage, in state: inout State, waking woken: inout [any Subscriber],
                       changes: inout [ConversationChange]) {
         guard message.id > state.recent.lastID else { return }
-        if message.message.event != nil { changes += conversations.apply(message.message) }
+        // Matched, not compared with nil: `!= nil` copied the event through Optional's generic witness.
+        if case .some = message.message.event { changes += conversations.apply(message.message) }
         // An operator's tombstone takes its message's row: the room's count stays.
         var counted = 1
         if let target = MessageActs.targetID(of: message.message) {
