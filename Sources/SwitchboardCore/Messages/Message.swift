@@ -61,8 +61,8 @@ public struct Message: Sendable, Equatable {
 
     /// `draft` as stored (``MessageDraft/stored(id:timestamp:)``), each field
     /// set once: a message made with the init above and its other fields set
-    /// after was moved twice as a copy and a destroy (callgrind: 460
-    /// instructions of a publish's commit).
+    /// after was moved twice as a copy and a destroy, this way once (callgrind:
+    /// 230 instructions of a publish's commit fewer).
     @inline(__always) init(stored draft: borrowing MessageDraft, id: Int64, timestamp: Int64) {
         self.id = id
         room = draft.event?.type == .created ? ConversationRoom.name(createdBy: id) : draft.room
