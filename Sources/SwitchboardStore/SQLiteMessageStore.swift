@@ -96,7 +96,7 @@ public final class SQLiteMessageStore: MessageStore {
             let run = UnsafeBufferPointer(rebasing: drafts[next..<end])
             let first = try MessageInsert(db, rows: run.count).run(plain: run, timestamp: timestamp)
             for index in run.indices {
-                let message = (run.baseAddress! + index).pointee.stored(id: first + Int64(index), timestamp: timestamp)
+                let message = Message(storing: run.baseAddress! + index, id: first + Int64(index), timestamp: timestamp)
                 try ConversationCounts.record(message, in: db)
                 stored.append(message)
             }

@@ -54,6 +54,6 @@ extension MessageDraft {
     /// The message this draft became as stored with `id` at `timestamp`: a
     /// `created` event's room is named after the id.
     @inline(__always) public func stored(id: Int64, timestamp: Int64) -> Message {
-        Message(stored: self, id: id, timestamp: timestamp)
+        withUnsafePointer(to: self) { Message(storing: $0, id: id, timestamp: timestamp) }
     }
 }
