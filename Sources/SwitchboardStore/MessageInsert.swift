@@ -87,10 +87,8 @@ struct MessageInsert {
             defer { sqlite3_clear_bindings(sqlite) }  // before the texts go; no message's text kept bound between commits
             for index in drafts.indices {
                 let draft = first + index
-                let detail = StoredActFields.detail(replyToUser: draft.pointee.replyToUser, emoji: draft.pointee.emoji,
-                                                    on: draft.pointee.on, location: draft.pointee.location)
                 bindRow(draft, at: Int32(index) * Self.columns, texts: &texts, timestamp: timestamp, event: nil, media: nil,
-                        replyTo: nil, target: nil, detail: detail, clientID: nil)
+                        replyTo: nil, target: nil, detail: StoredActFields.detail(of: draft), clientID: nil)
             }
             try step()
         }

@@ -16,8 +16,14 @@ public enum StoredActFields {
         detail(replyToUser: draft.replyToUser, emoji: draft.emoji, on: draft.on, location: draft.location)
     }
 
-    /// The detail JSON of these fields, or nil when none is given.
-    public static func detail(replyToUser: String?, emoji: String?, on: Bool?, location: Location?) -> String? {
+    /// The detail JSON of the draft at `draft`, its fields read in place (the
+    /// store's group of drafts: a draft passed by value is a copy of it).
+    public static func detail(of draft: UnsafePointer<MessageDraft>) -> String? {
+        detail(replyToUser: draft.pointee.replyToUser, emoji: draft.pointee.emoji, on: draft.pointee.on,
+               location: draft.pointee.location)
+    }
+
+    private static func detail(replyToUser: String?, emoji: String?, on: Bool?, location: Location?) -> String? {
         guard replyToUser != nil || emoji != nil || on != nil || location != nil else { return nil }
         var out = Fields()
         if let replyToUser { out.string("reply_to_user", replyToUser) }
