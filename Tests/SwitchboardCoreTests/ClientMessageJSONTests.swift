@@ -89,6 +89,20 @@ struct ClientMessageJSONTests {
     /// A member the reader reads, given twice, is refused on every way in
     /// (a publish body, a WebSocket frame), as inside a nested object; one
     /// it skips may be given twice.
+    /// A publish's names are compared where they lie; one written with an
+    /// escape is the same name, read the long way.
+    @Test func aNameWithAnEscapeIsTheSameName() throws {
+        let escaped = try ClientMessageJSON.publish(of: Array(#"{"\u0074ext":"hi","us\u0065r":"luke","media\/x":1}"#.utf8))
+        #expect(escaped.text == "hi" && escaped.user == "luke")
+        #expect(throws: SwitchboardError.self) { try ClientMessageJSON.publish(of: Array(#"{"text":"a","\u0074ext":"b"}"#.utf8)) }
+        // Names that begin or end like one of them, or differ in case, are other members.
+        let others = try ClientMessageJSON.publish(of: Array(#"{"tex":1,"texts":2,"Text":3,"":4,"text":"t"}"#.utf8))
+        #expect(others.text == "t" && others.user == nil)
+        #expect(throws: SwitchboardError.self) { try ClientMessageJSON.publish(of: Array(#"{"text"#.utf8)) }
+        #expect(throws: SwitchboardError.self) { try ClientMessageJSON.publish(of: Array(#"{"#.utf8)) }
+        #expect(throws: SwitchboardError.self) { try ClientMessageJSON.publish(of: Array(#"{text:"t"}"#.utf8)) }
+    }
+
     @Test func aMemberReadTwiceIsRefused() throws {
         #expect(throws: SwitchboardError.malformedJSON("'text' is given twice")) {
             try ClientMessageJSON.publish(of: Array(#"{"user":"a","text":"first","text":"second"}"#.utf8))

@@ -37,6 +37,46 @@ struct WireFormatTests {
         }
     }
 
+    /// Each byte a string escapes, alone at every place in strings of 0 to
+    /// 24 bytes of plain ASCII and of multi-byte UTF-8 (in and across the
+    /// eight-byte words ``JSONStringScan`` reads), written as Foundation
+    /// writes it and read back by the client reader as it was.
+    @Test func everySpecialByteIsFoundAtEveryPlaceInAWord() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let specials: [UInt8] = Array(0..<0x20) + [UInt8(ascii: "\""), UInt8(ascii: "\\")]
+        // Bytes next to the specials' values, which a wrong mask would take for them.
+        let fillers: [[UInt8]] = [Array("abcdefghijklmnopqrstuvwx".utf8), Array(repeating: 0x21, count: 24),
+                                  Array(repeating: 0x5D, count: 24), Array(repeating: 0x7F, count: 24),
+                                  Array(String(repeating: "é", count: 12).utf8)]
+        for filler in fillers {
+            for length in 0...24 {
+                var cases = [Array(filler.prefix(length))]
+                for place in 0...length { for special in specials {
+                    var bytes = Array(filler.prefix(length))
+                    bytes.insert(special, at: place)
+                    cases.append(bytes)
+                } }
+                for bytes in cases {
+                    let string = String(decoding: bytes, as: UTF8.self)
+                    var ours: [UInt8] = []
+                    MessageJSON.appendString(string, to: &ours)
+                    let expected = Array(try encoder.encode(string))
+                    #expect(ours == expected, "\(string.debugDescription)")
+                    let body = Array(#"{"user":"u","text":"#.utf8) + expected + [UInt8(ascii: "}")]
+                    #expect(try ClientMessageJSON.publish(of: body).text == string, "\(string.debugDescription)")
+                    // A raw control character inside a string is refused, wherever it is.
+                    if let control = bytes.first(where: { $0 < 0x20 }) {
+                        let raw = Array(#"{"user":"u","text":""#.utf8) + bytes + Array(#""}"#.utf8)
+                        #expect(throws: SwitchboardError.self, "raw \(control) in \(string.debugDescription)") {
+                            try ClientMessageJSON.publish(of: raw)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func outboxWritesFramesAcrossSmallBuffers() {
         var outbox = FrameOutbox()
         outbox.append(Array("hello ".utf8))

@@ -10,27 +10,29 @@ extension ClientMessageJSON {
         return found
     }
 
+    /// The names of a publish body's members, compared where they lie
+    /// (``object(among:example:_:)``); their places are ``publish(of:)``'s cases.
+    private static let publishNames: [StaticString] = ["user", "text", "media", "reply_to", "location", "client_id"]
+
     /// An HTTP publish body's `user`, `text` (each a string, or null
     /// meaning absent), `media` (an array of upload ids, or null),
     /// `reply_to` (a message id) and `location` (an object): 400
     /// `malformed_json` for a body that is not such an object or gives one
     /// of these twice, 422 for a `reply_to` or `location` out of bounds.
     public static func publish(of bytes: [UInt8]) throws(SwitchboardError) -> PublishFields {
-        // On every publish: no set, no dictionary, a few comparisons a member.
+        // On every publish: no set, no dictionary, no string made of a name.
         var user: JSONValue?, text: JSONValue?, media: JSONValue?, replyTo: JSONValue?, location: JSONValue?, clientID: JSONValue?
         var reader = ClientMessageJSON(bytes: bytes)
         var fields: PublishFields
         do {
-            try reader.object(wanting: {
-                $0 == "user" || $0 == "text" || $0 == "media" || $0 == "reply_to" || $0 == "location" || $0 == "client_id"
-            }, example: #"{"user":"luke","text":"hi"}"#) { key, value throws(Refusal) in
-                switch key {
-                case "user": try once(&user, value, key)
-                case "text": try once(&text, value, key)
-                case "media": try once(&media, value, key)
-                case "reply_to": try once(&replyTo, value, key)
-                case "location": try once(&location, value, key)
-                default: try once(&clientID, value, key)
+            try reader.object(among: publishNames, example: #"{"user":"luke","text":"hi"}"#) { place, value throws(Refusal) in
+                switch place {  // the places in `publishNames`
+                case 0: try once(&user, value, "user")
+                case 1: try once(&text, value, "text")
+                case 2: try once(&media, value, "media")
+                case 3: try once(&replyTo, value, "reply_to")
+                case 4: try once(&location, value, "location")
+                default: try once(&clientID, value, "client_id")
                 }
             }
             fields = PublishFields(user: try user?.stringOrNull("user"), text: try text?.stringOrNull("text"),

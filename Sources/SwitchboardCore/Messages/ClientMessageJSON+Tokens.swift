@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The tokens of ``ClientMessageJSON``: numbers, strings with their
 /// escapes, and the byte-level steps (peek, expect, whitespace) that the
 /// object and value readers are written in.
@@ -28,17 +34,13 @@ extension ClientMessageJSON {
         let start = index
         // The common case, no escape: scanned on the buffer and decoded in one copy (`peek()`'s
         // optional and bounds check at every byte made a publish's JSON 4,620 instructions to
-        // read, about 4,000 this way, callgrind). Anything else stops the scan: the loop below reads
-        // the rest, and refuses a control character or a string that does not end.
+        // read, about 4,000 this way, callgrind), eight bytes at a time (``JSONStringScan``).
+        // Anything else stops the scan: the loop below reads the rest, and refuses a control
+        // character or a string that does not end.
         let (end, plain) = bytes.withUnsafeBufferPointer { buffer -> (Int, String?) in
-            for position in start..<buffer.count {
-                let byte = buffer[position]
-                if byte == UInt8(ascii: "\"") {
-                    return (position + 1, String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self))
-                }
-                if byte == UInt8(ascii: "\\") || byte < 0x20 { return (position, nil) }
-            }
-            return (buffer.count, nil)
+            let position = JSONStringScan.firstSpecial(in: buffer, from: start)
+            guard position < buffer.count, buffer[position] == UInt8(ascii: "\"") else { return (position, nil) }
+            return (position + 1, String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<position]), as: UTF8.self))
         }
         index = end
         if let plain { return plain }
@@ -79,6 +81,31 @@ extension ClientMessageJSON {
                 scalars.append(byte)
             }
         }
+    }
+
+    /// A member's name as its place in `names`, nil for any other name.
+    /// Compared as bytes where it lies when it holds no escape (a string
+    /// made of each name and compared with each of `names` was about 1,000
+    /// instructions a publish, callgrind); an escaped one is read as a
+    /// string (``string()``) and compared as one.
+    mutating func name(among names: [StaticString]) throws(Refusal) -> Int? {
+        let start = index + 1
+        let (end, place) = bytes.withUnsafeBufferPointer { buffer -> (Int, Int?) in
+            guard start <= buffer.count, buffer[start - 1] == UInt8(ascii: "\"") else { return (-1, nil) }
+            let end = JSONStringScan.firstSpecial(in: buffer, from: start)
+            guard end < buffer.count, buffer[end] == UInt8(ascii: "\"") else { return (-1, nil) }
+            let name = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            return (end + 1, names.firstIndex { literal in
+                literal.utf8CodeUnitCount == name.count
+                    && literal.withUTF8Buffer { memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }
+            })
+        }
+        if end >= 0 {
+            index = end
+            return place
+        }
+        let key = try string()
+        return names.firstIndex { $0.description == key }
     }
 
     mutating func hex4() throws(Refusal) -> UInt32 {

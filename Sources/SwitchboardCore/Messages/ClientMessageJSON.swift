@@ -36,18 +36,42 @@ public struct ClientMessageJSON {
 
     /// Reads one whole object, handing each wanted member's value to `found`
     /// (which refuses a member given twice: ``once(_:_:_:)``); `example`
-    /// names what was expected when it is no object. A UTF-8 byte order
-    /// mark before it is skipped (RFC 8259 8.1: a reader may ignore one; a
-    /// conversation's body, read by Foundation, already did).
+    /// names what was expected when it is no object (``objectStart(_:)``).
     mutating func object(wanting wanted: (String) -> Bool, example: String = "{...}",
                          _ found: (String, JSONValue) throws(Refusal) -> Void) throws(Refusal) {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "{") else { throw Refusal(reason: "expected an object like \(example)") }
+        try objectStart(example)
         try members { reader, key throws(Refusal) in
             guard wanted(key) else { return try reader.skipValue(depth: 1) }
             try found(key, try reader.scalar())
         }
+        try objectEnd()
+    }
+
+    /// Reads one whole object as ``object(wanting:example:_:)`` does, for a
+    /// reader that knows its names: each member named in `names` is handed
+    /// to `found` with its place in `names` (its name compared where it
+    /// lies: ``name(among:)``), every other member skipped.
+    mutating func object(among names: [StaticString], example: String,
+                         _ found: (Int, JSONValue) throws(Refusal) -> Void) throws(Refusal) {
+        try objectStart(example)
+        try members(key: { reader throws(Refusal) in try reader.name(among: names) }) { reader, place throws(Refusal) in
+            guard let place else { return try reader.skipValue(depth: 1) }
+            try found(place, try reader.scalar())
+        }
+        try objectEnd()
+    }
+
+    /// Up to an object's `{`, past a UTF-8 byte order mark (RFC 8259 8.1:
+    /// a reader may ignore one; a conversation's body, read by Foundation,
+    /// already did) and white space; `example` names what was expected.
+    private mutating func objectStart(_ example: String) throws(Refusal) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "{") else { throw Refusal(reason: "expected an object like \(example)") }
+    }
+
+    /// After an object's `}`: nothing but white space.
+    private mutating func objectEnd() throws(Refusal) {
         skipWhitespace()
         guard index == bytes.count else { throw Refusal(reason: "unexpected bytes after the object") }
     }
@@ -100,12 +124,18 @@ public struct ClientMessageJSON {
     /// Reads an object from its `{` to its `}`, handing each member's name
     /// to `value`, which must read (or skip) the member's value.
     private mutating func members(_ value: (inout ClientMessageJSON, String) throws(Refusal) -> Void) throws(Refusal) {
+        try members(key: { reader throws(Refusal) in try reader.string() }, value)
+    }
+
+    /// ``members(_:)`` with each name read by `readKey`.
+    private mutating func members<Key>(key readKey: (inout ClientMessageJSON) throws(Refusal) -> Key,
+                                       _ value: (inout ClientMessageJSON, Key) throws(Refusal) -> Void) throws(Refusal) {
         try expect(UInt8(ascii: "{"), "expected an object")
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return }
         while true {
             skipWhitespace()
-            let key = try string()
+            let key = try readKey(&self)
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "expected ':' after a name")
             skipWhitespace()

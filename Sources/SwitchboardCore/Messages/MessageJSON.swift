@@ -16,30 +16,30 @@ public enum MessageJSON {
     public static func encode(_ message: Message) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(message.text.utf8.count + message.user.utf8.count + 96)
-        out.append(contentsOf: #"{"id":"#.utf8)
+        out.append(literal: #"{"id":"#)
         out.appendDecimal(message.id)
-        out.append(contentsOf: #","room":"#.utf8)
+        out.append(literal: #","room":"#)
         appendString(message.room, to: &out)
-        out.append(contentsOf: #","user":"#.utf8)
+        out.append(literal: #","user":"#)
         appendString(message.user, to: &out)
         if message.deleted != true {
-            out.append(contentsOf: #","text":"#.utf8)
+            out.append(literal: #","text":"#)
             appendString(message.text, to: &out)
         }
-        out.append(contentsOf: #","kind":""#.utf8)
+        out.append(literal: #","kind":""#)
         out.append(contentsOf: message.kind.rawValue.utf8)
-        out.append(contentsOf: #"","ts":"#.utf8)
+        out.append(literal: #"","ts":"#)
         out.appendDecimal(message.ts)
         if let event = message.event {
-            out.append(contentsOf: #","event":"#.utf8)
+            out.append(literal: #","event":"#)
             out.append(contentsOf: encode(event))
         }
         if let media = message.media, !media.isEmpty {
-            out.append(contentsOf: #","media":"#.utf8)
+            out.append(literal: #","media":"#)
             out.append(contentsOf: encode(media))
         }
         if let clientID = message.clientID, message.deleted != true {
-            out.append(contentsOf: #","client_id":"#.utf8)
+            out.append(literal: #","client_id":"#)
             appendString(clientID, to: &out)
         }
         if message.replyTo != nil || message.target != nil || message.location != nil || message.edited != nil
@@ -89,9 +89,13 @@ public enum MessageJSON {
         var string = string
         string.withUTF8 { bytes in
             var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            // The plain runs are found eight bytes at a time (``JSONStringScan``).
+            while true {
+                let index = JSONStringScan.firstSpecial(in: bytes, from: start)
+                guard index < bytes.count else { break }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 start = index + 1
+                let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                     out.append(UInt8(ascii: "\\"))
