@@ -15,6 +15,18 @@ struct ContiguousBytesTests {
         #expect(text.dropFirst().everyUTF8Byte(isLetter) == text.utf8.dropFirst().allSatisfy(isLetter))
     }
 
+    /// `containsUTF8Byte` finds a byte anywhere, in native strings and others alike.
+    @Test(arguments: ["", "a", "nul\u{0}inside", "\u{0}", "ends with nul\u{0}", "a text of ordinary length, with no nul in it", "héllo"])
+    func aByteIsFoundAsTheUTF8ViewFindsIt(_ text: String) {
+        let bridged = NSString(string: text) as String
+        for form in [text, bridged, String(text.dropFirst(0))] {
+            for byte: UInt8 in [0, UInt8(ascii: "a"), 0xC3, 0xFF] {
+                #expect(form.containsUTF8Byte(byte) == text.utf8.contains(byte), "\(byte) in \(text.debugDescription)")
+            }
+        }
+        #expect(text.dropFirst().containsUTF8Byte(0) == text.utf8.dropFirst().contains(0))
+    }
+
     /// `isValidUTF8` and `validUTF8String` (UTF8Span) decide as the standard
     /// library's `String(validating:as:)` does, on valid text, every kind of
     /// malformed sequence, and a sequence cut off at the end.

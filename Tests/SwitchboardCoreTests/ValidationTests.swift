@@ -123,6 +123,11 @@ struct ValidationTests {
         #expect(throws: SwitchboardError.self) { try limits.validText("\r\n") }
         #expect(throws: SwitchboardError.self) { try limits.validText(String(repeating: "x", count: 4097)) }
         #expect(throws: SwitchboardError.self) { try limits.validText("a\u{0}") }
+        // Without a line end to trim (the text as it came) and with one.
+        #expect(throws: SwitchboardError.self) { try limits.validText("") }
+        #expect(throws: SwitchboardError.self) { try limits.validText("a\u{0}b\r") }
+        #expect(try limits.validText("cr\r") == "cr")
+        #expect(try limits.validText(String(repeating: "x", count: 4096) + "\n\r").utf8.count == 4096)
         do {
             _ = try limits.validText(String(repeating: "é", count: 2049))
             Issue.record("4098 bytes accepted")

@@ -129,11 +129,18 @@ public struct MessageLimits: Sendable, Equatable {
     /// Text with trailing CR/LF trimmed: 1 to ``maxTextBytes`` bytes of UTF-8,
     /// inner newlines allowed, no NUL.
     public func validText(_ text: String) throws(SwitchboardError) -> String {
-        var trimmed = Substring(text)
-        while let last = trimmed.unicodeScalars.last, last == "\n" || last == "\r" {
-            trimmed.unicodeScalars.removeLast()
+        // Trailing line breaks are trimmed; the common text has none and is
+        // checked as it is (a substring made back into a string was a copy
+        // of every text published, 780 instructions with the checks).
+        var valid = text
+        if let last = text.utf8.last, last == 0x0A || last == 0x0D {
+            var trimmed = Substring(text)
+            while let last = trimmed.unicodeScalars.last, last == "\n" || last == "\r" {
+                trimmed.unicodeScalars.removeLast()
+            }
+            valid = String(trimmed)
         }
-        let count = trimmed.utf8.count
+        let count = valid.utf8.count
         guard count > 0 else {
             throw SwitchboardError(.invalid, code: "empty_text", message: "The text is empty.")
         }
@@ -141,8 +148,7 @@ public struct MessageLimits: Sendable, Equatable {
             throw SwitchboardError(.invalid, code: "too_long",
                                    message: "The text is \(count) bytes; at most \(maxTextBytes) are allowed.")
         }
-        let valid = String(trimmed)
-        guard valid.everyUTF8Byte({ $0 != 0 }) else {
+        guard !valid.containsUTF8Byte(0) else {
             throw SwitchboardError(.invalid, code: "invalid_text", message: "The text cannot contain NUL characters.")
         }
         return valid
