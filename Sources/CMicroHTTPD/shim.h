@@ -293,6 +293,23 @@ sb_head_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_s
     return MHD_YES;
 }
 
+/// `size` bytes of a Content-Length's value as a number: digits alone,
+/// then white space only, at most INT64_MAX; -1 for anything else or none.
+static inline int64_t
+sb_content_length(const char *value, size_t size)
+{
+    if (value == NULL) return -1;
+    while (size > 0 && (value[size - 1] == ' ' || value[size - 1] == '\t')) size--;
+    if (size == 0) return -1;
+    int64_t length = 0;
+    for (size_t i = 0; i < size; i++) {
+        unsigned char c = (unsigned char)value[i];
+        if (c < '0' || c > '9' || length > (INT64_MAX - (c - '0')) / 10) return -1;
+        length = length * 10 + (c - '0');
+    }
+    return length;
+}
+
 /// A request head that is answered 400 and its connection closed, before
 /// its body is read: none (`SB_HEAD_FINE`), framing another parser reads
 /// otherwise, or a Host an HTTP/1.1 request must have once and well formed.
@@ -320,11 +337,16 @@ sb_is_http10(const char *version)
 /// Host (RFC 9112 3.2): an HTTP/1.1 request without one, with two (which
 /// libmicrohttpd reads the first of, and a proxy may read the last of), or
 /// with one no URI authority can be. libmicrohttpd serves all three.
+///
+/// `content_length` is set to the request's Content-Length when it has one
+/// of digits alone (white space after them aside) that an `int64_t` holds,
+/// else to -1: what the application would have looked up again.
 static inline enum sb_head_verdict
-sb_head_refusal(struct MHD_Connection *connection, const char *version)
+sb_head_refusal(struct MHD_Connection *connection, const char *version, int64_t *content_length)
 {
     struct sb_head head = {0};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_head_header, &head);
+    *content_length = sb_content_length(head.length, head.length_size);
     if (head.spaced || head.differ) return SB_HEAD_AMBIGUOUS_FRAMING;
     // The version is compared last, only for a request with Transfer-Encoding or no Host: nearly none.
     if (head.transfers > 0 && (head.lengths > 0 || head.transfers > 1 || !head.chunked || sb_is_http10(version)))

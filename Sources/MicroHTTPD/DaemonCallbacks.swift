@@ -55,7 +55,8 @@ private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CC
     connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
     // Framing another parser could read otherwise, or a missing, doubled or
     // malformed Host: answered before any body, and the connection closed.
-    switch sb_head_refusal(connection, version) {
+    var contentLength: Int64 = -1
+    switch sb_head_refusal(connection, version, &contentLength) {
     case SB_HEAD_AMBIGUOUS_FRAMING:
         exchange.framingIsAmbiguous = true
         return dispatch(exchange, context: context)
@@ -67,7 +68,8 @@ private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CC
     }
     switch context.handler.bodyReading(for: exchange) {
     case .buffer:
-        if let length = exchange.header("Content-Length").flatMap(Int.init), length > context.configuration.maxBodyBytes {
+        // The Content-Length the head's pass read (-1: none, or not a number).
+        if contentLength > context.configuration.maxBodyBytes {
             exchange.bodyTooLarge = true
             return dispatch(exchange, context: context)
         }
