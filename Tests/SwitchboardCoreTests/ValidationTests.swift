@@ -16,6 +16,18 @@ struct ValidationTests {
         #expect(throws: SwitchboardError.self) { try limits.validRoom(room) }
     }
 
+    /// Each of the 128 ASCII bytes, at the start, inside and at the end of a
+    /// room name, is allowed exactly when it is A-Z a-z 0-9 _ . or -.
+    @Test func everyASCIIByteIsAllowedInARoomNameOrNot() {
+        let allowed = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-".utf8))
+        for byte in UInt8(0)..<128 {
+            let text = String(decoding: [byte], as: UTF8.self)
+            for room in ["\(text)ab", "a\(text)b", "ab\(text)", "abcdefgh\(text)"] {
+                #expect(((try? limits.validRoom(room)) != nil) == allowed.contains(byte), "\(byte) in \(room.debugDescription)")
+            }
+        }
+    }
+
     /// `?rooms=`: none is every room, one is a single room (no set to hash
     /// per message), a repeat is one room, and several pass only themselves.
     @Test func roomListsBecomeTheFilterTheyName() throws {
