@@ -13,7 +13,7 @@ public enum StoredActFields {
 
     /// A draft's detail JSON, or nil when it has none.
     public static func detail(of draft: MessageDraft) -> String? {
-        detail(replyToUser: draft.replyToUser, emoji: draft.emoji, on: draft.on, location: draft.location)
+        withUnsafePointer(to: draft) { detail(of: $0) }
     }
 
     /// The detail JSON of the draft at `draft`, its fields read in place (the

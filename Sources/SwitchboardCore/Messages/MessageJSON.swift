@@ -100,13 +100,13 @@ public enum MessageJSON {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                     out.append(UInt8(ascii: "\\"))
                     out.append(byte)
-                case 0x08: out.append(contentsOf: #"\b"#.utf8)
-                case 0x09: out.append(contentsOf: #"\t"#.utf8)
-                case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-                case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-                case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+                case 0x08: out.append(literal: #"\b"#)
+                case 0x09: out.append(literal: #"\t"#)
+                case 0x0A: out.append(literal: #"\n"#)
+                case 0x0C: out.append(literal: #"\f"#)
+                case 0x0D: out.append(literal: #"\r"#)
                 default:
-                    out.append(contentsOf: #"\u00"#.utf8)
+                    out.append(literal: #"\u00"#)
                     out.append(hexDigits[Int(byte >> 4)])
                     out.append(hexDigits[Int(byte & 0x0F)])
                 }
