@@ -1,12 +1,15 @@
+import Dispatch
+import Foundation
 import Synchronization
 import Testing
+import SwitchboardTesting
 @testable import SwitchboardCore
 
 @Suite("Delivery stats")
 struct DeliveryStatsTests {
     final class RecordingSink: DeliveryStatsSink {
         let calls = Mutex<[String]>([])
-        func published(storeSeconds: Double) { calls.withLock { $0.append("published") } }
+        func published(_ count: Int, storeSeconds: Double) { calls.withLock { $0.append("published \(count)") } }
     }
 
     func message(id: Int64, ts: Int64) -> EncodedMessage {
@@ -26,7 +29,31 @@ struct DeliveryStatsTests {
         #expect(figures[.tcp] == .init(delivered: 2, p50Milliseconds: 10, p99Milliseconds: 10))
         #expect(figures[.longPoll] == .init(delivered: 0, p50Milliseconds: nil, p99Milliseconds: nil))
         #expect(stats.publishedCount == 1)
-        #expect(sink.calls.withLock { $0 } == ["published"])
+        #expect(sink.calls.withLock { $0 } == ["published 1"])
+    }
+
+    /// A group commit's messages are counted as messages, and its append
+    /// told to the sink (whose timer is `/metrics`' store appends) once.
+    @Test func aGroupsMessagesAreCountedAndItsAppendToldOnce() throws {
+        let sink = RecordingSink()
+        let stats = DeliveryStats(sink: sink)
+        let bus = try MessageBus(store: InMemoryMessageStore(), stats: stats)
+        let acked = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let loop = Thread {
+            // As libmicrohttpd's loop does: a pass's publishes go as one group.
+            bus.deferCommitWakesOnThisThread()
+            for index in 0..<5 {
+                bus.publish(MessageDraft(room: "r", user: "u", text: "m\(index)", kind: .message)) { _ in acked.signal() }
+            }
+            bus.endDeferringCommitWakes()
+            finished.signal()
+        }
+        loop.start()
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        for _ in 0..<5 { #expect(acked.wait(timeout: .now() + 5) == .success) }
+        #expect(stats.publishedCount == 5)
+        #expect(sink.calls.withLock { $0 } == ["published 5"])
     }
 
     /// `/metrics`' histogram: each write counted once, in the first bucket

@@ -6,8 +6,9 @@ import Synchronization
 /// class: an optional sink of any type was copied through Optional's generic
 /// witness at each publish (94 instructions), a class reference is retained.
 public protocol DeliveryStatsSink: AnyObject, Sendable {
-    /// A message was stored (taking `storeSeconds`) and published.
-    func published(storeSeconds: Double)
+    /// `count` messages (at least one) were stored in one append to the
+    /// store, which took `storeSeconds`, and published.
+    func published(_ count: Int, storeSeconds: Double)
 }
 
 /// What the server has delivered, per transport: totals, and the latency from
@@ -72,10 +73,11 @@ public final class DeliveryStats: Sendable {
         self.clock = clock
     }
 
-    /// Counts a publish whose store append took `storeSeconds`.
-    public func published(storeSeconds: Double = 0) {
-        state.withLock { $0.published += 1 }
-        sink?.published(storeSeconds: storeSeconds)
+    /// Counts `count` messages published by one store append that took
+    /// `storeSeconds` (a group commit's: the sink is told once a group).
+    public func published(_ count: Int = 1, storeSeconds: Double = 0) {
+        state.withLock { $0.published += count }
+        sink?.published(count, storeSeconds: storeSeconds)
     }
 
     /// Counts messages written to one client of `transport` now.

@@ -28,8 +28,8 @@ public final class PrometheusExporter: DeliveryStatsSink {
         uptime = Gauge(label: "switchboard_uptime_seconds", factory: factory)
     }
 
-    public func published(storeSeconds: Double) {
-        publishedMessages.increment()
+    public func published(_ count: Int, storeSeconds: Double) {
+        publishedMessages.increment(by: count)
         storeAppend.recordNanoseconds(Int64(storeSeconds * 1e9))
     }
 
