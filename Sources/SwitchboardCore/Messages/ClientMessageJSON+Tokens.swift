@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The tokens of ``ClientMessageJSON``: numbers, strings with their
 /// escapes, and the byte-level steps (peek, expect, whitespace) that the
 /// object and value readers are written in.
@@ -90,12 +82,7 @@ extension ClientMessageJSON {
     mutating func name(among names: [StaticString]) throws(Refusal) -> Int? {
         let open = index
         try expect(UInt8(ascii: "\""), "expected a string")
-        let found = plainString(from: index) { name in
-            names.firstIndex { literal in
-                literal.utf8CodeUnitCount == name.count
-                    && literal.withUTF8Buffer { memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }
-            }
-        }
+        let found = plainString(from: index) { name in names.firstIndex { $0.equals(name) } }
         if let (end, place) = found {
             index = end
             return place
@@ -146,8 +133,7 @@ extension ClientMessageJSON {
     func matches(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
-        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
-        return bytes[index..<(index + count)].elementsEqual(expected)
+        return bytes.withUnsafeBufferPointer { literal.equals(UnsafeBufferPointer(rebasing: $0[index..<(index + count)])) }
     }
 
     mutating func expect(_ byte: UInt8, _ reason: String) throws(Refusal) {

@@ -1,3 +1,5 @@
+import SwitchboardCore
+
 /// A canonical path as ``RequestPath`` read it: the path and where each of
 /// its segments lies in its UTF-8 bytes. A route's literal is compared
 /// with a segment's bytes where they lie, and a string is made only for
@@ -20,11 +22,7 @@ public struct PathSegments: Sendable {
 
     /// Whether segment `index` is `literal`, byte for byte.
     public func segment(_ index: Int, is literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { literal in
-            withBytes { bytes, bounds in
-                bounds[index].count == literal.count && UnsafeBufferPointer(rebasing: bytes[bounds[index]]).elementsEqual(literal)
-            }
-        }
+        withBytes { bytes, bounds in literal.equals(UnsafeBufferPointer(rebasing: bytes[bounds[index]])) }
     }
 
     /// Calls `body` with the path's UTF-8 bytes and each segment's bounds in them.
