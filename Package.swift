@@ -171,13 +171,15 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // Load clients for every transport (SwiftNIO), a blocking HTTP client,
-        // and the comparison engine behind `switchboard compare` and
-        // `switchboard bench`. Shipped in the binary; no test fixtures.
+        // Linux's epoll, which the Glibc module does not export.
+        .systemLibrary(name: "CEpoll"),
+        // Load clients for every transport (SwiftNIO; raw TCP's on epoll), a
+        // blocking HTTP client, and the comparison engine behind `switchboard
+        // compare` and `switchboard bench`. Shipped in the binary; no test fixtures.
         .target(
             name: "SwitchboardLoad",
             dependencies: [
-                "SwitchboardCore",
+                "SwitchboardCore", "CEpoll",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

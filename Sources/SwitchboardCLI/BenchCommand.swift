@@ -112,6 +112,7 @@ struct BenchCommand: ParsableCommand {
             print(String(format: "server CPU while publishing: %.0f%% of one core, %.1f ms per 1,000 deliveries, RSS %.0f MiB", busy, perThousand, rss)
                   + (r.serverContextSwitchesPerDelivery.map { String(format: "; %.3f context switches per delivery", $0) } ?? ""))
         }
+        if let client = r.clientBusyCPUPercent { print(String(format: "load client CPU meanwhile: %.0f%% of one core", client)) }
         if let idle = r.idleCPUPercent, let rss = r.idleRSSMiB {
             print(String(format: "idle: %d clients connected, server CPU %.2f%% of one core, RSS %.0f MiB", r.subscribed, idle, rss)
                   + (r.kibPerConnection.map { String(format: ", %.1f KiB per connection", $0) } ?? ""))

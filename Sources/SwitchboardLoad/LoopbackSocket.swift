@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A blocking TCP socket connected to a port on 127.0.0.1, for the test and
+/// A blocking TCP socket connected to a port on loopback, for the test and
 /// load clients. The descriptor is the caller's only once connected: a failed
 /// connect closes it here, once (a caller that closed it again could hit a
 /// server connection just given the same number: libmicrohttpd then aborts,
@@ -16,9 +16,11 @@ public enum LoopbackSocket {
     ///     (set after, Linux reopens the shrunken window only on its persist timer).
     ///   - noDelay: send small writes at once (TCP_NODELAY).
     ///   - source: the address to connect from (any of 127.0.0.0/8: another client as the server sees it).
+    ///   - host: the server's loopback address, IPv4 (`127.0.0.1` unless said) or IPv6 (`::1`).
     public static func connect(port: Int, readTimeoutMicroseconds: Int, receiveBuffer: Int32? = nil,
-                               noDelay: Bool = false, from source: String? = nil) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                               noDelay: Bool = false, from source: String? = nil, host: String = "127.0.0.1") throws -> Int32 {
+        let family = host.contains(":") ? AF_INET6 : AF_INET
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(description: "socket: \(String(cString: strerror(errno)))") }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -42,12 +44,23 @@ public enum LoopbackSocket {
                 throw TestClientError(description: "bind to \(source): \(String(cString: strerror(error)))")
             }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let result: Int32
+        if family == AF_INET6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = UInt16(port).bigEndian
+            inet_pton(AF_INET6, host, &address.sin6_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr(host)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         guard result == 0 else {
             let error = errno

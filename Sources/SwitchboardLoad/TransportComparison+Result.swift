@@ -35,6 +35,9 @@ extension TransportComparison {
         /// Server CPU while publishing, in % of one core, and its memory after.
         public var serverBusyCPUPercent: Double?
         public var serverRSSMiB: Double?
+        /// The load client's own CPU while publishing, in % of one core: on a
+        /// machine it shares with the server, what the server could not have.
+        public var clientBusyCPUPercent: Double?
         /// With every client connected and nothing published: server CPU in % of one core, and memory.
         public var idleCPUPercent: Double?
         public var idleRSSMiB: Double?

@@ -36,8 +36,14 @@ public enum TransportComparison {
         let records = (0..<configuration.clients).map { _ in StreamRecord() }
         let unloaded = configuration.serverPid.flatMap(ProcessSample.init(pid:))
         let subscribeStart = Date()
-        let channels = connect(records, transport: transport, room: room, configuration, group: group, tls: tls)
-        defer { for channel in channels { channel.close(promise: nil) } }
+        // Raw TCP (plain: `--tls` is HTTP's) on epoll loops of their own, the rest on SwiftNIO.
+        let lineClients = transport == .tcp ? EpollLineClients(records: records, room: room, host: configuration.host,
+                                                               threads: configuration.threads) { port(of: $0, transport: .tcp, configuration) } : nil
+        let channels = lineClients == nil ? connect(records, transport: transport, room: room, configuration, group: group, tls: tls) : []
+        defer {
+            for channel in channels { channel.close(promise: nil) }
+            lineClients?.close()
+        }
         let subscribedBy = Date().addingTimeInterval(60)
         while records.contains(where: { !$0.opened }), Date() < subscribedBy { Thread.sleep(forTimeInterval: 0.02) }
         let subscribed = records.filter(\.opened).count
@@ -46,7 +52,7 @@ public enum TransportComparison {
         if transport == .tcp { waitUntilQuiet(configuration) }
         Thread.sleep(forTimeInterval: 0.3)
 
-        let before = configuration.serverPid.flatMap(ProcessSample.init(pid:))
+        let before = configuration.serverPid.flatMap(ProcessSample.init(pid:)), clientBefore = ProcessSample(pid: getpid())
         let baseline = records.map(\.costs)
         let (sentAt, idByIndex, failures, start, acks) = try publish(room: room, configuration, group: group, tls: tls)
         let publishedIn = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -58,7 +64,7 @@ public enum TransportComparison {
               Date() < deliveredBy {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let after = configuration.serverPid.flatMap(ProcessSample.init(pid:))
+        let after = configuration.serverPid.flatMap(ProcessSample.init(pid:)), clientAfter = ProcessSample(pid: getpid())
 
         var delivered = 0, duplicates = 0, outOfOrder = 0, latencies: [Double] = []
         var bytes = 0, requests = 0, empty = 0, lastReceipt = start
@@ -99,8 +105,11 @@ public enum TransportComparison {
                 after.map { delivered == 0 ? 0 : Double($0.contextSwitches - before.contextSwitches) / Double(delivered) }
             },
             serverBusyCPUPercent: cpu.flatMap { cpu in busySeconds.map { cpu / $0 * 100 } }, serverRSSMiB: after?.rssMiB,
+            clientBusyCPUPercent: clientBefore.flatMap { before in
+                clientAfter.map { ($0.cpuSeconds - before.cpuSeconds) / $0.at.timeIntervalSince(before.at) * 100 }
+            },
             idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB, unloadedRSSMiB: unloaded?.rssMiB,
-            connections: channels.count, latencies: latencies)
+            connections: lineClients?.count ?? channels.count, latencies: latencies)
     }
 
     /// Opens every client, `connectBatch` at a time.
@@ -119,8 +128,8 @@ public enum TransportComparison {
                         channel.eventLoop.makeCompletedFuture {
                             let handler: any ChannelHandler
                             switch transport {
+                            case .tcp: preconditionFailure("raw TCP clients are EpollLineClients")
                             case .sse: handler = SSESubscriberHandler(host: host, path: "/api/rooms/\(room)/events\(credential)", record: record)
-                            case .tcp: handler = LineSubscriberHandler(name: "c\(index)", room: room, record: record)
                             case .longPoll where configuration.peer == .nchan:
                                 handler = NchanLongPollHandler(host: host, path: "/lp/\(room)", record: record)
                             case .longPoll:
