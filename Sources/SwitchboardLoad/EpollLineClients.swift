@@ -11,8 +11,8 @@ import Glibc
 /// own: each sends `join:ROOM` and `iam:NAME`, then a ``LineReceiver``
 /// records its lines. Not SwiftNIO, whose pipeline cost the 5,000 clients
 /// of `switchboard bench --transport tcp` more CPU than the server's fan-out
-/// to them (docs/BENCHMARKS.md, "Fan-out"): on a machine the two share, the
-/// clients' own queue was most of the latency measured. A loop reads each
+/// to them (docs/BENCHMARKS.md, "Fan-out"): on a machine the two share, what
+/// the clients spend the server cannot have. A loop reads each
 /// ready socket once (level-triggered) into one buffer of its own; a client
 /// that ends is taken out of its loop and closed with the rest by ``close()``.
 public final class EpollLineClients: Sendable {
@@ -57,15 +57,24 @@ public final class EpollLineClients: Sendable {
                     Glibc.close(fd)
                     throw TestClientError(description: "send: \(reason)")
                 }
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 let loop = loops[index % loops.count]
+                guard loop.epoll >= 0 else {
+                    Glibc.close(fd)
+                    throw TestClientError(description: "epoll_create1 failed")
+                }
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 var event = epoll_event()
                 event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
                 event.data.u64 = UInt64(loop.clients.withLock { clients in
                     clients.append(Client(fd: fd, receiver: LineReceiver(name: name, record: record), record: record))
                     return clients.count - 1
                 })
-                epoll_ctl(loop.epoll, EPOLL_CTL_ADD, fd, &event)
+                if epoll_ctl(loop.epoll, EPOLL_CTL_ADD, fd, &event) != 0 {
+                    // Kept in the list (closed with the rest), never read.
+                    let reason = String(cString: strerror(errno))
+                    loop.clients.withLock { $0[Int(event.data.u64)].ended = true }
+                    throw TestClientError(description: "epoll_ctl: \(reason)")
+                }
             } catch {
                 record.markFailed("connect: \(error)")
             }
@@ -78,7 +87,7 @@ public final class EpollLineClients: Sendable {
         running.wait()
         for loop in loops {
             loop.clients.withLock { clients in for client in clients { Glibc.close(client.fd) } }
-            Glibc.close(loop.epoll)
+            if loop.epoll >= 0 { Glibc.close(loop.epoll) }
         }
     }
 
@@ -90,6 +99,7 @@ public final class EpollLineClients: Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while !stopping.load(ordering: .acquiring) {
             let ready = Int(epoll_wait(loop.epoll, &events, Int32(events.count), 100))
+            if ready < 0, errno != EINTR { return }  // no epoll set (its clients were failed): nothing to wait for
             guard ready > 0 else { continue }
             loop.clients.withLock { clients in
                 for event in events[..<ready] {
