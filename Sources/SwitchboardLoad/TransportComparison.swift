@@ -60,8 +60,7 @@ public enum TransportComparison {
             transport == .tcp ? ClientTally.receiptsByID(record.receipts, idByIndex: idByIndex) : record.receipts
         }
         let deliveredBy = Date().addingTimeInterval(max(15, configuration.pollInterval * 3))
-        while records.contains(where: { record in record.opened && Set(receipts(record).map(\.id)).intersection(sentAt.keys).count < sentAt.count }),
-              Date() < deliveredBy {
+        while !allDelivered(records, sentAt: sentAt, receipts: receipts), Date() < deliveredBy {
             Thread.sleep(forTimeInterval: 0.05)
         }
         let after = configuration.serverPid.flatMap(ProcessSample.init(pid:)), clientAfter = ProcessSample(pid: getpid())
