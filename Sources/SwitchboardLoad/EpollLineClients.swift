@@ -14,13 +14,11 @@ import Glibc
 /// to them (docs/BENCHMARKS.md, "Fan-out"): on a machine the two share, what
 /// the clients spend the server cannot have. A loop reads each
 /// ready socket once (level-triggered) into one buffer of its own; a client
-/// that ends is taken out of its loop and closed with the rest by ``close()``.
+/// that ends is taken out of its loop's epoll set and closed with the rest by ``close()``.
 public final class EpollLineClients: Sendable {
     private struct Client {
         let fd: Int32
         var receiver: LineReceiver
-        let record: StreamRecord
-        var ended = false
     }
 
     private final class Loop: Sendable {
@@ -57,23 +55,21 @@ public final class EpollLineClients: Sendable {
                     Glibc.close(fd)
                     throw TestClientError(description: "send: \(reason)")
                 }
-                let loop = loops[index % loops.count]
-                guard loop.epoll >= 0 else {
-                    Glibc.close(fd)
-                    throw TestClientError(description: "epoll_create1 failed")
-                }
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                var event = epoll_event()
-                event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-                event.data.u64 = UInt64(loop.clients.withLock { clients in
-                    clients.append(Client(fd: fd, receiver: LineReceiver(name: name, record: record), record: record))
-                    return clients.count - 1
-                })
-                if epoll_ctl(loop.epoll, EPOLL_CTL_ADD, fd, &event) != 0 {
-                    // Kept in the list (closed with the rest), never read.
-                    let reason = String(cString: strerror(errno))
-                    loop.clients.withLock { $0[Int(event.data.u64)].ended = true }
-                    throw TestClientError(description: "epoll_ctl: \(reason)")
+                // Its slot is the list's next, taken under the lock that the loop reads it under
+                // (a loop with no epoll set fails here, EBADF).
+                let loop = loops[index % loops.count]
+                let refusal: String? = loop.clients.withLock { clients in
+                    var event = epoll_event()
+                    event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+                    event.data.u64 = UInt64(clients.count)
+                    guard epoll_ctl(loop.epoll, EPOLL_CTL_ADD, fd, &event) == 0 else { return String(cString: strerror(errno)) }
+                    clients.append(Client(fd: fd, receiver: LineReceiver(name: name, record: record)))
+                    return nil
+                }
+                if let refusal {
+                    Glibc.close(fd)
+                    throw TestClientError(description: "epoll_ctl: \(refusal)")
                 }
             } catch {
                 record.markFailed("connect: \(error)")
@@ -87,7 +83,7 @@ public final class EpollLineClients: Sendable {
         running.wait()
         for loop in loops {
             loop.clients.withLock { clients in for client in clients { Glibc.close(client.fd) } }
-            if loop.epoll >= 0 { Glibc.close(loop.epoll) }
+            Glibc.close(loop.epoll)
         }
     }
 
@@ -104,15 +100,13 @@ public final class EpollLineClients: Sendable {
             loop.clients.withLock { clients in
                 for event in events[..<ready] {
                     let slot = Int(event.data.u64)
-                    guard !clients[slot].ended else { continue }
                     let got = read(clients[slot].fd, buffer.baseAddress, buffer.count)
                     if got > 0 {
                         let now = DispatchTime.now().uptimeNanoseconds
                         clients[slot].receiver.receive(UnsafeRawBufferPointer(rebasing: buffer[..<got]), at: now)
                     } else if got == 0 || (errno != EAGAIN && errno != EINTR) {
-                        if got < 0 { clients[slot].record.markFailed("read: \(String(cString: strerror(errno)))") }
-                        clients[slot].record.markEnded()
-                        clients[slot].ended = true
+                        // Out of the set, so never ready again; its descriptor stays open (not reused) until close().
+                        clients[slot].receiver.ended(failure: got < 0 ? "read: \(String(cString: strerror(errno)))" : nil)
                         epoll_ctl(loop.epoll, EPOLL_CTL_DEL, clients[slot].fd, nil)
                     }
                 }

@@ -42,6 +42,12 @@ struct LineReceiver {
         }
     }
 
+    /// The server closed the connection, or `failure` ended it.
+    func ended(failure: String?) {
+        if let failure { record.markFailed(failure) }
+        record.markEnded()
+    }
+
     /// One whole line: a benchmark message, or this client's own join.
     private func handle(_ line: UnsafeRawBufferPointer, at now: UInt64) {
         if line.count > Self.prefix.count, line.starts(with: Self.prefix) {

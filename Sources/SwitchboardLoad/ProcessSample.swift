@@ -27,6 +27,11 @@ public struct ProcessSample {
         at = Date()
     }
 
+    /// CPU used since `earlier` (a sample of the same process), in % of one core.
+    public func cpuPercent(since earlier: ProcessSample) -> Double {
+        (cpuSeconds - earlier.cpuSeconds) / at.timeIntervalSince(earlier.at) * 100
+    }
+
     private static func contextSwitches(of pid: Int32) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.reduce(0) { total, task in

@@ -86,7 +86,6 @@ public enum TransportComparison {
         }
         func percentile(_ p: Double) -> Double { percentile(p, of: latencies) }
         let cpu = before.flatMap { before in after.map { $0.cpuSeconds - before.cpuSeconds } }
-        let busySeconds = before.flatMap { before in after.map { $0.at.timeIntervalSince(before.at) } }
         let idle = measureIdle(configuration)
         return Result(
             transport: transport, clients: records.count, subscribed: subscribed, subscribeSeconds: subscribeSeconds,
@@ -103,10 +102,8 @@ public enum TransportComparison {
             serverContextSwitchesPerDelivery: before.flatMap { before in
                 after.map { delivered == 0 ? 0 : Double($0.contextSwitches - before.contextSwitches) / Double(delivered) }
             },
-            serverBusyCPUPercent: cpu.flatMap { cpu in busySeconds.map { cpu / $0 * 100 } }, serverRSSMiB: after?.rssMiB,
-            clientBusyCPUPercent: clientBefore.flatMap { before in
-                clientAfter.map { ($0.cpuSeconds - before.cpuSeconds) / $0.at.timeIntervalSince(before.at) * 100 }
-            },
+            serverBusyCPUPercent: before.flatMap { before in after?.cpuPercent(since: before) }, serverRSSMiB: after?.rssMiB,
+            clientBusyCPUPercent: clientBefore.flatMap { before in clientAfter?.cpuPercent(since: before) },
             idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB, unloadedRSSMiB: unloaded?.rssMiB,
             connections: lineClients?.count ?? channels.count, latencies: latencies)
     }
@@ -211,7 +208,7 @@ public enum TransportComparison {
         guard configuration.idleSeconds > 0, let pid = configuration.serverPid, let start = ProcessSample(pid: pid) else { return nil }
         Thread.sleep(forTimeInterval: configuration.idleSeconds)
         guard let end = ProcessSample(pid: pid) else { return nil }
-        return ((end.cpuSeconds - start.cpuSeconds) / end.at.timeIntervalSince(start.at) * 100, end.rssMiB)
+        return (end.cpuPercent(since: start), end.rssMiB)
     }
 
     /// Waits until the server has used (almost) no CPU for a second, at most
