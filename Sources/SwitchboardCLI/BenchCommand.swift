@@ -30,6 +30,8 @@ struct BenchCommand: ParsableCommand {
     var closedLoop = false
     @Option(help: "The server at --url: switchboard, or nchan (configured by Scripts/peers.sh).") var peer = PeerServer.switchboard
     @Flag(help: "Print the figures as one JSON object instead of text.") var json = false
+    @Option(help: ArgumentHelp("Write each message's send time, answer time and deliveries' p50/p99/max as CSV to this file.",
+                               valueName: "file")) var timeline: String?
     @Flag(help: "Subscribe to a group conversation as its signed-in member (not tcp), not a public room: what membership costs per delivery.")
     var conversation = false
     @Flag(help: "Connect over TLS (https: sse, long-poll, short-poll, websocket), not checking the certificate: what serving TLS costs.")
@@ -70,8 +72,12 @@ struct BenchCommand: ParsableCommand {
         if conversation { configuration.conversation = try Self.seat(port: configuration.httpPort) }
         if !json { print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; server pid \(configuration.serverPid.map(String.init) ?? "?")" + (servers.count > 1 ? " (the publishing node, of \(servers.count))" : "")) }
         var result = try TransportComparison.run(configuration)[0]
+        if let timeline {
+            try Data(MessageTiming.csv(result.timeline).utf8).write(to: URL(fileURLWithPath: timeline))
+        }
         if json {
             result.latencies = []
+            result.timeline = []
             print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
         } else {
             Self.report(result, messages: messages)
@@ -108,6 +114,7 @@ struct BenchCommand: ParsableCommand {
         print(String(format: "deliveries/s: %.0f", r.deliveriesPerSecond))
         print(String(format: "latency ms (publish sent -> message received): p50 %.1f  p99 %.1f  max %.1f",
                      r.latencyP50Milliseconds, r.latencyP99Milliseconds, r.latencyMaxMilliseconds))
+        print(MessageTiming.tailSummary(r.timeline, lateAfter: r.latencyP99Milliseconds))
         if let busy = r.serverBusyCPUPercent, let rss = r.serverRSSMiB, let perThousand = r.serverCPUMillisecondsPer1000 {
             print(String(format: "server CPU while publishing: %.0f%% of one core, %.1f ms per 1,000 deliveries, RSS %.0f MiB", busy, perThousand, rss)
                   + (r.serverContextSwitchesPerDelivery.map { String(format: "; %.3f context switches per delivery", $0) } ?? ""))

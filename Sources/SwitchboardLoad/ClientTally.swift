@@ -5,8 +5,10 @@ struct ClientTally {
     var delivered = 0
     var duplicates = 0
     var ordered = true
+    /// Message id and milliseconds from publish to receipt, per delivery.
+    var deliveries: [(id: Int64, milliseconds: Double)] = []
     /// Milliseconds from publish to receipt, per delivery.
-    var latencies: [Double] = []
+    var latencies: [Double] { deliveries.map(\.milliseconds) }
 
     /// - Parameters:
     ///   - receipts: (message id, monotonic receive time) in arrival order.
@@ -21,7 +23,7 @@ struct ClientTally {
             if receipt.id < last { ordered = false }
             last = receipt.id
             delivered += 1
-            latencies.append(Double(receipt.at - min(receipt.at, sentTime)) / 1e6)
+            deliveries.append((receipt.id, Double(receipt.at - min(receipt.at, sentTime)) / 1e6))
         }
     }
 

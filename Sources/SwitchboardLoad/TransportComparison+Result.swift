@@ -55,5 +55,7 @@ extension TransportComparison {
         }
         /// Latency of every delivery, in milliseconds (for charts).
         public var latencies: [Double]
+        /// Each message's answer and deliveries, in id order: where the tail came from.
+        public var timeline: [MessageTiming] = []
     }
 }

@@ -54,7 +54,7 @@ public enum TransportComparison {
 
         let before = configuration.serverPid.flatMap(ProcessSample.init(pid:)), clientBefore = ProcessSample(pid: getpid())
         let baseline = records.map(\.costs)
-        let (sentAt, idByIndex, failures, start, acks) = try publish(room: room, configuration, group: group, tls: tls)
+        let (sentAt, idByIndex, failures, start, answers) = try publish(room: room, configuration, group: group, tls: tls)
         let publishedIn = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         func receipts(_ record: StreamRecord) -> [(id: Int64, at: UInt64)] {
             transport == .tcp ? ClientTally.receiptsByID(record.receipts, idByIndex: idByIndex) : record.receipts
@@ -65,7 +65,7 @@ public enum TransportComparison {
         }
         let after = configuration.serverPid.flatMap(ProcessSample.init(pid:)), clientAfter = ProcessSample(pid: getpid())
 
-        var delivered = 0, duplicates = 0, outOfOrder = 0, latencies: [Double] = []
+        var delivered = 0, duplicates = 0, outOfOrder = 0, deliveries: [(id: Int64, milliseconds: Double)] = []
         var bytes = 0, requests = 0, empty = 0, lastReceipt = start
         for (record, base) in zip(records, baseline) {
             let clientReceipts = receipts(record)
@@ -73,14 +73,14 @@ public enum TransportComparison {
             delivered += tally.delivered
             duplicates += tally.duplicates
             if !tally.ordered { outOfOrder += 1 }
-            latencies += tally.latencies
+            deliveries += tally.deliveries
             lastReceipt = max(lastReceipt, clientReceipts.filter { sentAt[$0.id] != nil }.map(\.at).max() ?? start)
             let costs = record.costs
             bytes += costs.bytes - base.bytes
             requests += transport == .shortPoll || transport == .longPoll ? costs.requests - base.requests : 1
             empty += costs.empty - base.empty
         }
-        latencies.sort()
+        let latencies = deliveries.map(\.milliseconds).sorted(), acks = answers.values.sorted()
         func percentile(_ p: Double, of values: [Double]) -> Double {
             values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))]
         }
@@ -105,7 +105,8 @@ public enum TransportComparison {
             serverBusyCPUPercent: before.flatMap { before in after?.cpuPercent(since: before) }, serverRSSMiB: after?.rssMiB,
             clientBusyCPUPercent: clientBefore.flatMap { before in clientAfter?.cpuPercent(since: before) },
             idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB, unloadedRSSMiB: unloaded?.rssMiB,
-            connections: lineClients?.count ?? channels.count, latencies: latencies)
+            connections: lineClients?.count ?? channels.count, latencies: latencies,
+            timeline: MessageTiming.timeline(sentAt: sentAt, start: start, answers: answers, deliveries: deliveries, lateAfter: percentile(0.99)))
     }
 
     /// Opens every client, `connectBatch` at a time.
@@ -160,9 +161,9 @@ public enum TransportComparison {
     /// Publishes every message on schedule (open loop: a slow answer does not
     /// delay the next one) or each after the last is answered (closed loop);
     /// returns when each id was sent, each index's id, the failures, the
-    /// monotonic start and every publish's answer time, sorted.
+    /// monotonic start and each id's answer time in milliseconds.
     private static func publish(room: String, _ configuration: Configuration, group: MultiThreadedEventLoopGroup, tls: NIOSSLContext?) throws
-        -> (sentAt: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, start: UInt64, ackMilliseconds: [Double])
+        -> (sentAt: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, start: UInt64, answers: [Int64: Double])
     {
         let port = UInt16(configuration.httpPort)
         let publishers: [@Sendable (Int) throws -> Int64] = try (0..<configuration.publishers).map { _ in
@@ -178,7 +179,7 @@ public enum TransportComparison {
                 return { index in try publisher.publish(room: room, id: Int64(index) + 1, user: "bench", text: "m\(index)") }
             }
         }
-        let sent = Mutex<(byID: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, acks: [Double])>(([:], [:], 0, []))
+        let sent = Mutex<(byID: [Int64: UInt64], idByIndex: [Int64: Int64], failures: Int, answers: [Int64: Double])>(([:], [:], 0, [:]))
         let start = DispatchTime.now().uptimeNanoseconds
         let done = DispatchGroup()
         for (slot, publisher) in publishers.enumerated() {
@@ -192,7 +193,7 @@ public enum TransportComparison {
                     let at = DispatchTime.now().uptimeNanoseconds
                     if let id = try? publisher(index) {
                         let ack = Double(DispatchTime.now().uptimeNanoseconds - at) / 1e6
-                        sent.withLock { $0.byID[id] = at; $0.idByIndex[Int64(index)] = id; $0.acks.append(ack) }
+                        sent.withLock { $0.byID[id] = at; $0.idByIndex[Int64(index)] = id; $0.answers[id] = ack }
                     } else {
                         sent.withLock { $0.failures += 1 }
                     }
@@ -200,7 +201,7 @@ public enum TransportComparison {
             }.start()
         }
         done.wait()
-        return sent.withLock { ($0.byID, $0.idByIndex, $0.failures, start, $0.acks.sorted()) }
+        return sent.withLock { ($0.byID, $0.idByIndex, $0.failures, start, $0.answers) }
     }
 
     /// Server CPU and memory with every client connected and nothing published.
