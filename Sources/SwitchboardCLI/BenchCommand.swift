@@ -117,7 +117,8 @@ struct BenchCommand: ParsableCommand {
         print(MessageTiming.tailSummary(r.timeline, lateAfter: r.latencyP99Milliseconds))
         if let busy = r.serverBusyCPUPercent, let rss = r.serverRSSMiB, let perThousand = r.serverCPUMillisecondsPer1000 {
             print(String(format: "server CPU while publishing: %.0f%% of one core, %.1f ms per 1,000 deliveries, RSS %.0f MiB", busy, perThousand, rss)
-                  + (r.serverContextSwitchesPerDelivery.map { String(format: "; %.3f context switches per delivery", $0) } ?? ""))
+                  + (r.serverContextSwitchesPerDelivery.map { String(format: "; %.3f context switches per delivery", $0) } ?? "")
+                  + (r.serverPreemptionsPerDelivery.map { String(format: " (%.3f preempted)", $0) } ?? ""))
         }
         if let client = r.clientBusyCPUPercent { print(String(format: "load client CPU meanwhile: %.0f%% of one core", client)) }
         if let idle = r.idleCPUPercent, let rss = r.idleRSSMiB {

@@ -9,6 +9,9 @@ public struct ProcessSample {
     /// Context switches of all its threads so far, voluntary and not (the
     /// threads that ended are not counted: sample servers whose threads live).
     public var contextSwitches: Int
+    /// Of those, the involuntary ones: a thread taken off its core while it
+    /// could still run (preempted), not one that went to wait.
+    public var preemptions: Int
     public var at: Date
 
     public init?(pid: Int32) {
@@ -23,7 +26,7 @@ public struct ProcessSample {
         let rssKiB = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true)[1]) } ?? 0
         rssMiB = rssKiB / 1024
-        contextSwitches = Self.contextSwitches(of: pid)
+        (contextSwitches, preemptions) = Self.contextSwitches(of: pid)
         at = Date()
     }
 
@@ -32,13 +35,15 @@ public struct ProcessSample {
         (cpuSeconds - earlier.cpuSeconds) / at.timeIntervalSince(earlier.at) * 100
     }
 
-    private static func contextSwitches(of pid: Int32) -> Int {
+    /// All context switches of the process's threads, and the involuntary ones among them.
+    private static func contextSwitches(of pid: Int32) -> (all: Int, involuntary: Int) {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.reduce(0) { total, task in
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { return total }
-            return total + status.split(separator: "\n").reduce(0) { sum, line in
-                guard line.contains("ctxt_switches:") else { return sum }
-                return sum + (line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0)
+        return tasks.reduce(into: (all: 0, involuntary: 0)) { total, task in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { return }
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+                let count = line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+                total.all += count
+                if line.hasPrefix("nonvoluntary") { total.involuntary += count }
             }
         }
     }

@@ -32,6 +32,9 @@ extension TransportComparison {
         public var serverCPUMillisecondsPer1000: Double?
         /// The server's context switches (all threads) per delivery while publishing.
         public var serverContextSwitchesPerDelivery: Double?
+        /// Of those, the involuntary ones (a server thread preempted, by the
+        /// clients' threads on a machine they share), per delivery.
+        public var serverPreemptionsPerDelivery: Double?
         /// Server CPU while publishing, in % of one core, and its memory after.
         public var serverBusyCPUPercent: Double?
         public var serverRSSMiB: Double?

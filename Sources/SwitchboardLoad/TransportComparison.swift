@@ -86,6 +86,9 @@ public enum TransportComparison {
         }
         func percentile(_ p: Double) -> Double { percentile(p, of: latencies) }
         let cpu = before.flatMap { before in after.map { $0.cpuSeconds - before.cpuSeconds } }
+        func perDelivery(_ count: KeyPath<ProcessSample, Int>) -> Double? {
+            before.flatMap { before in after.map { delivered == 0 ? 0 : Double($0[keyPath: count] - before[keyPath: count]) / Double(delivered) } }
+        }
         let idle = measureIdle(configuration)
         return Result(
             transport: transport, clients: records.count, subscribed: subscribed, subscribeSeconds: subscribeSeconds,
@@ -99,9 +102,7 @@ public enum TransportComparison {
             requests: requests, emptyRequests: empty,
             bytesPerDelivery: delivered == 0 ? 0 : Double(bytes) / Double(delivered),
             serverCPUMillisecondsPer1000: cpu.map { delivered == 0 ? 0 : $0 * 1000 / Double(delivered) * 1000 },
-            serverContextSwitchesPerDelivery: before.flatMap { before in
-                after.map { delivered == 0 ? 0 : Double($0.contextSwitches - before.contextSwitches) / Double(delivered) }
-            },
+            serverContextSwitchesPerDelivery: perDelivery(\.contextSwitches), serverPreemptionsPerDelivery: perDelivery(\.preemptions),
             serverBusyCPUPercent: before.flatMap { before in after?.cpuPercent(since: before) }, serverRSSMiB: after?.rssMiB,
             clientBusyCPUPercent: clientBefore.flatMap { before in clientAfter?.cpuPercent(since: before) },
             idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB, unloadedRSSMiB: unloaded?.rssMiB,
