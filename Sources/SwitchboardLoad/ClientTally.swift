@@ -7,8 +7,6 @@ struct ClientTally {
     var ordered = true
     /// Message id and milliseconds from publish to receipt, per delivery.
     var deliveries: [(id: Int64, milliseconds: Double)] = []
-    /// Milliseconds from publish to receipt, per delivery.
-    var latencies: [Double] { deliveries.map(\.milliseconds) }
 
     /// - Parameters:
     ///   - receipts: (message id, monotonic receive time) in arrival order.

@@ -32,12 +32,9 @@ public struct MessageTiming: Codable, Sendable, Equatable {
         for delivery in deliveries { byID[delivery.id, default: []].append(delivery.milliseconds) }
         return sentAt.keys.sorted().map { id in
             let latencies = (byID[id] ?? []).sorted()
-            func percentile(_ p: Double) -> Double {
-                latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
-            }
             return MessageTiming(id: id, sentAfterMilliseconds: Double((sentAt[id] ?? start) - min(sentAt[id] ?? start, start)) / 1e6,
                                  answerMilliseconds: answers[id], deliveries: latencies.count,
-                                 p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99),
+                                 p50Milliseconds: latencies.percentile(0.5), p99Milliseconds: latencies.percentile(0.99),
                                  maxMilliseconds: latencies.last ?? 0, late: latencies.count { $0 > lateAfter })
         }
     }

@@ -81,10 +81,6 @@ public enum TransportComparison {
             empty += costs.empty - base.empty
         }
         let latencies = deliveries.map(\.milliseconds).sorted(), acks = answers.values.sorted()
-        func percentile(_ p: Double, of values: [Double]) -> Double {
-            values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))]
-        }
-        func percentile(_ p: Double) -> Double { percentile(p, of: latencies) }
         let cpu = before.flatMap { before in after.map { $0.cpuSeconds - before.cpuSeconds } }
         func perDelivery(_ count: KeyPath<ProcessSample, Int>) -> Double? {
             before.flatMap { before in after.map { delivered == 0 ? 0 : Double($0[keyPath: count] - before[keyPath: count]) / Double(delivered) } }
@@ -96,9 +92,9 @@ public enum TransportComparison {
             delivered: delivered, duplicates: duplicates, outOfOrderClients: outOfOrder, publishFailures: failures,
             publishedPerSecond: Double(sentAt.count) / publishedIn,
             deliveriesPerSecond: Double(delivered) / max(1e-9, Double(lastReceipt - start) / 1e9),
-            latencyP50Milliseconds: percentile(0.5), latencyP99Milliseconds: percentile(0.99),
+            latencyP50Milliseconds: latencies.percentile(0.5), latencyP99Milliseconds: latencies.percentile(0.99),
             latencyMaxMilliseconds: latencies.last ?? 0,
-            publishAnswerP50Milliseconds: percentile(0.5, of: acks), publishAnswerP99Milliseconds: percentile(0.99, of: acks),
+            publishAnswerP50Milliseconds: acks.percentile(0.5), publishAnswerP99Milliseconds: acks.percentile(0.99),
             requests: requests, emptyRequests: empty,
             bytesPerDelivery: delivered == 0 ? 0 : Double(bytes) / Double(delivered),
             serverCPUMillisecondsPer1000: cpu.map { delivered == 0 ? 0 : $0 * 1000 / Double(delivered) * 1000 },
@@ -107,7 +103,7 @@ public enum TransportComparison {
             clientBusyCPUPercent: clientBefore.flatMap { before in clientAfter?.cpuPercent(since: before) },
             idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB, unloadedRSSMiB: unloaded?.rssMiB,
             connections: lineClients?.count ?? channels.count, latencies: latencies,
-            timeline: MessageTiming.timeline(sentAt: sentAt, start: start, answers: answers, deliveries: deliveries, lateAfter: percentile(0.99)))
+            timeline: MessageTiming.timeline(sentAt: sentAt, start: start, answers: answers, deliveries: deliveries, lateAfter: latencies.percentile(0.99)))
     }
 
     /// Opens every client, `connectBatch` at a time.

@@ -58,7 +58,8 @@ struct ClientTallyTests {
         let tally = ClientTally(receipts: ClientTally.receiptsByID(lines, idByIndex: idByIndex), sentAt: sentAt)
         #expect(tally.ordered)
         #expect(tally.delivered == 3 && tally.duplicates == 0)
-        #expect(tally.latencies == [2, 2, 2])
+        #expect(tally.deliveries.map(\.milliseconds) == [2, 2, 2])
+        #expect(tally.deliveries.map(\.id) == [10, 11, 12])
     }
 
     @Test func outOfOrderDuplicatesAndForeignIDsAreTold() {
