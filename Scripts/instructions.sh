@@ -7,7 +7,8 @@
 # `switchboard bench` (this tree's release build: the same load client for
 # every server measured) holds CLIENTS subscribers and publishes closed loop
 # (each message after the last was delivered). The run is made twice, with
-# FEW and with MANY messages; the difference of the two totals, divided by
+# FEW and with MANY messages, each after WARM messages of warm-up and the
+# counters then zeroed; the difference of the two totals, divided by
 # the extra deliveries, is the cost of one delivery with start-up,
 # connection and shutdown costs cancelled out. CLIENTS=1 gives the cost of a
 # publish (with its one delivery).
@@ -32,7 +33,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRANSPORTS=${TRANSPORTS:-"sse websocket tcp long-poll"}
-CLIENTS=${CLIENTS:-20} FEW=${FEW:-20} MANY=${MANY:-120}
+CLIENTS=${CLIENTS:-20} FEW=${FEW:-20} MANY=${MANY:-120} WARM=${WARM:-20}
 command -v valgrind >/dev/null || Scripts/apt-install.sh valgrind
 if [ -z "${CLIENT:-}" ]; then swift build -c release --product switchboard >&2; fi
 client=${CLIENT:-.build/release/switchboard}
@@ -72,9 +73,15 @@ total() {
   local up=
   for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/healthz" && { up=1; break; }; sleep 0.1; done
   [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
-  "$client" bench "${target[@]}" --transport "$transport" --json \
-    --clients "$CLIENTS" --messages "$messages" --closed-loop --publishers 1 --idle-seconds 0 \
-    --connect-batch 10 ${BENCH_ARGS:-} >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }
+  # A warm-up run first, then the counters zeroed: what a server does once (the Swift runtime's first
+  # look-ups of a conformance, a first log line, the statements' first compile) lands in whichever run first
+  # takes that path, and was up to 20 M instructions that the two runs did not share (raw TCP's figure moved
+  # 5,111 -> 16,451 between runs).
+  local run=(bench "${target[@]}" --transport "$transport" --json --clients "$CLIENTS" --closed-loop --publishers 1
+             --idle-seconds 0 --connect-batch 10 ${BENCH_ARGS:-})
+  "$client" "${run[@]}" --messages "$WARM" >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }
+  callgrind_control --zero "$server_pid" >/dev/null 2>&1 || { echo "callgrind_control could not zero the counters" >&2; exit 1; }
+  "$client" "${run[@]}" --messages "$messages" >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }
   kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
   [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$out" "$KEEP/"  # for callgrind_annotate
   # The server's instructions, and the requests the clients made while publishing.
