@@ -74,9 +74,8 @@ total() {
   for _ in $(seq 600); do curl -s -o /dev/null "http://127.0.0.1:$http/healthz" && { up=1; break; }; sleep 0.1; done
   [ -n "$up" ] || { echo "the server did not start under valgrind:" >&2; tail -5 "$work/server.log" >&2; exit 1; }
   # A warm-up run first, then the counters zeroed: what a server does once (the Swift runtime's first
-  # look-ups of a conformance, a first log line, the statements' first compile) lands in whichever run first
-  # takes that path, and was up to 20 M instructions that the two runs did not share (raw TCP's figure moved
-  # 5,111 -> 16,451 between runs).
+  # look-ups of a conformance: 63 M instructions in one profile) fell in whichever run first took that
+  # path, and raw TCP's figure moved 5,111 -> 16,451 between runs.
   local run=(bench "${target[@]}" --transport "$transport" --json --clients "$CLIENTS" --closed-loop --publishers 1
              --idle-seconds 0 --connect-batch 10 ${BENCH_ARGS:-})
   "$client" "${run[@]}" --messages "$WARM" >"$work/bench.log" 2>&1 || { cat "$work/bench.log" >&2; exit 1; }

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 
 /// One published message's way through a run, for telling where a tail
 /// came from: when it was sent, how long its answer took, how long its
@@ -34,7 +35,7 @@ public struct MessageTiming: Codable, Sendable, Equatable {
             let latencies = (byID[id] ?? []).sorted()
             return MessageTiming(id: id, sentAfterMilliseconds: Double((sentAt[id] ?? start) - min(sentAt[id] ?? start, start)) / 1e6,
                                  answerMilliseconds: answers[id], deliveries: latencies.count,
-                                 p50Milliseconds: latencies.percentile(0.5), p99Milliseconds: latencies.percentile(0.99),
+                                 p50Milliseconds: latencies.nearestRank(0.5) ?? 0, p99Milliseconds: latencies.nearestRank(0.99) ?? 0,
                                  maxMilliseconds: latencies.last ?? 0, late: latencies.count { $0 > lateAfter })
         }
     }

@@ -81,6 +81,7 @@ public enum TransportComparison {
             empty += costs.empty - base.empty
         }
         let latencies = deliveries.map(\.milliseconds).sorted(), acks = answers.values.sorted()
+        let p99 = latencies.nearestRank(0.99) ?? 0
         let cpu = before.flatMap { before in after.map { $0.cpuSeconds - before.cpuSeconds } }
         func perDelivery(_ count: KeyPath<ProcessSample, Int>) -> Double? {
             before.flatMap { before in after.map { delivered == 0 ? 0 : Double($0[keyPath: count] - before[keyPath: count]) / Double(delivered) } }
@@ -92,9 +93,9 @@ public enum TransportComparison {
             delivered: delivered, duplicates: duplicates, outOfOrderClients: outOfOrder, publishFailures: failures,
             publishedPerSecond: Double(sentAt.count) / publishedIn,
             deliveriesPerSecond: Double(delivered) / max(1e-9, Double(lastReceipt - start) / 1e9),
-            latencyP50Milliseconds: latencies.percentile(0.5), latencyP99Milliseconds: latencies.percentile(0.99),
+            latencyP50Milliseconds: latencies.nearestRank(0.5) ?? 0, latencyP99Milliseconds: p99,
             latencyMaxMilliseconds: latencies.last ?? 0,
-            publishAnswerP50Milliseconds: acks.percentile(0.5), publishAnswerP99Milliseconds: acks.percentile(0.99),
+            publishAnswerP50Milliseconds: acks.nearestRank(0.5) ?? 0, publishAnswerP99Milliseconds: acks.nearestRank(0.99) ?? 0,
             requests: requests, emptyRequests: empty,
             bytesPerDelivery: delivered == 0 ? 0 : Double(bytes) / Double(delivered),
             serverCPUMillisecondsPer1000: cpu.map { delivered == 0 ? 0 : $0 * 1000 / Double(delivered) * 1000 },
@@ -103,7 +104,7 @@ public enum TransportComparison {
             clientBusyCPUPercent: clientBefore.flatMap { before in clientAfter?.cpuPercent(since: before) },
             idleCPUPercent: idle?.cpuPercent, idleRSSMiB: idle?.rssMiB, unloadedRSSMiB: unloaded?.rssMiB,
             connections: lineClients?.count ?? channels.count, latencies: latencies,
-            timeline: MessageTiming.timeline(sentAt: sentAt, start: start, answers: answers, deliveries: deliveries, lateAfter: latencies.percentile(0.99)))
+            timeline: MessageTiming.timeline(sentAt: sentAt, start: start, answers: answers, deliveries: deliveries, lateAfter: p99))
     }
 
     /// Opens every client, `connectBatch` at a time.

@@ -89,7 +89,7 @@ public enum TypingProbe {
             let times = got[transport] ?? []
             let latencies = zip(sentAt, times).map { Double($1 &- $0) / 1e6 }.sorted()
             return Result(transport: transport, sent: notices, delivered: min(times.count, notices),
-                          latencyP50Milliseconds: latencies.isEmpty ? nil : latencies[latencies.count / 2],
+                          latencyP50Milliseconds: latencies.nearestRank(0.5),
                           latencyMaxMilliseconds: latencies.last)
         }
     }

@@ -108,11 +108,8 @@ public final class DeliveryStats: Sendable {
         for transport in Transport.allCases {
             let tally = tallies[transport.ordinal]
             let sorted = tally.samples.sorted()
-            func percentile(_ p: Double) -> Double? {
-                sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-            }
             result[transport] = TransportFigures(delivered: tally.delivered,
-                                                 p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99))
+                                                 p50Milliseconds: sorted.nearestRank(0.5), p99Milliseconds: sorted.nearestRank(0.99))
         }
         return result
     }
