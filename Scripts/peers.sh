@@ -16,7 +16,8 @@
 #   SERVER_ARGS="--threads 1" Scripts/peers.sh  # every Switchboard started with these too
 #   BINARY=.build-release/release/switchboard Scripts/peers.sh   # a build made elsewhere
 #
-# Workloads: sse1000 sse5000 sse5000rate longpoll1000 idle5000 publish
+# Workloads: sse1000 sse5000 sse5000rate longpoll1000 longpollrates (at 25,
+# 100 and 200/s; not run by default) idle5000 publish
 # publishmem (a Switchboard with --db :memory:) shortpoll syscalls (per publish,
 # strace -c) instructions
 # (per delivery, under callgrind: Scripts/instructions.sh),
@@ -201,6 +202,13 @@ for workload in $ordered; do
     for server in switchboard nchan; do bench sse5000rate $server sse --clients 5000 --messages 200 --rate 15 --idle-seconds 0; done ;;
   longpoll1000)
     for server in switchboard nchan; do bench longpoll1000 $server long-poll --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
+  longpollrates)
+    # The same 1,000 long polls at other rates (4 s each): the faster
+    # messages come, the more each answer carries, and the fewer polls wait
+    # parked (suspended) for the next one. Not in the default list.
+    for rate in 25 100 200; do
+      for server in switchboard nchan; do bench longpoll1000-$rate $server long-poll --clients 1000 --messages $((rate * 4)) --rate $rate --idle-seconds 0; done
+    done ;;
   idle5000|tls-idle5000)
     for server in switchboard nchan; do bench $workload $server sse --clients 5000 --messages 1 --rate 1 --idle-seconds 10; done ;;
   publish)
@@ -292,6 +300,11 @@ def per_answer(x):
 add("long-poll: messages per answered request", "longpoll1000", per_answer, "", "higher")
 add("long-poll: server CPU per 1,000 answered requests", "longpoll1000",
     lambda x: x["result"]["serverCPUMillisecondsPer1000"] * per_answer(x), "ms", "lower")
+for rate in (25, 100, 200):
+    add(f"long-poll @ {rate}/s: server CPU per 1,000 deliveries", f"longpoll1000-{rate}", r("serverCPUMillisecondsPer1000"), "ms", "lower")
+    add("same: messages per answered request", f"longpoll1000-{rate}", per_answer, "", "higher")
+    add("same: server CPU per 1,000 answered requests", f"longpoll1000-{rate}",
+        lambda x: x["result"]["serverCPUMillisecondsPer1000"] * per_answer(x), "ms", "lower")
 def per_connection(row):
     x = row["result"]
     return (x["idleRSSMiB"] - x["unloadedRSSMiB"]) * 1024 / x["subscribed"]
