@@ -17,7 +17,7 @@
 #   BINARY=.build-release/release/switchboard Scripts/peers.sh   # a build made elsewhere
 #
 # Workloads: sse1000 sse5000 sse5000rate longpoll1000 longpollrates (at 25,
-# 100 and 200/s; not run by default) idle5000 publish
+# 100 and 200/s, and 100 polls at 25/s; not run by default) idle5000 publish
 # publishmem (a Switchboard with --db :memory:) shortpoll syscalls (per publish,
 # strace -c) instructions
 # (per delivery, under callgrind: Scripts/instructions.sh),
@@ -208,7 +208,9 @@ for workload in $ordered; do
     # parked (suspended) for the next one. Not in the default list.
     for rate in 25 100 200; do
       for server in switchboard nchan; do bench longpoll1000-$rate $server long-poll --clients 1000 --messages $((rate * 4)) --rate $rate --idle-seconds 0; done
-    done ;;
+    done
+    # A quiet room: 100 polls, every one waiting when a message comes.
+    for server in switchboard nchan; do bench longpoll100-25 $server long-poll --clients 100 --messages 200 --rate 25 --idle-seconds 0; done ;;
   idle5000|tls-idle5000)
     for server in switchboard nchan; do bench $workload $server sse --clients 5000 --messages 1 --rate 1 --idle-seconds 10; done ;;
   publish)
@@ -305,6 +307,8 @@ for rate in (25, 100, 200):
     add("same: messages per answered request", f"longpoll1000-{rate}", per_answer, "", "higher")
     add("same: server CPU per 1,000 answered requests", f"longpoll1000-{rate}",
         lambda x: x["result"]["serverCPUMillisecondsPer1000"] * per_answer(x), "ms", "lower")
+add("long-poll, 100 subscribers @ 25/s (each waits): server CPU per 1,000 deliveries", "longpoll100-25",
+    r("serverCPUMillisecondsPer1000"), "ms", "lower")
 def per_connection(row):
     x = row["result"]
     return (x["idleRSSMiB"] - x["unloadedRSSMiB"]) * 1024 / x["subscribed"]
