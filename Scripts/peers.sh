@@ -299,14 +299,14 @@ add("long-poll: server context switches per delivery", "longpoll1000", r("server
 # which part of that row is the answer's own cost.
 def per_answer(x):
     return x["result"]["delivered"] / (x["result"]["requests"] - x["result"]["emptyRequests"])
+def cpu_per_answer(x):
+    return x["result"]["serverCPUMillisecondsPer1000"] * per_answer(x)
 add("long-poll: messages per answered request", "longpoll1000", per_answer, "", "higher")
-add("long-poll: server CPU per 1,000 answered requests", "longpoll1000",
-    lambda x: x["result"]["serverCPUMillisecondsPer1000"] * per_answer(x), "ms", "lower")
+add("long-poll: server CPU per 1,000 answered requests", "longpoll1000", cpu_per_answer, "ms", "lower")
 for rate in (25, 100, 200):
     add(f"long-poll @ {rate}/s: server CPU per 1,000 deliveries", f"longpoll1000-{rate}", r("serverCPUMillisecondsPer1000"), "ms", "lower")
     add("same: messages per answered request", f"longpoll1000-{rate}", per_answer, "", "higher")
-    add("same: server CPU per 1,000 answered requests", f"longpoll1000-{rate}",
-        lambda x: x["result"]["serverCPUMillisecondsPer1000"] * per_answer(x), "ms", "lower")
+    add("same: server CPU per 1,000 answered requests", f"longpoll1000-{rate}", cpu_per_answer, "ms", "lower")
 add("long-poll, 100 subscribers @ 25/s (each waits): server CPU per 1,000 deliveries", "longpoll100-25",
     r("serverCPUMillisecondsPer1000"), "ms", "lower")
 def per_connection(row):
