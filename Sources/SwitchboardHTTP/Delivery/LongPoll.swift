@@ -34,7 +34,8 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
         self.services = services
         self.user = user
         self.room = room
-        self.state = LongPollState(deadline: DeadlineScheduler.now() + UInt64(wait) * 1_000_000_000)
+        let now = DeadlineScheduler.now()
+        self.state = LongPollState(arrived: now, deadline: now + UInt64(wait) * 1_000_000_000)
         super.init(transport: .longPoll, room: room, since: 0, access: services.access.readerAccess(identity),
                    pages: services.pages)
     }
@@ -77,6 +78,7 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
         exchange.resumeInTurn()
     }
 
+    /// The deadline, or the time to watch the client (``LongPollState``).
     func deadlinePassed() {
         if services.bus.unpark(self) { wake() }
     }
@@ -110,18 +112,20 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
                 let outcome = try bus.pumpWithoutParking(self, limit: limit,
                                                          whileFetching: { exchange.suspend(continuingWith: self) })
                 return outcome == .fetching ? .suspended : .respond(page)
-            case .waitForNews(let scheduleDeadline):
+            case .waitForNews(let wakeAt, let watchHangup):
                 switch try bus.pump(self, limit: limit, park: { exchange.suspend(continuingWith: self) }) {
                 case .delivered, .empty, .closed, .interrupted:
                     return .respond(page)
                 case .cancelled:
                     return .respond(.error(endReason?.error ?? ConnectionEnd.kicked.error))
                 case .parked, .fetching:
-                    if scheduleDeadline { services.scheduler.schedule(at: state.deadline, self) }
-                    // A client that leaves frees its connection within moments, not at the deadline.
-                    exchange.watchHangup { [self] in
-                        markClientLeft()
-                        if services.bus.unpark(self) { wake() }
+                    if let wakeAt { services.scheduler.schedule(at: wakeAt, self) }
+                    // A client that leaves frees its connection within moments of the watch, not at the deadline.
+                    if watchHangup {
+                        exchange.watchHangup { [self] in
+                            markClientLeft()
+                            if services.bus.unpark(self) { wake() }
+                        }
                     }
                     return .suspended
                 }

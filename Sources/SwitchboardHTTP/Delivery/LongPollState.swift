@@ -1,12 +1,23 @@
 /// What a long poll does next, decided with no I/O from the time, whether
 /// its user was kicked and whether the bus is closed: wait for news until
 /// the deadline, then answer with whatever is there.
+///
+/// A poll that has waited ``watchDelay`` is woken once to have the
+/// hang-up watch armed (a client that leaves is then noticed within moments);
+/// one answered before that, as nearly every poll in a room that is talking,
+/// never arms it: a wait costs no `epoll_ctl` of the watch's, no lock and no
+/// entry in its table (docs/ARCHITECTURE.md, "What a wait costs").
 struct LongPollState: Equatable {
+    /// How long a poll waits before its client's hang-up is watched (1 s).
+    static let watchDelay: UInt64 = 1_000_000_000
+
     /// The next step.
     enum Step: Equatable {
-        /// Read after the cursor and park when nothing is new; schedule the
-        /// deadline wake-up the first time.
-        case waitForNews(scheduleDeadline: Bool)
+        /// Read after the cursor and park when nothing is new. `wakeAt`: the
+        /// monotonic time to be woken at (scheduled once for the watch,
+        /// once for the deadline; nil: already scheduled). `watchHangup`:
+        /// arm the hang-up watch while parked.
+        case waitForNews(wakeAt: UInt64?, watchHangup: Bool)
         /// The deadline passed (or the server is stopping, or the client
         /// left): answer with what is there, maybe nothing.
         case answerNow
@@ -16,10 +27,15 @@ struct LongPollState: Equatable {
 
     /// Monotonic nanoseconds after which the poll answers.
     let deadline: UInt64
-    private var waiting = false
+    /// Monotonic nanoseconds after which a parked poll's client is watched.
+    private let watchFrom: UInt64
+    /// The wake-up scheduled last, if any.
+    private var scheduled: UInt64?
 
-    init(deadline: UInt64) {
+    /// `arrived`: when the request came (monotonic nanoseconds).
+    init(arrived: UInt64, deadline: UInt64) {
         self.deadline = deadline
+        self.watchFrom = arrived + Self.watchDelay
     }
 
     /// Called when the request arrives and each time it is woken.
@@ -27,7 +43,11 @@ struct LongPollState: Equatable {
     mutating func next(now: UInt64, kicked: Bool, busClosed: Bool, clientLeft: Bool = false) -> Step {
         if kicked { return .answerKicked }
         if now >= deadline || busClosed || clientLeft { return .answerNow }
-        defer { waiting = true }
-        return .waitForNews(scheduleDeadline: !waiting)
+        let watching = now >= watchFrom
+        // Woken at the watch's time (or first parked): the next wake-up.
+        let wake = watching || watchFrom >= deadline ? deadline : watchFrom
+        guard scheduled != wake else { return .waitForNews(wakeAt: nil, watchHangup: watching) }
+        scheduled = wake
+        return .waitForNews(wakeAt: wake, watchHangup: watching)
     }
 }
