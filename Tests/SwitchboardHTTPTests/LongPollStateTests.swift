@@ -29,6 +29,20 @@ struct LongPollStateTests {
         #expect(state.next(now: 12 * second, kicked: false, busClosed: false) == .waitForNews(wakeAt: nil, watchHangup: true))
     }
 
+    @Test func aWakeUpSpentWhileThePollWasNotParkedIsDueWhenItParks() {
+        var state = LongPollState(arrived: 0, deadline: 25 * second)
+        #expect(!state.wakeIsDue(now: 0))
+        #expect(state.next(now: 0, kicked: false, busClosed: false) == .waitForNews(wakeAt: second, watchHangup: false))
+        #expect(!state.wakeIsDue(now: second - 1))
+        // Woken by a message just before 1 s, parked again with nothing new (the timer not moved) after the timer went off.
+        #expect(state.next(now: second - 1, kicked: false, busClosed: false) == .waitForNews(wakeAt: nil, watchHangup: false))
+        #expect(state.wakeIsDue(now: second))
+        // Acted on: the deadline is next, not yet due.
+        #expect(state.next(now: second, kicked: false, busClosed: false) == .waitForNews(wakeAt: 25 * second, watchHangup: true))
+        #expect(!state.wakeIsDue(now: second + 1))
+        #expect(state.wakeIsDue(now: 25 * second))
+    }
+
     @Test func aWaitNoLongerThanTheWatchDelayIsOnlyWokenAtItsDeadline() {
         var short = LongPollState(arrived: 0, deadline: second)
         #expect(short.next(now: 0, kicked: false, busClosed: false) == .waitForNews(wakeAt: second, watchHangup: false))

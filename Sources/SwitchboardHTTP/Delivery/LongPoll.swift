@@ -127,6 +127,8 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
                             if services.bus.unpark(self) { wake() }
                         }
                     }
+                    // A wake-up spent while this poll was on its way here (``LongPollState/wakeIsDue(now:)``).
+                    if state.wakeIsDue(now: DeadlineScheduler.now()), bus.unpark(self) { wake() }
                     return .suspended
                 }
             }
