@@ -148,7 +148,9 @@ public final class HTTPExchange: @unchecked Sendable {
     /// socket (or it is reset) while this exchange is suspended: libmicrohttpd
     /// does not watch a suspended connection's socket. The handler should
     /// resume the exchange, which then answers (to nobody) and is closed.
-    /// After ``suspend(continuingWith:)``, on the worker thread; the watch
+    /// After ``suspend(continuingWith:)``, on the worker thread (or on another
+    /// while the exchange stays suspended and nothing can resume it, as a
+    /// long poll's watch is armed under the bus's lock); the watch
     /// ends when the continuation is resumed or the exchange completes. (A
     /// streamed response is watched by the daemon for its whole life:
     /// ``HTTPStreamBody/clientLeft()``.)

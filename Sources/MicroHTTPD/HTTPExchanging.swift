@@ -49,6 +49,7 @@ public protocol HTTPExchanging: AnyObject, Sendable {
     /// within a pass (a publish's commit). Worker thread only.
     func askAgain(continuingWith continuation: any HTTPContinuation)
     /// Calls `handler` (once, from any thread) if the client leaves while the exchange is suspended.
+    /// On the worker thread, or on another while the exchange stays suspended and cannot be resumed.
     func watchHangup(_ handler: @escaping @Sendable () -> Void)
     /// Un-parks a suspended exchange; safe from any thread.
     func resume()

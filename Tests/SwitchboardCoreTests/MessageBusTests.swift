@@ -137,6 +137,21 @@ struct MessageBusTests {
         try bus.publishAndWait(draft("x", room: "a"))
         #expect(waiter.count == 0)
     }
+
+    @Test func whileParkedRunsOnlyForAParkedWaiterAndLeavesItParked() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let waiter = CountingSubscriber()
+        var runs = 0
+        #expect(!bus.whileParked(waiter) { runs += 1 })
+        _ = try bus.readOrPark(after: 0, in: .rooms(["a"]), limit: 1, for: waiter, park: {})
+        #expect(bus.whileParked(waiter) { runs += 1 })
+        #expect(runs == 1 && bus.parkedCount == 1)
+        // Still parked: the next message wakes it.
+        try bus.publishAndWait(draft("x", room: "a"))
+        #expect(waiter.count == 1)
+        #expect(!bus.whileParked(waiter) { runs += 1 })
+        #expect(runs == 1)
+    }
 }
 
 @Suite("Cancelling a waiter")

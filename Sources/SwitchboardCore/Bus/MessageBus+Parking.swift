@@ -79,6 +79,18 @@ extension MessageBus {
         state.withLock { $0.parked.remove(subscriber) } != nil
     }
 
+    /// Runs `body` under the bus's lock if `subscriber` is parked, leaving
+    /// it parked; false (`body` not run) if it is not. Nothing can wake it
+    /// while `body` runs (a wake-up takes it out under this lock first), so
+    /// `body` may touch what its own thread touches once woken.
+    public func whileParked(_ subscriber: any Subscriber, _ body: () -> Void) -> Bool {
+        state.withLock { _ in
+            guard subscriber.parkingSpot.parked != nil else { return false }
+            body()
+            return true
+        }
+    }
+
     /// Call after making `subscriber.isCancelled` true: wakes it if it is
     /// parked. If it is on its way to parking instead, the bus sees the flag
     /// under its lock and refuses (``BusRead/cancelled``), so nothing is lost.

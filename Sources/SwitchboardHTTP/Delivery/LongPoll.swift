@@ -20,6 +20,8 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
     // worker, the pump, the deadline scheduler under its lock)
     // (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
     @exclusivity(unchecked) private var state: LongPollState
+    /// The state's deadline, for the scheduler's thread (which does not touch `state`).
+    private let deadline: UInt64
     /// The scheduler's bookkeeping (``DeadlineTarget``).
     @exclusivity(unchecked) var deadlineSlot = -1
     /// Its entry in the connection directory (nil: only counted, see ``start``).
@@ -35,7 +37,9 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
         self.user = user
         self.room = room
         let now = DeadlineScheduler.now()
-        self.state = LongPollState(arrived: now, deadline: now + UInt64(wait) * 1_000_000_000)
+        let deadline = now + UInt64(wait) * 1_000_000_000
+        self.deadline = deadline
+        self.state = LongPollState(arrived: now, deadline: deadline)
         super.init(transport: .longPoll, room: room, since: 0, access: services.access.readerAccess(identity),
                    pages: services.pages)
     }
@@ -79,8 +83,37 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
     }
 
     /// The deadline, or the time to watch the client (``LongPollState``).
+    /// (A poll answered as this runs may be scheduled again after its
+    /// completion let go: the scheduler then holds it until its deadline.)
     func deadlinePassed() {
-        if services.bus.unpark(self) { wake() }
+        let now = DeadlineScheduler.now()
+        wakeUpCame(now: now)
+        if now < deadline { services.scheduler.schedule(at: deadline, self) }
+    }
+
+    /// At the deadline the poll is woken to answer. At the watch's time a
+    /// parked poll is watched where it is, under the bus's lock (nothing
+    /// resumes it meanwhile), with no resume and park again; one on its way
+    /// to parking watches itself when it parks.
+    private func wakeUpCame(now: UInt64) {
+        if now >= deadline {
+            if services.bus.unpark(self) { wake() }
+        } else {
+            watchHangupWhileParked()
+        }
+    }
+
+    /// A client that leaves frees its connection within moments of the
+    /// watch, not at the deadline. Armed under the bus's lock, by the worker
+    /// or the scheduler's thread, whichever comes first (the exchange keeps
+    /// one watch); a poll already woken is not watched (its resume ends it).
+    private func watchHangupWhileParked() {
+        _ = services.bus.whileParked(self) {
+            exchange.watchHangup { [self] in
+                markClientLeft()
+                if services.bus.unpark(self) { wake() }
+            }
+        }
     }
 
     /// Ended from any thread (a kick, a ban, the token expired or revoked).
@@ -120,15 +153,10 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
                     return .respond(.error(endReason?.error ?? ConnectionEnd.kicked.error))
                 case .parked, .fetching:
                     if let wakeAt { services.scheduler.schedule(at: wakeAt, self) }
-                    // A client that leaves frees its connection within moments of the watch, not at the deadline.
-                    if watchHangup {
-                        exchange.watchHangup { [self] in
-                            markClientLeft()
-                            if services.bus.unpark(self) { wake() }
-                        }
-                    }
+                    if watchHangup { watchHangupWhileParked() }
                     // A wake-up spent while this poll was on its way here (``LongPollState/wakeIsDue(now:)``).
-                    if state.wakeIsDue(now: DeadlineScheduler.now()), bus.unpark(self) { wake() }
+                    let now = DeadlineScheduler.now()
+                    if state.wakeIsDue(now: now) { wakeUpCame(now: now) }
                     return .suspended
                 }
             }

@@ -2,10 +2,10 @@
 /// its user was kicked and whether the bus is closed: wait for news until
 /// the deadline, then answer with whatever is there.
 ///
-/// A poll that has waited ``watchDelay`` is woken once to have the
-/// hang-up watch armed (a client that leaves is then noticed within moments);
-/// one answered before that, as nearly every poll in a room that is talking,
-/// never arms it: a wait costs no `epoll_ctl` of the watch's, no lock and no
+/// A poll that has waited ``watchDelay`` has the hang-up watch armed (a
+/// client that leaves is then noticed within moments): by the scheduler's
+/// thread where it is parked, and by every park after that. One answered
+/// before, as nearly every poll in a room that is talking, never arms it: a wait costs no `epoll_ctl` of the watch's, no lock and no
 /// entry in its table (docs/ARCHITECTURE.md, "A long poll is one object").
 struct LongPollState: Equatable {
     /// How long a poll waits before its client's hang-up is watched (1 s).
