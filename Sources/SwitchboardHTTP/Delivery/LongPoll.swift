@@ -83,36 +83,36 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
     }
 
     /// The deadline, or the time to watch the client (``LongPollState``).
-    /// (A poll answered as this runs may be scheduled again after its
-    /// completion let go: the scheduler then holds it until its deadline.)
     func deadlinePassed() {
-        let now = DeadlineScheduler.now()
-        wakeUpCame(now: now)
-        if now < deadline { services.scheduler.schedule(at: deadline, self) }
+        wakeUpCame(now: DeadlineScheduler.now())
     }
 
     /// At the deadline the poll is woken to answer. At the watch's time a
-    /// parked poll is watched where it is, under the bus's lock (nothing
-    /// resumes it meanwhile), with no resume and park again; one on its way
-    /// to parking watches itself when it parks.
+    /// parked poll is watched where it is and its wake-up moved to the
+    /// deadline, with no resume and park again; one not parked (on its way
+    /// to parking, or answered) is left to its worker, which does both when
+    /// it parks (``LongPollState``).
     private func wakeUpCame(now: UInt64) {
         if now >= deadline {
             if services.bus.unpark(self) { wake() }
         } else {
-            watchHangupWhileParked()
+            watchHangupWhileParked(movingWakeUpTo: deadline)
         }
     }
 
     /// A client that leaves frees its connection within moments of the
-    /// watch, not at the deadline. Armed under the bus's lock, by the worker
-    /// or the scheduler's thread, whichever comes first (the exchange keeps
-    /// one watch); a poll already woken is not watched (its resume ends it).
-    private func watchHangupWhileParked() {
+    /// watch, not at the deadline. Under the bus's lock, only while parked
+    /// (nothing resumes the poll meanwhile, so the worker and the
+    /// scheduler's thread never race for the exchange's one watch, and a
+    /// wake-up moved here is never that of a poll already answered): a
+    /// table insert and one `epoll_ctl`, once for a poll that waits a second.
+    private func watchHangupWhileParked(movingWakeUpTo wakeAt: UInt64?) {
         _ = services.bus.whileParked(self) {
             exchange.watchHangup { [self] in
                 markClientLeft()
                 if services.bus.unpark(self) { wake() }
             }
+            if let wakeAt { services.scheduler.schedule(at: wakeAt, self) }
         }
     }
 
@@ -153,7 +153,7 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
                     return .respond(.error(endReason?.error ?? ConnectionEnd.kicked.error))
                 case .parked, .fetching:
                     if let wakeAt { services.scheduler.schedule(at: wakeAt, self) }
-                    if watchHangup { watchHangupWhileParked() }
+                    if watchHangup { watchHangupWhileParked(movingWakeUpTo: nil) }
                     // A wake-up spent while this poll was on its way here (``LongPollState/wakeIsDue(now:)``).
                     let now = DeadlineScheduler.now()
                     if state.wakeIsDue(now: now) { wakeUpCame(now: now) }

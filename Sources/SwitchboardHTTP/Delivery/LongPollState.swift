@@ -5,8 +5,9 @@
 /// A poll that has waited ``watchDelay`` has the hang-up watch armed (a
 /// client that leaves is then noticed within moments): by the scheduler's
 /// thread where it is parked, and by every park after that. One answered
-/// before, as nearly every poll in a room that is talking, never arms it: a wait costs no `epoll_ctl` of the watch's, no lock and no
-/// entry in its table (docs/ARCHITECTURE.md, "A long poll is one object").
+/// before, as nearly every poll in a room that is talking, never arms it:
+/// a wait costs no `epoll_ctl` of the watch's, no lock and no entry in its
+/// table (docs/ARCHITECTURE.md, "A long poll is one object").
 struct LongPollState: Equatable {
     /// How long a poll waits before its client's hang-up is watched (1 s).
     static let watchDelay: UInt64 = 1_000_000_000
@@ -53,8 +54,8 @@ struct LongPollState: Equatable {
 
     /// Whether the wake-up scheduled last is due at `now`. Asked after the
     /// poll parked: a wake-up that came while it was on its way to parking
-    /// (woken by a message and not yet parked again) found nothing to wake
-    /// and was spent; without this the poll would wait past its deadline.
+    /// (after a wake that gave it nothing) found nothing to wake and was
+    /// spent; without this the poll would wait past its deadline, or unwatched.
     func wakeIsDue(now: UInt64) -> Bool {
         scheduled.map { now >= $0 } ?? false
     }
