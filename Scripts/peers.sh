@@ -13,6 +13,9 @@
 #   Scripts/peers.sh            # everything (about 11 minutes)
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
 #   RESULTS=/tmp/peers.jsonl Scripts/peers.sh   # and keep the raw JSON lines
+#   RUNS=3 Scripts/peers.sh     # three runs, then each row's median ratio (as
+#                               # docs/BENCHMARKS.md reports them); with RESULTS=/tmp/peers,
+#                               # each run's lines in /tmp/peers-1.jsonl ... -3.jsonl
 #   SERVER_ARGS="--threads 1" Scripts/peers.sh  # every Switchboard started with these too
 #   BINARY=.build-release/release/switchboard Scripts/peers.sh   # a build made elsewhere
 #
@@ -40,6 +43,22 @@ ulimit -n "$(ulimit -Hn)"
 # BINARY=path: a release build made elsewhere (e.g. with --scratch-path), used as it is.
 if [ -z "${BINARY:-}" ]; then swift build -c release --product switchboard >&2; fi
 binary=${BINARY:-.build/release/switchboard}
+
+# RUNS=N: the whole of this N times, each with servers started afresh, then
+# every row's median ratio and each run's (Scripts/peers_table.py).
+if [ "${RUNS:-1}" -gt 1 ]; then
+  kept="$(mktemp -d -t switchboard-peers-runs.XXXXXX)"
+  files=()
+  for run in $(seq "$RUNS"); do
+    echo "== run $run of $RUNS"
+    files+=("${RESULTS:-$kept/run}-$run.jsonl")
+    RUNS=1 BINARY="$binary" RESULTS="${files[-1]}" Scripts/peers.sh
+  done
+  echo
+  echo "== the median of $RUNS runs (each run's raw JSON lines: ${files[*]})"
+  python3 Scripts/peers_table.py "${files[@]}"
+  exit 0
+fi
 
 work="$(mktemp -d -t switchboard-peers.XXXXXX)"
 chmod 755 "$work"
@@ -252,100 +271,4 @@ done
 # RESULTS=path: keep every run's raw JSON (one line per server and workload).
 if [ -n "${RESULTS:-}" ]; then cp "$results" "$RESULTS"; fi
 
-python3 - "$results" <<'PY'
-import json, sys
-rows = [json.loads(line) for line in open(sys.argv[1])]
-def find(workload, server):
-    return next((r for r in rows if r["workload"] == workload and r["server"] == server), None)
-table = []
-def fmt(value, unit):
-    text = f"{value:,.3f}" if 0 < abs(value) < 1 else f"{value:,.1f}"
-    return f"{text} {unit}".strip()
-def add(what, workload, pick, unit, better, nchan_workload=None):
-    s, n = find(workload, "switchboard"), find(nchan_workload or workload, "nchan")
-    if not s or not n: return
-    try:
-        a, b = pick(s), pick(n)
-    except (KeyError, TypeError, ZeroDivisionError):
-        table.append((what, "failed", "failed", "–")); return
-    if a is None or b is None:
-        table.append((what, str(a), str(b), "–")); return
-    if b == 0:
-        table.append((what, fmt(a, unit), fmt(b, unit), "–")); return
-    ratio = a / b
-    worse = (ratio > 1) if better == "lower" else (ratio < 1)
-    table.append((what, fmt(a, unit), fmt(b, unit), f"{ratio:.2f}" + (" (worse)" if worse else "")))
-def r(key):
-    return lambda row: row["result"][key]
-def complete(row):
-    x = row["result"]
-    return x["delivered"] == x["expected"] and x["duplicates"] == 0 and x["outOfOrderClients"] == 0
-def ms(text):
-    value = float(text.rstrip("usm"))
-    return value / 1000 if text.endswith("us") else value * 1000 if text.endswith("s") and not text.endswith("ms") else value
-add("SSE, 1,000 subscribers, 200 msgs @ 50/s: p99", "sse1000", r("latencyP99Milliseconds"), "ms", "lower")
-add("same: server CPU per 1,000 deliveries", "sse1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
-add("same: server context switches per delivery", "sse1000", r("serverContextSwitchesPerDelivery"), "", "lower")
-add("SSE, 5,000 subscribers, closed-loop publisher: deliveries/s", "sse5000", r("deliveriesPerSecond"), "/s", "higher")
-add("same: p99", "sse5000", r("latencyP99Milliseconds"), "ms", "lower")
-add("same: publish answered (201), p99", "sse5000", r("publishAnswerP99Milliseconds"), "ms", "lower")
-add("same: publishes/s (set by the server's answers)", "sse5000", r("publishedPerSecond"), "/s", "higher")
-add("SSE, 5,000 subscribers, 200 msgs @ 15/s: p99", "sse5000rate", r("latencyP99Milliseconds"), "ms", "lower")
-add("long-poll, 1,000 subscribers @ 50/s: p99", "longpoll1000", r("latencyP99Milliseconds"), "ms", "lower")
-add("long-poll: server CPU per 1,000 deliveries", "longpoll1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
-add("long-poll: server context switches per delivery", "longpoll1000", r("serverContextSwitchesPerDelivery"), "", "lower")
-# A long poll's CPU per delivery depends on how many messages each answer
-# carries (a client that polls again sooner gets fewer): these two rows say
-# which part of that row is the answer's own cost.
-def per_answer(x):
-    return x["result"]["delivered"] / (x["result"]["requests"] - x["result"]["emptyRequests"])
-def cpu_per_answer(x):
-    return x["result"]["serverCPUMillisecondsPer1000"] * per_answer(x)
-add("long-poll: messages per answered request", "longpoll1000", per_answer, "", "higher")
-add("long-poll: server CPU per 1,000 answered requests", "longpoll1000", cpu_per_answer, "ms", "lower")
-for rate in (25, 100, 200):
-    add(f"long-poll @ {rate}/s: server CPU per 1,000 deliveries", f"longpoll1000-{rate}", r("serverCPUMillisecondsPer1000"), "ms", "lower")
-    add("same: messages per answered request", f"longpoll1000-{rate}", per_answer, "", "higher")
-    add("same: server CPU per 1,000 answered requests", f"longpoll1000-{rate}", cpu_per_answer, "ms", "lower")
-add("long-poll, 100 subscribers @ 25/s (each waits): server CPU per 1,000 deliveries", "longpoll100-25",
-    r("serverCPUMillisecondsPer1000"), "ms", "lower")
-def per_connection(row):
-    x = row["result"]
-    return (x["idleRSSMiB"] - x["unloadedRSSMiB"]) * 1024 / x["subscribed"]
-add("5,000 idle SSE connections: memory per connection", "idle5000", per_connection, "KiB", "lower")
-add("same: server CPU while idle (10 s)", "idle5000", r("idleCPUPercent"), "%", "lower")
-add("TLS: SSE, 1,000 subscribers, 200 msgs @ 50/s: p99", "tls-sse1000", r("latencyP99Milliseconds"), "ms", "lower")
-add("TLS: same: server CPU per 1,000 deliveries", "tls-sse1000", r("serverCPUMillisecondsPer1000"), "ms", "lower")
-add("TLS: 5,000 idle SSE connections: memory per connection", "tls-idle5000", per_connection, "KiB", "lower")
-add("TLS: same: server CPU while idle (10 s)", "tls-idle5000", r("idleCPUPercent"), "%", "lower")
-add("publishes acked/s, 1 connection, closed loop", "publish1", lambda x: x["wrk"]["rps"], "/s", "higher")
-add("publishes acked/s, 64 connections (wrk)", "publish64", lambda x: x["wrk"]["rps"], "/s", "higher")
-add("same: p99", "publish64", lambda x: ms(x["wrk"]["p99"]), "ms", "lower")
-add("same: server CPU", "publish64-cpu", lambda x: x["cpu_percent"], "%", "lower")
-add("publishes acked/s, 1 connection, both in memory (Switchboard --db :memory:)", "publishmem1", lambda x: x["wrk"]["rps"], "/s", "higher")
-add("publishes acked/s, 64 connections, both in memory (Switchboard --db :memory:)", "publishmem64", lambda x: x["wrk"]["rps"], "/s", "higher")
-add("same: server CPU", "publishmem64-cpu", lambda x: x["cpu_percent"], "%", "lower")
-add("instructions per delivery (callgrind), SSE, 100 subscribers", "instructions-sse", lambda x: x["per_delivery"], "", "lower")
-add("instructions per delivery (callgrind), long-poll, 100 subscribers", "instructions-long-poll", lambda x: x["per_delivery"], "", "lower")
-add("same: instructions per answered long-poll request", "instructions-long-poll", lambda x: x["per_request"], "", "lower")
-add("short-poll GET, 64 connections (Nchan: nginx return 200)", "shortpoll", lambda x: x["wrk"]["rps"], "/s", "higher")
-add("system calls per publish (strace), 64 connections (durable / memory)", "syscalls", lambda x: x["per_publish"], "", "lower")
-add("same, both in memory", "syscallsmem", lambda x: x["per_publish"], "", "lower", nchan_workload="syscalls")
-width = max(len(t[0]) for t in table) if table else 10
-print()
-print(f"| {'workload':<{width}} | Switchboard | Nchan | ratio |")
-print(f"|{'-' * (width + 2)}|---|---|---|")
-for what, a, b, ratio in table:
-    print(f"| {what:<{width}} | {a} | {b} | {ratio} |")
-print()
-for row in rows:
-    if "calls" in row:
-        print(f"{row['workload']} on {row['server']}: " + ", ".join(f"{k} {v}" for k, v in row["calls"].items() if v >= 0.01))
-for row in rows:
-    if "result" in row and row["result"] and "expected" in row["result"] and not complete(row):
-        x = row["result"]
-        print(f"note: {row['workload']} on {row['server']}: {x['delivered']} of {x['expected']} delivered, "
-              f"{x['duplicates']} duplicates, {x['outOfOrderClients']} clients out of order, {x['subscribed']} of {x['clients']} subscribed")
-    if "wrk" in row and row["wrk"]["non2xx"]:
-        print(f"note: {row['workload']} on {row['server']}: {row['wrk']['non2xx']} answers were not 2xx")
-PY
+python3 Scripts/peers_table.py "$results"

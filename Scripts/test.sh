@@ -35,6 +35,8 @@ swift build --product switchboard
 
 stage "smoke test of the switchboard binary"
 Scripts/smoke.sh .build/debug/switchboard
+# The benchmarks' table of medians (Scripts/peers_table.py), on runs written by the test.
+python3 Tests/Scripts/peers_table_test.py
 
 # Beside the stages that follow (a browser, floods, hooks: mostly waiting on
 # sockets and timers, one core idle), at the lowest priority so they keep
