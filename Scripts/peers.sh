@@ -47,11 +47,11 @@ binary=${BINARY:-.build/release/switchboard}
 # RUNS=N: the whole of this N times, each with servers started afresh, then
 # every row's median ratio and each run's (Scripts/peers_table.py).
 if [ "${RUNS:-1}" -gt 1 ]; then
-  kept="$(mktemp -d -t switchboard-peers-runs.XXXXXX)"
+  prefix=${RESULTS:-$(mktemp -d -t switchboard-peers-runs.XXXXXX)/run}
   files=()
   for run in $(seq "$RUNS"); do
     echo "== run $run of $RUNS"
-    files+=("${RESULTS:-$kept/run}-$run.jsonl")
+    files+=("$prefix-$run.jsonl")
     RUNS=1 BINARY="$binary" RESULTS="${files[-1]}" Scripts/peers.sh
   done
   echo

@@ -152,7 +152,7 @@ def combine(tables):
         cells = [table.get(place) for table in tables]
         measured = [cell for cell in cells if cell and cell[3] is not None]
         ratios = ", ".join(f"{cell[3]:.2f}" if cell and cell[3] is not None else "–" for cell in cells)
-        if 2 * len(measured) <= len(cells) - 1 or not measured:
+        if 2 * len(measured) < len(cells):
             # Most runs gave no ratio (Nchan's figure 0, as its idle CPU): no median either.
             first = next(cell for cell in cells if cell)
             combined.append((first[0], first[1], first[2], "–" + (f" ({ratios})" if len(tables) > 1 else "")))
