@@ -4,10 +4,14 @@ server goes on serving; each chaos event must lose and double nothing."""
 import asyncio
 import itertools
 import os
+import random
 import signal
 import time
 
-from soak_clients import open_http, read_frame, read_head, request, reset
+from soak_clients import drop, open_http, read_frame, read_head, request, reset
+
+# soak.sh starts the server with `--admin-token soak`: the abandoned polls' judge reads its counts.
+ADMIN = [("Authorization", "Bearer soak")]
 
 
 class Misbehaviour:
@@ -17,7 +21,7 @@ class Misbehaviour:
     async def misbehave(self):
         """A misbehaving client every few seconds; each must get its clear
         refusal while the server goes on serving."""
-        kinds = itertools.cycle(["slowloris", "bad-frame", "long-line", "invalid-utf8", "malformed-json"])
+        kinds = itertools.cycle(["slowloris", "bad-frame", "long-line", "invalid-utf8", "malformed-json", "abandoned-poll"])
         while self.running:
             await asyncio.sleep(3)
             what = next(kinds)
@@ -26,7 +30,8 @@ class Misbehaviour:
             # 12 and 15 s (each answer then waits up to --store-timeout), so its
             # budget is its own length plus the chaos's: 60 s was not (CI, 2026-11-26:
             # "slowloris: no answer in 60 s" with every probe answered late, none wrong).
-            budget = 120 if what == "slowloris" else 60
+            # The abandoned polls' judge waits up to 50 s for the same reason.
+            budget = 120 if what in ("slowloris", "abandoned-poll") else 60
             try:
                 await asyncio.wait_for(getattr(self, what.replace("-", "_"))(), timeout=budget)
             except asyncio.TimeoutError:
@@ -88,6 +93,40 @@ class Misbehaviour:
         status, answer = await request(self.port, "POST", "/api/rooms/soak-a/messages", b'{"user":"bad","text":',
                                        [("Content-Type", "application/json")])
         self.tally.judged("malformed-json", status == 400, f"{status} {answer}")
+
+    async def abandoned_poll(self):
+        """Long polls of 60 s in a room no one publishes in, left at a
+        random moment before or after their first second (when the server
+        starts watching a waiting poll's socket), each with a FIN or a reset:
+        the server must let them all go within seconds, not hold them to
+        their wait. More are left than the soak's own long polls on this
+        node, so any held would show in the admin's count."""
+        own = sum(1 for s in self.subscribers if s.kind == "long-poll" and s.port == self.port)
+        writers = []
+        try:
+            for _ in range(own + 10):
+                _, writer = await open_http(self.port, "GET /api/rooms/soak-quiet/messages?since=0&wait=60 HTTP/1.1\r\n"
+                                                       "Host: 127.0.0.1\r\n\r\n")
+                writers.append(writer)
+            await asyncio.sleep(random.uniform(0.2, 3))
+        finally:
+            for writer in writers:
+                drop(writer)
+        left = time.monotonic()
+        # 50 s: the chaos's SIGSTOP (20 s) and stalled store (12 s) may fall in
+        # it; a poll held to its wait would end 57 s or more after it was left.
+        while True:
+            status, stats = await request(self.port, "GET", "/api/admin/stats", headers=ADMIN)
+            polls = stats["connections"]["long-poll"] if status == 200 and stats else None
+            took = time.monotonic() - left
+            if polls is not None and polls <= own:
+                self.tally.judged("abandoned-poll", True, "")
+                return
+            if took > 50:
+                self.tally.judged("abandoned-poll", False, f"{polls} long polls open {took:.0f} s after {len(writers)} "
+                                                           f"were left, the soak's own {own} (admin stats {status})")
+                return
+            await asyncio.sleep(0.5)
 
     async def chaos_run(self):
         await asyncio.sleep(self.seconds / 2)
