@@ -8,7 +8,7 @@ nchan_missing() {
 }
 
 # nchan_conf WORK PORT MASTER [CERT KEY]
-# prints an nginx.conf for Nchan with Switchboard's paths (SSE, long-poll
+# prints an nginx.conf for Nchan with Switchboard's paths (SSE, WebSocket, long-poll
 # at /lp/ROOM with every message available in one answer, publishing),
 # one worker, files under WORK. MASTER: on (a worker process, as deployed)
 # or off (one process, for valgrind). With CERT and KEY, the port speaks
@@ -45,6 +45,12 @@ http {
     $listen
     location ~ ^/api/rooms/([A-Za-z0-9_.-]+)/events\$ {
       nchan_subscriber eventsource;
+      nchan_channel_id \$1;
+    }
+    location ~ ^/api/rooms/([A-Za-z0-9_.-]+)/ws\$ {
+      # Each message a text frame of its body, as Switchboard's WebSocket sends it
+      # (no pings: Nchan's nchan_websocket_ping_interval is off unless set).
+      nchan_subscriber websocket;
       nchan_channel_id \$1;
     }
     location ~ ^/lp/([A-Za-z0-9_.-]+)\$ {

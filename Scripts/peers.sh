@@ -10,7 +10,7 @@
 # ratio (Switchboard / Nchan). Bounded in time; loopback only; every server
 # is stopped by its PID at the end.
 #
-#   Scripts/peers.sh            # everything (about 11 minutes)
+#   Scripts/peers.sh            # everything (about 12 minutes)
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
 #   RESULTS=/tmp/peers.jsonl Scripts/peers.sh   # and keep the raw JSON lines
 #   RUNS=3 Scripts/peers.sh     # three runs, then each row's median ratio (as
@@ -19,7 +19,8 @@
 #   SERVER_ARGS="--threads 1" Scripts/peers.sh  # every Switchboard started with these too
 #   BINARY=.build-release/release/switchboard Scripts/peers.sh   # a build made elsewhere
 #
-# Workloads: sse1000 sse5000 sse5000rate longpoll1000 longpollrates (at 25,
+# Workloads: sse1000 sse5000 sse5000rate ws1000 ws5000 (WebSocket, 1,000 and
+# 5,000 subscribers at 50/s) longpoll1000 longpollrates (at 25,
 # 100 and 200/s, and 100 polls at 25/s; not run by default) idle5000 publish
 # publishmem (a Switchboard with --db :memory:) shortpoll syscalls (per publish,
 # strace -c) instructions
@@ -30,7 +31,7 @@
 # 201 after its commit is on disk): the publish rows compare those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse5000rate longpoll1000 publish publishmem shortpoll syscalls instructions"}
+WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse5000rate ws1000 ws5000 longpoll1000 publish publishmem shortpoll syscalls instructions"}
 SECONDS_PER_WRK=${SECONDS_PER_WRK:-5}
 
 Scripts/install-deps.sh
@@ -219,6 +220,10 @@ for workload in $ordered; do
     # latency at equal load, which the closed loop cannot show (there each
     # server sets the rate by how fast it answers its publisher).
     for server in switchboard nchan; do bench sse5000rate $server sse --clients 5000 --messages 200 --rate 15 --idle-seconds 0; done ;;
+  ws1000|ws5000)
+    # WebSocket subscribers: each message a text frame (Nchan's
+    # nchan_subscriber websocket on the same path).
+    for server in switchboard nchan; do bench $workload $server websocket --clients ${workload#ws} --messages 200 --rate 50 --idle-seconds 0; done ;;
   longpoll1000)
     for server in switchboard nchan; do bench longpoll1000 $server long-poll --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
   longpollrates)

@@ -18,7 +18,7 @@ struct BenchCommand: ParsableCommand {
         discussion: "Starts a server on free loopback ports with a throwaway database, unless --url and --tcp name a running one.")
 
     @OptionGroup var target: ServerTarget
-    @Option(help: "Subscribers' transport: sse, tcp, long-poll or short-poll.") var transport = "sse"
+    @Option(help: "Subscribers' transport: sse, websocket, tcp, long-poll or short-poll.") var transport = "sse"
     @Option(help: "Subscribers to hold open.") var clients = 5000
     @Option(help: "Messages to publish.") var messages = 200
     @Option(help: "Messages per second.") var rate = 50.0
