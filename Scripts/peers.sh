@@ -10,7 +10,7 @@
 # ratio (Switchboard / Nchan). Bounded in time; loopback only; every server
 # is stopped by its PID at the end.
 #
-#   Scripts/peers.sh            # everything (about 12 minutes)
+#   Scripts/peers.sh            # everything (5 to 12 minutes, by the host)
 #   WORKLOADS="sse1000 publish" Scripts/peers.sh
 #   RESULTS=/tmp/peers.jsonl Scripts/peers.sh   # and keep the raw JSON lines
 #   RUNS=3 Scripts/peers.sh     # three runs, then each row's median ratio (as
