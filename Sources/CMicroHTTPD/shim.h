@@ -241,7 +241,7 @@ static inline void *sb_unescape_pointer(void) { return (void *)&sb_unescape; }
 
 /// What ``sb_head_refusal`` counts of a request's headers.
 struct sb_head {
-    unsigned lengths, transfers, spaced, differ, chunked, hosts, host_invalid;
+    unsigned lengths, transfers, spaced, bare_cr, differ, chunked, hosts, host_invalid;
     const char *length;
     size_t length_size;
 };
@@ -274,6 +274,11 @@ sb_head_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_s
     struct sb_head *head = cls;
     if (key_size == 0 || key[key_size - 1] == ' ' || key[key_size - 1] == '\t') {
         head->spaced = 1;
+        return MHD_NO;
+    }
+    // A CR not before an LF ends the header for a parser that splits there; libmicrohttpd keeps it.
+    if (memchr(key, '\r', key_size) != NULL || (value != NULL && memchr(value, '\r', value_size) != NULL)) {
+        head->bare_cr = 1;
         return MHD_NO;
     }
     if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
@@ -329,7 +334,8 @@ sb_is_http10(const char *version)
 /// which takes the first Content-Length, lets Transfer-Encoding win over it,
 /// and reads `Content-Length :` as some other header (the body then parsed
 /// as the next request): a request smuggled past the proxy. Refused, as RFC
-/// 9112 asks: whitespace before a header's colon (5.1), two different
+/// 9112 asks: whitespace before a header's colon (5.1), a bare CR in a
+/// header (2.2: another parser may end the header there), two different
 /// Content-Lengths (6.3), Transfer-Encoding beside Content-Length, in
 /// HTTP/1.0, twice, or anything but `chunked` alone (6.1; libmicrohttpd
 /// neither answered nor closed on `gzip, chunked`).
@@ -347,7 +353,7 @@ sb_head_refusal(struct MHD_Connection *connection, const char *version, int64_t 
     struct sb_head head = {0};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_head_header, &head);
     *content_length = sb_content_length(head.length, head.length_size);
-    if (head.spaced || head.differ) return SB_HEAD_AMBIGUOUS_FRAMING;
+    if (head.spaced || head.bare_cr || head.differ) return SB_HEAD_AMBIGUOUS_FRAMING;
     // The version is compared last, only for a request with Transfer-Encoding or no Host: nearly none.
     if (head.transfers > 0 && (head.lengths > 0 || head.transfers > 1 || !head.chunked || sb_is_http10(version)))
         return SB_HEAD_AMBIGUOUS_FRAMING;

@@ -18,7 +18,8 @@ public struct HTTPRequest: Sendable {
     public var targetNotUTF8 = false
     /// True when another HTTP parser could read where the body ends
     /// otherwise (two Content-Lengths, one beside Transfer-Encoding, a
-    /// space before a header's colon): answered with `Connection: close`.
+    /// space before a header's colon, a CR alone in a header): answered
+    /// with `Connection: close`.
     public var framingIsAmbiguous = false
     /// True when an HTTP/1.1 request has no `Host`, two, or one that no
     /// URI authority can be (RFC 9112 3.2): 400, `Connection: close`.

@@ -36,7 +36,7 @@ extension SwitchboardError {
         .malformed, code: "invalid_utf8", message: "The path and the query must be UTF-8 once percent-decoded, and the path has no NUL (%00).")
     static let ambiguousFraming = SwitchboardError(
         .malformed, code: "ambiguous_framing",
-        message: "Where the body ends is unclear: two Content-Lengths, one beside Transfer-Encoding, Transfer-Encoding other than chunked alone, or a space before a header's colon.")
+        message: "Where the body ends is unclear: two Content-Lengths, one beside Transfer-Encoding, Transfer-Encoding other than chunked alone, a space before a header's colon, or a CR alone in a header.")
     static let invalidHost = SwitchboardError(
         .malformed, code: "invalid_host", message: "An HTTP/1.1 request has one Host header: host[:port].")
     static let invalidPath = SwitchboardError(
