@@ -241,7 +241,7 @@ static inline void *sb_unescape_pointer(void) { return (void *)&sb_unescape; }
 
 /// What ``sb_head_refusal`` counts of a request's headers.
 struct sb_head {
-    unsigned lengths, transfers, spaced, bare_cr, differ, chunked, hosts, host_invalid;
+    unsigned lengths, transfers, misread, differ, chunked, hosts, host_invalid;
     const char *length;
     size_t length_size;
 };
@@ -272,13 +272,11 @@ sb_head_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_s
 {
     (void)kind;
     struct sb_head *head = cls;
-    if (key_size == 0 || key[key_size - 1] == ' ' || key[key_size - 1] == '\t') {
-        head->spaced = 1;
-        return MHD_NO;
-    }
-    // A CR not before an LF ends the header for a parser that splits there; libmicrohttpd keeps it.
-    if (memchr(key, '\r', key_size) != NULL || (value != NULL && memchr(value, '\r', value_size) != NULL)) {
-        head->bare_cr = 1;
+    // A header another parser reads otherwise: white space before its colon (libmicrohttpd keeps it in the
+    // name), or a CR with no LF after it (libmicrohttpd keeps it; a parser that ends a line there does not).
+    if (key_size == 0 || key[key_size - 1] == ' ' || key[key_size - 1] == '\t'
+        || memchr(key, '\r', key_size) != NULL || (value != NULL && memchr(value, '\r', value_size) != NULL)) {
+        head->misread = 1;
         return MHD_NO;
     }
     if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
@@ -353,7 +351,7 @@ sb_head_refusal(struct MHD_Connection *connection, const char *version, int64_t 
     struct sb_head head = {0};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, sb_head_header, &head);
     *content_length = sb_content_length(head.length, head.length_size);
-    if (head.spaced || head.bare_cr || head.differ) return SB_HEAD_AMBIGUOUS_FRAMING;
+    if (head.misread || head.differ) return SB_HEAD_AMBIGUOUS_FRAMING;
     // The version is compared last, only for a request with Transfer-Encoding or no Host: nearly none.
     if (head.transfers > 0 && (head.lengths > 0 || head.transfers > 1 || !head.chunked || sb_is_http10(version)))
         return SB_HEAD_AMBIGUOUS_FRAMING;
