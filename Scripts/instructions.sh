@@ -21,7 +21,7 @@
 #   SERVER_ARGS="--connection-memory-kib 8" ...              # Switchboard started with these too
 #   BENCH_ARGS="--conversation" TRANSPORTS=long-poll ...      # signed-in members of a group (a
 #                                                             # session token on every request)
-#   NCHAN=1 TRANSPORTS="sse long-poll" Scripts/instructions.sh # and Nchan beside it (nginx
+#   NCHAN=1 TRANSPORTS="sse websocket" Scripts/instructions.sh # and Nchan beside it (nginx
 #                                                             # in one process under callgrind)
 #   REP_STRINGS=1 ...                                         # glibc's default string code
 #
@@ -100,8 +100,8 @@ fi
 printf '%-12s %-10s %16s %16s %14s %12s\n' server transport "Ir ($FEW msgs)" "Ir ($MANY msgs)" "Ir/delivery" "Ir/request"
 for transport in $TRANSPORTS; do
   for kind in $servers; do
-    # Nchan speaks SSE and long-poll only.
-    [ "$kind" = nchan ] && [ "$transport" != sse ] && [ "$transport" != long-poll ] && continue
+    # Nchan is measured on SSE, WebSocket and long-poll (Scripts/nchan-conf.sh).
+    if [ "$kind" = nchan ]; then case $transport in sse|websocket|long-poll) ;; *) continue ;; esac; fi
     read -r few few_requests <<<"$(total "$kind" "$transport" "$FEW")"
     read -r many many_requests <<<"$(total "$kind" "$transport" "$MANY")"
     per=$(( (many - few) / ((MANY - FEW) * CLIENTS) ))
