@@ -27,6 +27,7 @@ public struct PushEndpoint: Sendable, Equatable {
         case notHTTPS
         case notPort443
         case notPublic(String)
+        case notAHostName
 
         public var description: String {
             switch self {
@@ -34,6 +35,7 @@ public struct PushEndpoint: Sendable, Equatable {
             case .notHTTPS: "the endpoint must be https://"
             case .notPort443: "the endpoint must be on https's port, 443"
             case .notPublic(let host): "the endpoint's host \(host) is not a public address"
+            case .notAHostName: "the endpoint's host is neither a host name (letters, digits, hyphens, dots) nor an IP address"
             }
         }
     }
@@ -60,7 +62,12 @@ public struct PushEndpoint: Sendable, Equatable {
             switch Self.literal(host) {
             case false?: throw .notPublic(host)
             case true?: break
-            case nil: isName = true
+            case nil:
+                // An IPv6 address with a zone (`fe80::1%eth0`) names one of this machine's links: never public.
+                if host.contains(":") { throw .notPublic(host) }
+                // The URL's host comes percent-decoded: a NUL, a `%` or a space would reach the resolver.
+                guard Self.isHostName(name) else { throw .notAHostName }
+                isName = true
             }
         }
         needsResolution = isName
@@ -69,6 +76,19 @@ public struct PushEndpoint: Sendable, Equatable {
         let port = url.port.map { $0 == (scheme == "https" ? 443 : 80) ? "" : ":\($0)" } ?? ""
         origin = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(port)"
         self.admitted = admitted
+    }
+
+    /// Whether `name` (lowercased, no final dot) is a DNS host name: labels
+    /// of 1 to 63 letters, digits, hyphens or underscores, 253 bytes at most.
+    static func isHostName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...253).contains(bytes.count) else { return false }
+        return bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy { label in
+            (1...63).contains(label.count) && label.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+        }
     }
 
     /// For an IP literal: whether it is public; nil for a name. IPv4 in

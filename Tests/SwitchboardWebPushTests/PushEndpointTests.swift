@@ -10,6 +10,9 @@ import Testing
         "https://8.8.8.8/push",
         "https://[2001:4860:4860::8888]/push",
         "https://fcm.googleapis.com:443/fcm/send/abc",
+        "https://web.push.apple.com/QGuQy",
+        "https://wns2-by3p.notify.windows.com/w/?token=AQE",
+        "https://b\u{FC}cher.example/push",   // Foundation gives the name as punycode
     ])
     func publicHTTPSIsTaken(url: String) throws {
         _ = try PushEndpoint(url, allowedHosts: [])
@@ -33,6 +36,12 @@ import Testing
         ("https://0/x", .notPublic("0")),
         ("https://localhost./x", .notPublic("localhost.")),
         ("https://printer.local./x", .notPublic("printer.local.")),
+        // A zone scopes an address to this machine's link; the URL's host comes percent-decoded.
+        ("https://[::1%25lo]/x", .notPublic("::1%lo")),
+        ("https://[fe80::1%25eth0]/x", .notPublic("fe80::1%eth0")),
+        ("https://a.b%00.c/x", .notAHostName),
+        ("https://push%20service.example.com/x", .notAHostName),
+        ("https://a..b/x", .notAHostName),
         ("https://push.example.com:22/x", .notPort443),
         ("https://8.8.8.8:8443/x", .notPort443),
         ("https://user:pw@push.example.com/x", .notAURL),
