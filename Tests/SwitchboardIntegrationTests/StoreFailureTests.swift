@@ -10,14 +10,20 @@ import SwitchboardTesting
 struct StoreFailureTests {
     @Test func healthSaysUnavailableWhileTheLastWriteFailedAndRecoversWithTheStore() throws {
         let store = FailingMessageStore()
-        let server = try TestServer(store: store)
+        let logs = RecordedLogs()
+        let server = try TestServer(store: store, logger: logs.logger(level: .notice))
         let client = server.client
         let before = try client.publish(text: "before")
         #expect(try client.get("/healthz").status == 200)
 
         store.failWrites(true)
-        let refused = try client.postForm("lobby", user: "luke", text: "while full")
-        #expect(refused.status == 503 && refused.errorCode == "store_unavailable")
+        for text in ["while full", "still full", "full again"] {
+            let refused = try client.postForm("lobby", user: "luke", text: text)
+            #expect(refused.status == 503 && refused.errorCode == "store_unavailable")
+        }
+        // The operator hears of it once, with the store's reason, not once a publish.
+        let failures = logs.messages(atLeast: .error).filter { $0.hasPrefix("writing to the store failed") }
+        #expect(failures.count == 1 && failures.first?.contains("database or disk is full") == true, "\(failures)")
         let health = try client.get("/healthz")
         #expect(health.status == 503 && health.errorCode == "store_unavailable")
         #expect(try client.get("/api/admin/stats", headers: [("Authorization", "Bearer \(TestServer.adminToken)")])
@@ -30,6 +36,8 @@ struct StoreFailureTests {
         let after = try client.publish(text: "after")
         #expect(after.id == before.id + 1)
         #expect(try client.get("/healthz").status == 200)
+        _ = try client.publish(text: "and after")
+        #expect(logs.messages(atLeast: .notice).filter { $0 == "the store takes writes again" }.count == 1)
     }
 
     /// A read the store cannot answer (the database went away) is a 503

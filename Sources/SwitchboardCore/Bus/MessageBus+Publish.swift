@@ -76,9 +76,8 @@ extension MessageBus {
             return appendLocked(drafts)
         }
         switch result {
-        case .success: lastCommitFailed.store(false, ordering: .relaxed)
-        case .failure(let error):
-            if error != .shuttingDown, error != .storeTimedOut(seconds: gate.timeoutSeconds) { lastCommitFailed.store(true, ordering: .relaxed) }
+        case .success: noteWrite(failure: nil)
+        case .failure(let error): noteWrite(failure: error)
         }
         return result.map(deliver)
     }

@@ -55,6 +55,8 @@ public final class MessageBus: Sendable {
     public let conversations: ConversationDirectory
     /// Told of each group's newly stored messages on this node (``observeCommits(_:)``).
     let commitObservers = Mutex<[@Sendable ([EncodedMessage]) -> Void]>([])
+    /// Told when the store's writes start failing or succeed again (``observeWriteHealth(_:)``).
+    let writeHealthObservers = Mutex<[@Sendable (SwitchboardError?) -> Void]>([])
     /// Told of what ``ingest()`` brought in from other nodes (``observeIngests(_:)``).
     let ingestObservers = Mutex<[@Sendable (Int) -> Void]>([])
 
