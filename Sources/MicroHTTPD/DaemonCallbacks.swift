@@ -52,6 +52,7 @@ private func startExchange(_ connection: OpaquePointer, method: UnsafePointer<CC
     exchange.tooManyParameters = marks & UInt32(SB_TARGET_CUT_QUERY) != 0
     exchange.targetNotUTF8 = path == nil || marks & UInt32(SB_TARGET_NUL) != 0
         || (marks & UInt32(SB_TARGET_ESCAPED) != 0 && !exchange.queryIsUTF8())
+    exchange.isHTTP10 = sb_is_http10(version) != 0
     connectionContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
     // Framing another parser could read otherwise, or a missing, doubled or
     // malformed Host: answered before any body, and the connection closed.

@@ -45,6 +45,8 @@ public final class HTTPExchange: @unchecked Sendable {
     /// True when an HTTP/1.1 request has no `Host`, two, or one no authority
     /// can be (`sb_head_refusal`); refused as ``framingIsAmbiguous`` is.
     @exclusivity(unchecked) public internal(set) var hostIsInvalid = false
+    /// True for an HTTP/1.0 request (libmicrohttpd answers 505 to any version but 1.0 and 1.1).
+    @exclusivity(unchecked) public internal(set) var isHTTP10 = false
     /// The authority of a target in absolute form (``AbsoluteFormTarget``):
     /// what ``header(_:)`` answers for `Host`.
     @exclusivity(unchecked) var targetAuthority: String?

@@ -24,6 +24,8 @@ public struct HTTPRequest: Sendable {
     /// True when an HTTP/1.1 request has no `Host`, two, or one that no
     /// URI authority can be (RFC 9112 3.2): 400, `Connection: close`.
     public var hostIsInvalid = false
+    /// True for an HTTP/1.0 request: it cannot be upgraded (RFC 6455 4.1, RFC 9110 7.8).
+    public var isHTTP10 = false
     /// Where headers, query and address are looked up: the live exchange
     /// (no closure or copy per request), or tables made by hand.
     private enum Source: Sendable {
@@ -56,6 +58,7 @@ public struct HTTPRequest: Sendable {
         targetNotUTF8 = exchange.targetNotUTF8
         framingIsAmbiguous = exchange.framingIsAmbiguous
         hostIsInvalid = exchange.hostIsInvalid
+        isHTTP10 = exchange.isHTTP10
     }
 
     /// The value of a request header (case-insensitive name); nil when absent.

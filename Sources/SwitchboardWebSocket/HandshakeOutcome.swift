@@ -12,6 +12,10 @@ final class HandshakeOutcome: @unchecked Sendable {
     /// Accepts (empty extra headers) or refuses (nil, the refusal kept for ``HandshakeRefusal``).
     func decide(_ head: HTTPRequestHead, client: String?, server: WebSocketServer,
                 identity: @escaping (HTTPRequest) throws -> Identity) -> HTTPHeaders? {
+        guard head.version.major > 1 || head.version.minor >= 1 else {
+            refusal = .error(WebSocketHandshake.needsHTTP11)
+            return nil
+        }
         do {
             let request = try RequestLine.request(method: head.method.rawValue, uri: head.uri,
                                                   headers: head.headers.map { ($0.name, $0.value) }, clientAddress: client)

@@ -40,6 +40,7 @@ enum WebSocketHandshake {
                                            message: "This endpoint speaks WebSocket: send 'Upgrade: websocket'."),
                           status: 426, headers: [("Upgrade", "websocket"), ("Connection", "Upgrade")])
         }
+        guard !request.isHTTP10 else { return .error(needsHTTP11) }
         guard request.header("Sec-WebSocket-Version")?.trimmingCharacters(in: .whitespaces) == "13" else {
             return .error(SwitchboardError(.malformed, code: "unsupported_websocket_version", message: "Only WebSocket version 13 is spoken."),
                           status: 426, headers: [("Sec-WebSocket-Version", "13")])
@@ -49,6 +50,10 @@ enum WebSocketHandshake {
         }
         return nil
     }
+
+    /// An upgrade over HTTP/1.0 (RFC 6455 4.1: at least 1.1): libmicrohttpd
+    /// dropped such a connection with no answer, SwiftNIO's upgrader took it.
+    static let needsHTTP11 = SwitchboardError(.malformed, code: "http_version", message: "A WebSocket handshake needs HTTP/1.1.")
 
     static func key(_ request: HTTPRequest) -> String? {
         request.header("Sec-WebSocket-Key")?.trimmingCharacters(in: .whitespaces)

@@ -30,6 +30,11 @@ struct WebSocketTests {
         #expect(try TestWebSocketClient(port: server.port, path: "/api/rooms/lobby/ws?since=-1").status == 400)
         #expect(try TestWebSocketClient(port: server.port, path: "/api/rooms/lobby/ws?user=a:b").status == 422)
         #expect(try TestWebSocketClient(port: server.port, path: "/api/ws", key: "short").status == 400)
+        // HTTP/1.0 cannot be upgraded: a 400 that says why (before, the connection was dropped with no answer).
+        let old = try TestHTTPConnection(port: server.port)
+        try old.send("GET /api/ws HTTP/1.0\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        let refusal = try old.readResponse()
+        #expect(refusal.status == 400 && refusal.errorCode == "http_version", "\(refusal.status)")
         // A client that leaves before the 101: nothing is left behind, the server goes on.
         let gone = try TestHTTPConnection(port: server.port)
         try gone.send("GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")

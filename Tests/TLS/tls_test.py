@@ -36,11 +36,11 @@ def curl(*args):
     return subprocess.run(["curl", "-s", *args], capture_output=True, text=True, timeout=10)
 
 
-def wss_open(context, port, path):
+def wss_open(context, port, path, version="1.1"):
     """A WebSocket handshake over TLS: the socket and the answer's head."""
     sock = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1")
     key_value = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+    sock.sendall((f"GET {path} HTTP/{version}\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                   f"Connection: Upgrade\r\nSec-WebSocket-Key: {key_value}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
@@ -219,6 +219,13 @@ def main():
         own.close()
         refused = curl("--cacert", ca, f"https://127.0.0.1:{wss_port}/api/rooms/lobby/ws")
         check("--wss: a request that is not an upgrade gets a JSON refusal", "upgrade_required" in refused.stdout, refused.stdout[:60])
+        # HTTP/1.0 cannot be upgraded (RFC 6455 4.1): refused on both ports alike (SwiftNIO's upgrader took it).
+        for name, at_port in (("wss", port), ("--wss", wss_port)):
+            old, head = wss_open(context, at_port, "/api/rooms/lobby/ws", version="1.0")
+            body = old.recv(4096)
+            old.close()
+            check(f"{name}: an HTTP/1.0 upgrade gets 400 http_version", head.startswith(b"HTTP/1.1 400") and b"http_version" in body,
+                  head.split(b"\r\n")[0] + body[:80])
 
         # The load client over TLS (Scripts/peers.sh's tls-* rows): every subscriber gets every message.
         bench = subprocess.run([binary, "bench", "--tls", "--url", f"127.0.0.1:{port}", "--transport", "sse", "--clients", "20",
