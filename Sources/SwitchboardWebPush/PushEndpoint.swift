@@ -35,7 +35,7 @@ public struct PushEndpoint: Sendable, Equatable {
             case .notHTTPS: "the endpoint must be https://"
             case .notPort443: "the endpoint must be on https's port, 443"
             case .notPublic(let host): "the endpoint's host \(host) is not a public address"
-            case .notAHostName: "the endpoint's host is neither a host name (letters, digits, hyphens, dots) nor an IP address"
+            case .notAHostName: "the endpoint's host is neither a host name (letters, digits, hyphens, underscores, dots) nor an IP address"
             }
         }
     }
