@@ -63,8 +63,6 @@ public struct PushEndpoint: Sendable, Equatable {
             case false?: throw .notPublic(host)
             case true?: break
             case nil:
-                // An IPv6 address with a zone (`fe80::1%eth0`) names one of this machine's links: never public.
-                if host.contains(":") { throw .notPublic(host) }
                 // The URL's host comes percent-decoded: a NUL, a `%` or a space would reach the resolver.
                 guard Self.isHostName(name) else { throw .notAHostName }
                 isName = true
@@ -95,7 +93,7 @@ public struct PushEndpoint: Sendable, Equatable {
     /// every form the resolver reads as an address (`inet_aton`: `127.1`,
     /// `0x7f000001`, `2130706433`, `0177.0.0.1`), not only dotted quads:
     /// each of those is 127.0.0.1 to getaddrinfo, so refused when kept,
-    /// not only when sent.
+    /// not only when sent. An IPv6 address with a zone is never public.
     static func literal(_ host: String) -> Bool? {
         var v4 = in_addr(), v6 = in6_addr()
         if inet_aton(host, &v4) != 0 {
@@ -104,6 +102,8 @@ public struct PushEndpoint: Sendable, Equatable {
         if inet_pton(AF_INET6, host, &v6) == 1 {
             return PublicAddress.isPublic(ipv6: withUnsafeBytes(of: &v6) { Array($0) })
         }
+        // An IPv6 address with a zone (`fe80::1%eth0`) names one of this machine's links: never public.
+        if let zone = host.firstIndex(of: "%"), inet_pton(AF_INET6, String(host[..<zone]), &v6) == 1 { return false }
         return nil
     }
 }

@@ -12,7 +12,7 @@ final class HandshakeOutcome: @unchecked Sendable {
     /// Accepts (empty extra headers) or refuses (nil, the refusal kept for ``HandshakeRefusal``).
     func decide(_ head: HTTPRequestHead, client: String?, server: WebSocketServer,
                 identity: @escaping (HTTPRequest) throws -> Identity) -> HTTPHeaders? {
-        guard head.version.major > 1 || head.version.minor >= 1 else {
+        guard head.version != .http1_0 else {
             refusal = .error(WebSocketHandshake.needsHTTP11)
             return nil
         }
