@@ -92,11 +92,7 @@ public final class ChatServer: @unchecked Sendable {
             closeStore()
             throw error
         }
-        // Said once when the store's writes start failing (a full disk) and once when they succeed again.
-        bus.observeWriteHealth { [logger] failure in
-            guard let failure else { return logger.notice("the store takes writes again") }
-            logger.error("writing to the store failed (\(failure.message)); publishes get 503 store_unavailable until a write succeeds")
-        }
+        Self.logStoreHealth(of: bus, logger: logger)
         let conversationStore = store as? any ConversationStore
         do {
             // After the bus took its last id: a change committed since is applied again as it comes in (idempotent).

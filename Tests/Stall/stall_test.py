@@ -10,7 +10,8 @@ with SIGSTOP — and during the stall:
   - a publish is answered (201 or 503 store_unavailable) within the timeout
     plus 2 s, over HTTP and raw TCP (error:store_unavailable), and every
     connection stays open;
-and after it every acknowledged message reaches every stream once, in order.
+and after it every acknowledged message reaches every stream once, in order,
+and the log has said the stall once when it began and once when it ended.
 Usage: python3 Tests/Stall/stall_test.py .build/debug/switchboard
 """
 import base64, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
@@ -303,6 +304,14 @@ def scenario(name, binary, folder, database, freeze, thaw):
         check(f"{name}: every connection stayed open", not (sse.closed or ws.closed or line.closed),
               (sse.closed, ws.closed, line.closed))
         check(f"{name}: the server is still running", server.poll() is None)
+        # The operator hears of the stall once when callers start being refused and once when it ends.
+        log.flush()
+        lines = open(log.name).read().splitlines()
+        began = [l for l in lines if "the store has not answered for" in l]
+        ended = [l for l in lines if "the store answers again after" in l]
+        check(f"{name}: the log says the stall once, as an error", len(began) == 1 and "error" in began[0], began)
+        check(f"{name}: the log says once that the store answers again, with the callers refused",
+              len(ended) == 1 and "callers were refused meanwhile" in ended[0], ended)
     finally:
         server.send_signal(signal.SIGTERM)
         try:

@@ -61,6 +61,8 @@ final class ExpiryQueue: Sendable {
     private let queue: DispatchQueue
     private let state = Mutex(State())
     private let expired = Atomic<Int>(0)
+    /// Told at each firing that refused any (``onRefusals(_:)``).
+    private let refusalObserver = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
     init(timeoutSeconds: Double, queue: DispatchQueue) {
         timeoutNanoseconds = UInt64(timeoutSeconds * 1e9)
@@ -70,6 +72,13 @@ final class ExpiryQueue: Sendable {
 
     /// How many were answered by their deadline.
     var expiredCount: Int { expired.load(ordering: .relaxed) }
+
+    /// Calls `observer` (on the timer's queue) after each firing that
+    /// refused something, with how many it refused: how ``StoreGate``
+    /// hears that callers were refused.
+    func onRefusals(_ observer: @escaping @Sendable (Int) -> Void) {
+        refusalObserver.withLock { $0 = observer }
+    }
 
     /// `item` is answered with `store_unavailable` once the timeout has passed, unless it was answered before.
     func add(_ item: any Expiring, now: UInt64 = DeadlineScheduler.now()) {
@@ -129,7 +138,10 @@ final class ExpiryQueue: Sendable {
             return (due, next)
         }
         let count = due.reduce(0) { $0 + ($1.expire(error) ? 1 : 0) }
-        if count > 0 { expired.add(count, ordering: .relaxed) }
+        if count > 0 {
+            expired.add(count, ordering: .relaxed)
+            refusalObserver.withLock { $0 }?(count)
+        }
         if let next { schedule(at: next) }
     }
 }

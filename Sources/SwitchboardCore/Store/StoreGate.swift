@@ -50,15 +50,17 @@ public final class StoreGate: Sendable {
     let state = Mutex(State())
     /// When the commit in progress began (0: none): the group commit's calls,
     /// one at a time on its thread, tracked with two atomic stores.
-    private let commitStarted = Atomic<UInt64>(0)
+    let commitStarted = Atomic<UInt64>(0)
     /// When the first store call since the last answer began (0: every call
     /// since has been answered): how long the store has kept callers waiting.
-    private let askedSinceAnswer = Atomic<UInt64>(0)
+    let askedSinceAnswer = Atomic<UInt64>(0)
     /// Wakes an idle gate thread (one signal per job handed to an idle thread).
     private let work = DispatchSemaphore(value: 0)
     let deadlines = DispatchQueue(label: "switchboard-store-deadlines")
     /// Every waiting caller's deadline, on one timer.
     private let expiries: ExpiryQueue
+    /// What the operator was told of a stall (``observeStalls(_:)``).
+    let stalls = StoreStallReport()
 
     /// - Parameters:
     ///   - timeoutSeconds: `--store-timeout`: how long a caller waits.
@@ -67,6 +69,7 @@ public final class StoreGate: Sendable {
         self.timeoutSeconds = max(0.01, timeoutSeconds)
         self.threads = max(1, threads)
         expiries = ExpiryQueue(timeoutSeconds: max(0.01, timeoutSeconds), queue: deadlines)
+        expiries.onRefusals { [weak self] count in self?.refused(count) }
     }
 
     /// Runs `work` on the gate's threads; `completion` runs once, on a gate
@@ -100,54 +103,6 @@ public final class StoreGate: Sendable {
         })
         expire(ticket)
         enqueue(job, for: caller)
-    }
-
-    /// Runs `body` (a store call on a thread of the caller's own) counted
-    /// among the calls running, so that a call that hangs makes
-    /// ``isStalled(now:)`` true.
-    public func tracking<T>(_ body: () throws -> T) rethrows -> T {
-        let now = DeadlineScheduler.now()
-        let token = state.withLock { state -> UInt64 in
-            state.nextToken += 1
-            state.started[state.nextToken] = now
-            return state.nextToken
-        }
-        defer { _ = state.withLock { $0.started.removeValue(forKey: token) } }
-        asked(now)
-        let result = try body()
-        askedSinceAnswer.store(0, ordering: .releasing)
-        return result
-    }
-
-    /// ``tracking(_:)`` for the group commit's calls, one at a time on its
-    /// thread: two atomic stores, no lock, on every commit.
-    func trackingCommit<T>(_ body: () throws -> T) rethrows -> T {
-        let now = DeadlineScheduler.now()
-        commitStarted.store(now, ordering: .releasing)
-        defer { commitStarted.store(0, ordering: .releasing) }
-        asked(now)
-        let result = try body()
-        askedSinceAnswer.store(0, ordering: .releasing)
-        return result
-    }
-
-    /// True while the store is being asked and has not answered for longer
-    /// than ``timeoutSeconds`` (the database frozen, a file locked): a call
-    /// is running, and none has returned an answer for that long. (A call
-    /// the database layer itself gives up on, as postgres-nio's does at 5 s,
-    /// is no answer: the next one starts at once, and the stall goes on.)
-    public func isStalled(now: UInt64 = DeadlineScheduler.now()) -> Bool {
-        let commit = commitStarted.load(ordering: .acquiring)
-        let oldestRunning = [state.withLock { $0.started.values.min() }, commit == 0 ? nil : commit].compactMap { $0 }.min()
-        guard let oldestRunning else { return false }
-        let asked = askedSinceAnswer.load(ordering: .acquiring)
-        let since = asked != 0 ? min(asked, oldestRunning) : oldestRunning
-        return now > since && Double(now - since) / 1e9 > timeoutSeconds
-    }
-
-    /// A store call began: the first since the last answer starts the wait.
-    private func asked(_ now: UInt64) {
-        _ = askedSinceAnswer.compareExchange(expected: 0, desired: now, ordering: .acquiringAndReleasing)
     }
 
     /// How many callers were told `store_unavailable` because the store did not answer in time.

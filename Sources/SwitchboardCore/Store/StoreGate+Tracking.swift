@@ -1,0 +1,72 @@
+import Synchronization
+
+/// How long the store has kept its callers waiting: every store call runs
+/// counted (``StoreGate/tracking(_:)``), so that one that hangs makes the
+/// gate stalled, and one that answers may end a stall said to have begun.
+extension StoreGate {
+    /// Runs `body` (a store call on a thread of the caller's own) counted
+    /// among the calls running, so that a call that hangs makes
+    /// ``isStalled(now:)`` true.
+    public func tracking<T>(_ body: () throws -> T) rethrows -> T {
+        let result = try trackingRunning(body)
+        answered()
+        return result
+    }
+
+    /// ``tracking(_:)`` but for the stall report, which looks once the call is no longer counted.
+    private func trackingRunning<T>(_ body: () throws -> T) rethrows -> T {
+        let now = DeadlineScheduler.now()
+        let token = state.withLock { state -> UInt64 in
+            state.nextToken += 1
+            state.started[state.nextToken] = now
+            return state.nextToken
+        }
+        defer { _ = state.withLock { $0.started.removeValue(forKey: token) } }
+        asked(now)
+        let result = try body()
+        askedSinceAnswer.store(0, ordering: .releasing)
+        return result
+    }
+
+    /// ``tracking(_:)`` for the group commit's calls, one at a time on its
+    /// thread: two atomic stores, no lock, on every commit.
+    func trackingCommit<T>(_ body: () throws -> T) rethrows -> T {
+        let now = DeadlineScheduler.now()
+        commitStarted.store(now, ordering: .releasing)
+        asked(now)
+        let result: T
+        do {
+            defer { commitStarted.store(0, ordering: .releasing) }
+            result = try body()
+        }
+        askedSinceAnswer.store(0, ordering: .releasing)
+        answered()
+        return result
+    }
+
+    /// True while the store is being asked and has not answered for longer
+    /// than ``timeoutSeconds`` (the database frozen, a file locked): a call
+    /// is running, and none has returned an answer for that long. (A call
+    /// the database layer itself gives up on, as postgres-nio's does at 5 s,
+    /// is no answer: the next one starts at once, and the stall goes on.)
+    public func isStalled(now: UInt64 = DeadlineScheduler.now()) -> Bool {
+        guard let unanswered = unanswered(now: now) else { return false }
+        return Double(unanswered) / 1e9 > timeoutSeconds
+    }
+
+    /// How long, in nanoseconds, the store has been kept waiting
+    /// (``isStalled(now:)``): nil when no call is running.
+    func unanswered(now: UInt64) -> UInt64? {
+        let commit = commitStarted.load(ordering: .acquiring)
+        let oldestRunning = [state.withLock { $0.started.values.min() }, commit == 0 ? nil : commit].compactMap { $0 }.min()
+        guard let oldestRunning else { return nil }
+        let asked = askedSinceAnswer.load(ordering: .acquiring)
+        let since = asked != 0 ? min(asked, oldestRunning) : oldestRunning
+        return now > since ? now - since : 0
+    }
+
+    /// A store call began: the first since the last answer starts the wait.
+    private func asked(_ now: UInt64) {
+        _ = askedSinceAnswer.compareExchange(expected: 0, desired: now, ordering: .acquiringAndReleasing)
+    }
+}

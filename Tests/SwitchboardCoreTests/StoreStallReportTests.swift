@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import SwitchboardCore
+
+/// A stalled store is said once when callers start being refused for it and
+/// once when it answers again: not once a refusal, not for a queue that
+/// answers all along, and not while another call still hangs.
+@Suite("Store stall report")
+struct StoreStallReportTests {
+    typealias Cell = StoreGateTests.Cell
+
+    /// What the observer was told, in order.
+    final class Heard: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stalls: [StoreStall] = []
+        func append(_ stall: StoreStall) { lock.withLock { stalls.append(stall) } }
+        var all: [StoreStall] { lock.withLock { stalls } }
+        var began: [Double] { all.compactMap { if case .began(let seconds) = $0 { seconds } else { nil } } }
+        var ended: [(seconds: Double, refused: Int)] {
+            all.compactMap { if case .ended(let seconds, let refused) = $0 { (seconds, refused) } else { nil } }
+        }
+    }
+
+    func observed(_ gate: StoreGate) -> Heard {
+        let heard = Heard()
+        gate.observeStalls { heard.append($0) }
+        return heard
+    }
+
+    @Test func aStallIsSaidOnceWhenCallersAreRefusedAndOnceWhenTheStoreAnswers() {
+        let gate = StoreGate(timeoutSeconds: 0.2, threads: 1)
+        let heard = observed(gate)
+        let release = DispatchSemaphore(value: 0)
+        // The one thread hangs (a locked file); three callers queue behind it.
+        gate.run("held", { release.wait(); return 1 }, completion: { _ in })
+        for _ in 0..<3 { gate.run("queued", { 2 }, completion: { _ in }) }
+        Thread.sleep(forTimeInterval: 0.35)
+        #expect(heard.began.count == 1 && heard.ended.isEmpty, "\(heard.all)")
+        #expect((heard.began.first ?? 0) >= 0.1, "unanswered for about the timeout: \(heard.began)")
+        // More refusals in the same stall: nothing more is said.
+        gate.run("later", { 3 }, completion: { _ in })
+        Thread.sleep(forTimeInterval: 0.35)
+        #expect(gate.timedOutCount == 5)
+        #expect(heard.all.count == 1, "\(heard.all)")
+        release.signal()
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(heard.began.count == 1 && heard.ended.count == 1, "\(heard.all)")
+        #expect(heard.ended.first?.refused == 5, "\(heard.all)")
+        #expect((heard.ended.first?.seconds ?? 0) >= 0.6, "\(heard.all)")
+        // Answers after it say nothing; a new stall is said again.
+        _ = StoreGateTests().outcome(gate, { 4 })
+        #expect(heard.all.count == 2)
+        gate.run("held again", { release.wait(); return 5 }, completion: { _ in })
+        Thread.sleep(forTimeInterval: 0.35)
+        #expect(heard.began.count == 2, "\(heard.all)")
+        release.signal()
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(heard.ended.count == 2 && heard.ended.last?.refused == 1, "\(heard.all)")
+    }
+
+    /// Callers refused behind a queue of calls that each answer (one
+    /// client's flood on one thread) are not a stall: the store answers.
+    @Test func aQueueThatAnswersAllAlongIsNotAStall() {
+        let gate = StoreGate(timeoutSeconds: 0.2, threads: 1)
+        let heard = observed(gate)
+        for _ in 0..<12 { gate.run("slow", { Thread.sleep(forTimeInterval: 0.05); return 1 }, completion: { _ in }) }
+        Thread.sleep(forTimeInterval: 0.8)
+        #expect(gate.timedOutCount > 0, "some waited past the timeout")
+        #expect(heard.all.isEmpty, "\(heard.all)")
+    }
+
+    /// A stall in the group commit, with the gate's own calls answering: it
+    /// ends when the commit answers, not when another call does.
+    @Test func aStallEndsWhenNoCallIsLeftUnansweredNotAtAnyAnswer() throws {
+        let gate = StoreGate(timeoutSeconds: 0.2)
+        let heard = observed(gate)
+        let release = DispatchSemaphore(value: 0)
+        let committed = DispatchSemaphore(value: 0)
+        Thread {
+            gate.trackingCommit { release.wait() }
+            committed.signal()
+        }.start()
+        let waiting = StoreTicket<Void> { _ in }  // a publish waiting for that commit
+        gate.expire(waiting)
+        Thread.sleep(forTimeInterval: 0.35)
+        #expect(heard.began.count == 1, "\(heard.all)")
+        #expect(try StoreGateTests().outcome(gate, { 1 })?.get() == 1)
+        #expect(heard.ended.isEmpty, "the commit still hangs: \(heard.all)")
+        release.signal()
+        _ = committed.wait(timeout: .now() + 5)
+        #expect(heard.ended.count == 1 && heard.ended.first?.refused == 1, "\(heard.all)")
+    }
+}
