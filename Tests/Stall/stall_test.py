@@ -12,6 +12,8 @@ with SIGSTOP — and during the stall:
     connection stays open;
 and after it every acknowledged message reaches every stream once, in order,
 and the log has said the stall once when it began and once when it ended.
+Then a quiet one: a publish while the SQLite file is held past SQLite's
+busy timeout, nothing after it, and /healthz must be 200 once the lock goes.
 Usage: python3 Tests/Stall/stall_test.py .build/debug/switchboard
 """
 import base64, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
@@ -191,18 +193,40 @@ def in_order_once(ids):
     return all(a < b for a, b in zip(ids, ids[1:]))
 
 
-def scenario(name, binary, folder, database, freeze, thaw):
-    print(f"== {name}", flush=True)
+def start_server(binary, folder, name, database):
+    """The server on free ports, its log in FOLDER/NAME.log; returns once /healthz says 200."""
     http, tcp = free_port(), free_port()
     log = open(os.path.join(folder, f"{name}.log"), "w")
     server = subprocess.Popen([binary, "serve", "--http", f"127.0.0.1:{http}", "--tcp", f"127.0.0.1:{tcp}", "--db", database,
                                "--admin-token", "T", "--keepalive", "1", "--store-timeout", str(STORE_TIMEOUT)],
                               stdout=subprocess.DEVNULL, stderr=log)
+    for _ in range(200):
+        if request(http, "GET", "/healthz", timeout=1)[0] == 200:
+            break
+        time.sleep(0.1)
+    return server, http, tcp, log
+
+
+def stop_server(server):
+    server.send_signal(signal.SIGTERM)
     try:
-        for _ in range(200):
-            if request(http, "GET", "/healthz", timeout=1)[0] == 200:
-                break
-            time.sleep(0.1)
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def stall_lines(log):
+    """The log's lines that say a stall began and ended, and that a write was refused."""
+    log.flush()
+    lines = open(log.name).read().splitlines()
+    return ([l for l in lines if "the store has not answered for" in l], [l for l in lines if "the store answers again after" in l],
+            [l for l in lines if "writing to the store failed" in l])
+
+
+def scenario(name, binary, folder, database, freeze, thaw):
+    print(f"== {name}", flush=True)
+    server, http, tcp, log = start_server(binary, folder, name, database)
+    try:
         acknowledged = []
         for i in range(3):
             status, message, _ = publish(http, f"before {i}")
@@ -305,19 +329,45 @@ def scenario(name, binary, folder, database, freeze, thaw):
               (sse.closed, ws.closed, line.closed))
         check(f"{name}: the server is still running", server.poll() is None)
         # The operator hears of the stall once when callers start being refused and once when it ends.
-        log.flush()
-        lines = open(log.name).read().splitlines()
-        began = [l for l in lines if "the store has not answered for" in l]
-        ended = [l for l in lines if "the store answers again after" in l]
+        began, ended, _ = stall_lines(log)
         check(f"{name}: the log says the stall once, as an error", len(began) == 1 and "error" in began[0], began)
         check(f"{name}: the log says once that the store answers again, with the callers refused",
               len(ended) == 1 and "callers were refused meanwhile" in ended[0], ended)
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
+
+
+def quiet_lock(binary, folder):
+    """One publish while another process holds the SQLite file longer than SQLite's busy timeout (5 s), then nothing:
+    the store did not answer, it refused nothing, so /healthz is 200 again once the lock goes, with no write since.
+    (Taken for a refused write, /healthz said 503 until the next publish: for good on a quiet server.)"""
+    print("== sqlite, quiet", flush=True)
+    path = os.path.join(folder, "quiet.sqlite")
+    server, http, _, log = start_server(binary, folder, "quiet", path)
+    try:
+        check("quiet: a publish before the lock is stored", publish(http, "before")[0] == 201)
+        holder = sqlite_lock(path)
+        locked = time.monotonic()
+        status, _, elapsed = publish(http, "while locked")
+        check("quiet: a publish while locked is 503 within the timeout + 2 s", status == 503 and elapsed < STORE_TIMEOUT + 2,
+              (status, elapsed))
+        time.sleep(max(0, 7 - (time.monotonic() - locked)))
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        holder.wait(timeout=10)
+        statuses = []
+        for _ in range(50):
+            statuses.append(request(http, "GET", "/healthz", timeout=2)[0])
+            if statuses[-1] == 200:
+                break
+            time.sleep(0.1)
+        check("quiet: /healthz is 200 once the lock goes, with nothing written since", statuses[-1:] == [200],
+              f"{len(statuses)} answers, last {statuses[-1:]}")
+        began, ended, refused = stall_lines(log)
+        check("quiet: the log says the stall began and ended, once each", len(began) == 1 and len(ended) == 1, (began, ended))
+        check("quiet: the log says no write was refused", refused == [], refused)
+    finally:
+        stop_server(server)
 
 
 def sqlite_lock(path):
@@ -355,6 +405,7 @@ def main():
             holder["process"].stdin.flush()
             holder["process"].wait(timeout=10)
         scenario("sqlite", binary, folder, path, lock, unlock)
+        quiet_lock(binary, folder)
 
         pgdir = tempfile.mkdtemp(prefix="switchboard-stall-pg.")
         started = subprocess.run([os.path.join(scripts, "postgres.sh"), "start", pgdir], capture_output=True, text=True)
