@@ -151,6 +151,15 @@ public final class PostgresMessageStore: MessageStore {
         if !writable { throw PostgresStoreError.unexpectedAnswer("the database is read-only (in recovery)") }
     }
 
+    /// The row of `switchboard_health` written and committed: it fails
+    /// where a commit would (a read-only or full database).
+    public func checkDurableWrite() throws {
+        try connections.query("""
+            INSERT INTO switchboard_health (one, at) VALUES (true, \(Int64(Date().timeIntervalSince1970)))
+            ON CONFLICT (one) DO UPDATE SET at = EXCLUDED.at
+            """)
+    }
+
     public func sizeInBytes() -> Int64 {
         (try? connections.query("SELECT pg_total_relation_size('switchboard_messages')").first?.decode(Int64.self)) ?? 0
     }

@@ -26,18 +26,25 @@ import PostgresNIO
 /// - `switchboard_webhook_lease`, `switchboard_webhook_events`,
 ///   `switchboard_webhook_deliveries`: webhooks' lease and cursor, and each
 ///   receiver's queue.
+/// - `switchboard_health`: the row `/healthz` writes while commits are refused.
 /// - `switchboard_commit(...)`: one group commit, in one round trip.
 /// - `switchboard_sweep(...)`: ends the presence of nodes whose lease ran out.
 enum PostgresSchema {
     /// Bumped when the statements change; recorded in `switchboard_schema`.
-    static let version = 12
+    static let version = 13
     static let lockKey: Int64 = 0x5377_6974_6368  // "Switch"
 
     /// Every statement, in order; `statements[0]` makes the version table.
     /// (The media tables, ``mediaStatements``, come last: the commit
     /// function only names them when it runs.)
     static var statements: [String] { coreStatements + sweepStatements + actStatements + mediaStatements + pushStatements + webhookStatements
-        + unreadStatements }
+        + unreadStatements + [healthStatement] }
+
+    /// `switchboard_health`: one row, which `/healthz` writes while commits
+    /// are refused (``PostgresMessageStore/checkDurableWrite()``).
+    static let healthStatement = """
+        CREATE TABLE IF NOT EXISTS switchboard_health (one boolean PRIMARY KEY DEFAULT true CHECK (one), at bigint NOT NULL)
+        """
 
     private static let coreStatements: [String] = [
         """

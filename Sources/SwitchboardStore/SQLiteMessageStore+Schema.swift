@@ -165,6 +165,9 @@ extension SQLiteMessageStore {
         migrator.registerMigration("v10: an upload's carriers room by room") { db in
             try db.execute(sql: "CREATE INDEX message_media_room ON message_media(media_id, room, message_id)")
         }
+        migrator.registerMigration("v11: the row /healthz writes while commits are refused") { db in
+            try db.execute(sql: "CREATE TABLE health_write (id INTEGER PRIMARY KEY, at INTEGER NOT NULL)")
+        }
         return migrator
     }
 

@@ -211,14 +211,6 @@ public final class SQLiteMessageStore: MessageStore {
         }
     }
 
-    /// `/healthz`'s probe: can the writer take its lock (`BEGIN IMMEDIATE`,
-    /// the main database's too) and write? Its table is made at open.
-    public func checkWritable() throws {
-        try writer.writeInCompiledTransaction { db in
-            try db.cachedStatement(sql: "DELETE FROM health_probe").execute()
-        }
-    }
-
     public func sizeInBytes() -> Int64 {
         guard path != ":memory:" else { return 0 }
         return [path, path + "-wal"].reduce(0) { total, file in

@@ -48,5 +48,7 @@ extension ForwardingMessageStore {
     public func sizeInBytes() -> Int64 { 0 }
     /// Passes, as SQLite's probe passes on a full disk (it writes a temporary table).
     public func checkWritable() throws {}
+    /// A write like any other: it fails while writes fail.
+    public func checkDurableWrite() throws { try beforeWrite() }
     public func close() throws {}
 }

@@ -86,6 +86,7 @@ public final class InMemoryMessageStore: MessageStore {
         return summaries.values.sorted { $0.name < $1.name }
     }
     public func checkWritable() throws {}
+    public func checkDurableWrite() throws {}
     public func sizeInBytes() -> Int64 { 0 }
     public func close() throws {}
 }

@@ -13,7 +13,8 @@ with SIGSTOP — and during the stall:
 and after it every acknowledged message reaches every stream once, in order,
 and the log has said the stall once when it began and once when it ended.
 Then a quiet one: a publish while the SQLite file is held past SQLite's
-busy timeout, nothing after it, and /healthz must be 200 once the lock goes.
+busy timeout, nothing after it, and /healthz must be 200 once the lock goes;
+and a full disk, freed with nothing published since: /healthz 200 again.
 Usage: python3 Tests/Stall/stall_test.py .build/debug/switchboard
 """
 import base64, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
@@ -370,6 +371,48 @@ def quiet_lock(binary, folder):
         stop_server(server)
 
 
+def quiet_full_disk(binary):
+    """The database on a small tmpfs filled up: a publish is refused and /healthz says 503; the disk freed, with nothing
+    published since, /healthz writes durably and says 200 (it said 503 until the next publish: for good behind a load
+    balancer that took the server out for it). Skipped without the right to mount."""
+    print("== sqlite, quiet full disk", flush=True)
+    folder = tempfile.mkdtemp(prefix="switchboard-full.")
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", folder], capture_output=True).returncode != 0:
+        print("no right to mount a tmpfs: the quiet full disk is skipped")
+        os.rmdir(folder)
+        return
+    logs = tempfile.mkdtemp(prefix="switchboard-full-logs.")
+    server, http, _, log = start_server(binary, logs, "full", os.path.join(folder, "full.sqlite"))
+    filler = os.path.join(folder, "filler")
+    try:
+        check("full disk: a publish before is stored", publish(http, "before")[0] == 201)
+        with open(filler, "wb") as handle:
+            try:
+                while True:
+                    handle.write(b"\0" * 65536)
+                    handle.flush()
+            except OSError:
+                pass
+        refused = [publish(http, "x" * 3000)[0] for _ in range(200)]
+        check("full disk: publishes are refused with 503", 503 in refused, refused[-5:])
+        statuses = [request(http, "GET", "/healthz", timeout=2)[0] for _ in range(3)]
+        check("full disk: /healthz is 503 while the disk is full", statuses == [503] * 3, statuses)
+        os.remove(filler)
+        statuses = [request(http, "GET", "/healthz", timeout=2)[0] for _ in range(2)]
+        check("full disk: /healthz is 200 once there is room, with nothing published since", statuses[-1:] == [200], statuses)
+        _, _, refusals = stall_lines(log)
+        lines = open(log.name).read().splitlines()
+        check("full disk: the log says the refusal and its end once each",
+              len(refusals) == 1 and sum("the store takes writes again" in l for l in lines) == 1, refusals)
+        check("full disk: a publish after is stored", publish(http, "after")[0] == 201)
+    finally:
+        stop_server(server)
+        if os.path.exists(filler):
+            os.remove(filler)
+        subprocess.run(["umount", folder])
+        os.rmdir(folder)
+
+
 def sqlite_lock(path):
     """Another process that holds the database under BEGIN EXCLUSIVE until told to stop."""
     holder = subprocess.Popen([sys.executable, "-c", (
@@ -406,6 +449,7 @@ def main():
             holder["process"].wait(timeout=10)
         scenario("sqlite", binary, folder, path, lock, unlock)
         quiet_lock(binary, folder)
+        quiet_full_disk(binary)
 
         pgdir = tempfile.mkdtemp(prefix="switchboard-stall-pg.")
         started = subprocess.run([os.path.join(scripts, "postgres.sh"), "start", pgdir], capture_output=True, text=True)

@@ -33,6 +33,7 @@ final class CountingStore: MessageStore, @unchecked Sendable {
     func lastAssignedID() throws -> Int64 { try inner.lastAssignedID() }
     func rooms() throws -> [RoomSummary] { try inner.rooms() }
     func checkWritable() throws {}
+    func checkDurableWrite() throws {}
     func sizeInBytes() -> Int64 { 0 }
     func close() throws {}
 }

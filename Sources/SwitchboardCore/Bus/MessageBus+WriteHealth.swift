@@ -10,6 +10,15 @@ extension MessageBus {
         writeHealthObservers.withLock { $0.append(observer) }
     }
 
+    /// `/healthz` while the last commit was refused: a durable write on the
+    /// gate (``StoreProbe/durableHealth(within:written:completion:)``), and
+    /// one that succeeds counts as a write that succeeded. Without it, a
+    /// server whose disk was freed said 503 until someone published, and a
+    /// load balancer that had taken it out for the 503 sent no one.
+    public func checkWritesAgain(within seconds: Double, completion: @escaping @Sendable (SwitchboardError?) -> Void) {
+        storeProbe.durableHealth(within: seconds, written: { [weak self] in self?.noteWrite(failure: nil) }, completion: completion)
+    }
+
     /// Records a group commit's outcome: `failure` nil for a success. A
     /// stall (`--store-timeout`) and the shutdown are not the store refusing a write.
     func noteWrite(failure: SwitchboardError?) {

@@ -88,7 +88,7 @@ public final class MessageBus: Sendable {
         }
         storeFigures = StoreFigures(gate: gate, initial: .init(bytes: store.sizeInBytes(), readAt: DeadlineScheduler.now()),
                                     read: figures)
-        storeProbe = StoreProbe(gate: gate, check: { try store.checkWritable() })
+        storeProbe = StoreProbe(gate: gate, check: { try store.checkWritable() }, durableCheck: { try store.checkDurableWrite() })
         groupCommit.start { [weak self] drafts in self?.commit(drafts) ?? .failure(.shuttingDown) }
     }
 

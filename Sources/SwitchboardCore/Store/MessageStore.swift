@@ -45,8 +45,14 @@ public protocol MessageStore: Sendable {
     func lastAssignedID() throws -> Int64
     /// Every room with its count and last id.
     func rooms() throws -> [RoomSummary]
-    /// Throws unless the store can take writes.
+    /// Throws unless the store can take writes (`/healthz`'s probe: cheap,
+    /// and it need not reach the disk).
     func checkWritable() throws
+    /// Throws unless a durable write succeeds, a row written and committed
+    /// as a message's would be: what `/healthz` asks, one at a time, while
+    /// the last commit was refused (a full disk), so that a store that takes
+    /// writes again is seen to without waiting for a publish.
+    func checkDurableWrite() throws
     /// Size of the database on disk in bytes (0 in memory).
     func sizeInBytes() -> Int64
     /// Closes the store; no call may follow.

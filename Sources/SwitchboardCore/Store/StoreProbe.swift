@@ -9,12 +9,17 @@ import Synchronization
 public final class StoreProbe: Sendable {
     private let gate: StoreGate
     private let check: @Sendable () throws -> Void
+    private let durableCheck: @Sendable () throws -> Void
     private let probing = Atomic<Bool>(false)
 
-    /// - Parameter check: throws unless the store can take a write (run on the gate).
-    public init(gate: StoreGate, check: @escaping @Sendable () throws -> Void) {
+    /// - Parameters:
+    ///   - check: throws unless the store can take a write (run on the gate).
+    ///   - durableCheck: throws unless a durable write succeeds (run on the gate).
+    public init(gate: StoreGate, check: @escaping @Sendable () throws -> Void,
+                durableCheck: @escaping @Sendable () throws -> Void) {
         self.gate = gate
         self.check = check
+        self.durableCheck = durableCheck
     }
 
     /// Calls `completion` once, within `seconds`: nil for a store that
@@ -37,6 +42,26 @@ public final class StoreProbe: Sendable {
         gate.deadlines.asyncAfter(deadline: .now() + seconds) { [gate] in
             ticket.finish(gate.isStalled() ? .failure(stalled) : .success(()))
         }
+    }
+
+    /// While the last commit was refused: calls `completion` once, within
+    /// `seconds`, with nil when a durable write succeeded, else why not;
+    /// `written` runs (on the gate) whenever one succeeds, late or not. One
+    /// probe runs at a time: asked while one runs, the answer is the refusal.
+    public func durableHealth(within seconds: Double, written: @escaping @Sendable () -> Void,
+                              completion: @escaping @Sendable (SwitchboardError?) -> Void) {
+        let refused = SwitchboardError(.unavailable, code: "store_unavailable",
+                                       message: "The last write to the store failed, and none has succeeded since.")
+        guard !probing.exchange(true, ordering: .acquiringAndReleasing) else { return completion(refused) }
+        let ticket = StoreTicket<Void> { result in
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        }
+        gate.run("a durable health write", durableCheck) { [self] result in
+            probing.store(false, ordering: .releasing)
+            if case .success = result { written() }
+            ticket.finish(result.mapError { _ in refused })
+        }
+        gate.deadlines.asyncAfter(deadline: .now() + seconds) { ticket.finish(.failure(refused)) }
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -82,13 +82,15 @@ enum RoomEndpoints {
             enum CodingKeys: String, CodingKey { case status, auth; case lastID = "last_id"; case tcpPort = "tcp_port" }
         }
         // The probe writes nothing durable (SQLite's is a temporary table), so a
-        // full disk passes it: the last real commit says more.
-        if services.bus.lastWriteFailed {
-            return .respond(.error(SwitchboardError(.unavailable, code: "store_unavailable",
-                                                    message: "The last write to the store failed, and none has succeeded since.")))
-        }
+        // full disk passes it: while the last commit was refused, a durable
+        // write is asked for instead, and its success ends the refusal.
+        let refused = services.bus.lastWriteFailed
         return PendingAnswer.wait(exchange, awaiting: SwitchboardError?.self, until: { done in
-            services.bus.storeProbe.health(within: 0.5, completion: done)
+            if refused {
+                services.bus.checkWritesAgain(within: 0.5, completion: done)
+            } else {
+                services.bus.storeProbe.health(within: 0.5, completion: done)
+            }
         }, answer: { failure in
             if let failure { return .error(failure) }
             return .json(200, MessageJSON.encode(Health(status: "ok", lastID: services.bus.lastID,
