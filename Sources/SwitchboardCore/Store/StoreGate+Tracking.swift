@@ -13,7 +13,7 @@ extension StoreGate {
         return result
     }
 
-    /// ``tracking(_:)`` but for the stall report, which looks once the call is no longer counted.
+    /// ``tracking(_:)`` without the stall report's look, which comes once the call is no longer counted.
     private func trackingRunning<T>(_ body: () throws -> T) rethrows -> T {
         let now = DeadlineScheduler.now()
         let token = state.withLock { state -> UInt64 in
@@ -29,7 +29,8 @@ extension StoreGate {
     }
 
     /// ``tracking(_:)`` for the group commit's calls, one at a time on its
-    /// thread: two atomic stores, no lock, on every commit.
+    /// thread: two atomic stores and a load (the stall report's), no lock,
+    /// on every commit.
     func trackingCommit<T>(_ body: () throws -> T) rethrows -> T {
         let now = DeadlineScheduler.now()
         commitStarted.store(now, ordering: .releasing)
