@@ -131,6 +131,10 @@ final class PostgresConnections: Sendable {
             if let connection { Self.closeInPassing(connection) }
             throw PostgresStoreError.timedOut(seconds: timeoutSeconds)
         }
-        return try outcome.withLock { $0! }.get()
+        do {
+            return try outcome.withLock { $0! }.get()
+        } catch let error as PSQLError {
+            throw PostgresStoreError.database(error)
+        }
     }
 }

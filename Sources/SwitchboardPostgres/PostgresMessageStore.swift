@@ -30,7 +30,7 @@ public final class PostgresMessageStore: MessageStore {
             try PostgresSchema.migrate(connections)
         } catch {
             connections.close()
-            throw error
+            throw PostgresOpenError(url: url.redacted, underlying: error)
         }
     }
 
@@ -139,11 +139,7 @@ public final class PostgresMessageStore: MessageStore {
 
     /// A timeout or a connection that is gone: the database did not answer.
     public func didNotAnswer(_ error: any Error) -> Bool {
-        if case PostgresStoreError.timedOut = error { return true }
-        if let error = error as? PSQLError {
-            return [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection].contains(error.code)
-        }
-        return false
+        (error as? PostgresStoreError)?.isUnanswered ?? false
     }
 
     public func checkWritable() throws {
