@@ -81,7 +81,8 @@ struct RawTCPHardeningTests {
 
     @Test func aTCPPortInUseStopsTheStartWithAClearError() throws {
         let taken = try TestServer()
-        #expect(throws: TCPListenError.self) { try TestServer(tcpPort: taken.tcpPort) }
+        let error = #expect(throws: TCPListenError.self) { try TestServer(tcpPort: taken.tcpPort) }
+        #expect(error?.description == "cannot listen for TCP on 127.0.0.1:\(taken.tcpPort): Address already in use")
     }
 
     /// A stop while a client's stores are queued: they finish (refused, the
