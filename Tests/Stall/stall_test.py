@@ -261,6 +261,10 @@ def scenario(name, binary, folder, database, freeze, thaw):
         time.sleep(STORE_TIMEOUT + 0.5)
         status, _, elapsed = request(http, "GET", "/healthz", timeout=10)
         check(f"{name}: /healthz answers within a second during the stall", elapsed < 1.0, f"{elapsed:.2f} s")
+        metrics = request(http, "GET", "/metrics", timeout=10)[1].decode()
+        check(f"{name}: /metrics says the store is stalled and callers timed out",
+              "\nswitchboard_store_stalled 1\n" in metrics and "\nswitchboard_store_timeouts_total 0\n" not in metrics,
+              [l for l in metrics.splitlines() if l.startswith("switchboard_store_")])
         check(f"{name}: /healthz is 503 store_unavailable once the store has not answered for the timeout", status == 503, status)
         pong = line.ask("ping:stall", "pong:stall")
         check(f"{name}: TCP ping: answered within a second", pong is not None and pong < 1.0, pong)
@@ -307,6 +311,9 @@ def scenario(name, binary, folder, database, freeze, thaw):
                 break
             time.sleep(0.1)
         check(f"{name}: /healthz is 200 again once the store answers, without a restart", healthy)
+        metrics = request(http, "GET", "/metrics", timeout=10)[1].decode()
+        check(f"{name}: /metrics says the stall is over", "\nswitchboard_store_stalled 0\n" in metrics,
+              [l for l in metrics.splitlines() if l.startswith("switchboard_store_")])
         for i in range(3):
             status, message, _ = publish(http, f"after {i}")
             check(f"{name}: a publish after the stall is stored", status == 201, status)

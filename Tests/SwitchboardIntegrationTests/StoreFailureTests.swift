@@ -32,6 +32,7 @@ struct StoreFailureTests {
         }
         #expect(try client.get("/api/admin/stats", headers: [("Authorization", "Bearer \(TestServer.adminToken)")])
                     .json()["store_writable"] as? Bool == false)
+        #expect(try client.get("/metrics").text.contains("\nswitchboard_store_writes_failing 1\n"))
         // Reads go on.
         #expect(try client.get("/api/rooms/lobby/messages?since=0").page().messages.map(\.text) == ["before"])
 
@@ -43,6 +44,9 @@ struct StoreFailureTests {
         #expect(try client.get("/api/admin/stats", headers: [("Authorization", "Bearer \(TestServer.adminToken)")])
                     .json()["store_writable"] as? Bool == true)
         #expect(logs.messages(atLeast: .notice).filter { $0 == "the store takes writes again" }.count == 1)
+        let metrics = try client.get("/metrics").text
+        #expect(metrics.contains("\nswitchboard_store_writes_failing 0\n") && metrics.contains("\nswitchboard_store_stalled 0\n"))
+        #expect(metrics.contains("\nswitchboard_store_timeouts_total 0\n"), "refused writes are not timeouts")
         let after = try client.publish(text: "after")
         #expect(after.id == before.id + 1)
         #expect(try client.get("/healthz").status == 200)

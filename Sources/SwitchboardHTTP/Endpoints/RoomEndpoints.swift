@@ -105,6 +105,8 @@ enum RoomEndpoints {
         let text = metrics.exposition(connections: services.connections.counts(),
                                       storeBytes: services.bus.storeFigures.current()?.bytes ?? 0,
                                       uptimeSeconds: services.uptimeSeconds, deliveries: services.bus.stats.totals())
+            + PrometheusExporter.storeHealthExposition(timeouts: services.bus.gate.timedOutCount, writesFailing: services.bus.lastWriteFailed,
+                                                       stalled: services.bus.gate.isStalled())
             + (services.media.map { PrometheusExporter.mediaExposition($0.usageAsLastRead) } ?? [])
             + (services.push.map { PrometheusExporter.pushExposition($0.figures) } ?? [])
             + (services.backend.map { PrometheusExporter.backendExposition($0()) } ?? [])

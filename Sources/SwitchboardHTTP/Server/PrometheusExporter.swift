@@ -74,6 +74,16 @@ public final class PrometheusExporter: DeliveryStatsSink {
                + "switchboard_connections_refused_total{reason=\"per_address\"} \(refusedPerAddress)\n").utf8)
     }
 
+    /// The store's health for an alert: callers answered 503 because it did
+    /// not answer within `--store-timeout`, and whether its writes are being
+    /// refused (a full disk) or a call has gone unanswered past the timeout
+    /// now (what `/healthz` and the log say).
+    public static func storeHealthExposition(timeouts: Int, writesFailing: Bool, stalled: Bool) -> [UInt8] {
+        Array(("# TYPE switchboard_store_timeouts_total counter\nswitchboard_store_timeouts_total \(timeouts)\n"
+               + "# TYPE switchboard_store_writes_failing gauge\nswitchboard_store_writes_failing \(writesFailing ? 1 : 0)\n"
+               + "# TYPE switchboard_store_stalled gauge\nswitchboard_store_stalled \(stalled ? 1 : 0)\n").utf8)
+    }
+
     /// Web Push's queue and outcomes in the text format.
     public static func pushExposition(_ figures: PushFigures) -> [UInt8] {
         var text = "# TYPE switchboard_push_pending gauge\nswitchboard_push_pending \(figures.pending)\n"
