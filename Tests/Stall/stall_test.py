@@ -261,11 +261,15 @@ def scenario(name, binary, folder, database, freeze, thaw):
         time.sleep(STORE_TIMEOUT + 0.5)
         status, _, elapsed = request(http, "GET", "/healthz", timeout=10)
         check(f"{name}: /healthz answers within a second during the stall", elapsed < 1.0, f"{elapsed:.2f} s")
+        check(f"{name}: /healthz is 503 store_unavailable once the store has not answered for the timeout", status == 503, status)
+        admin_status, body, _ = request(http, "GET", "/api/admin/stats", timeout=10, token="T")
+        stats = json.loads(body) if admin_status == 200 else {}
+        check(f"{name}: the admin stats say the store is stalled", stats.get("store_stalled") is True and stats.get("store_writable") is False,
+              (admin_status, stats.get("store_stalled"), stats.get("store_writable")))
         metrics = request(http, "GET", "/metrics", timeout=10)[1].decode()
         check(f"{name}: /metrics says the store is stalled and callers timed out",
               "\nswitchboard_store_stalled 1\n" in metrics and "\nswitchboard_store_timeouts_total 0\n" not in metrics,
               [l for l in metrics.splitlines() if l.startswith("switchboard_store_")])
-        check(f"{name}: /healthz is 503 store_unavailable once the store has not answered for the timeout", status == 503, status)
         pong = line.ask("ping:stall", "pong:stall")
         check(f"{name}: TCP ping: answered within a second", pong is not None and pong < 1.0, pong)
         who = line.ask("who:", "who:")

@@ -18,13 +18,16 @@ final class AdminEndpoints: Sendable {
         }
     }
 
-    /// `GET /api/admin/stats`: the store's figures read now (on the gate, at most `--store-timeout`).
+    /// `GET /api/admin/stats`: the store's figures read now (on the gate, at
+    /// most `--store-timeout`), or as last read when the store does not
+    /// answer: an operator looking into a stall gets the rest of the stats
+    /// (and `store_stalled`), not a 503.
     func stats(_ exchange: any HTTPExchanging) -> HTTPHandlerResult {
-        PendingAnswer.store(exchange, services, what: "reading the store's figures", { [bus = services.bus] in
-            try bus.storeFigures.readNow()
-        }) { [services] figures in
-            .respond(.json(200, Self.statsJSON(services, figures: figures)))
-        }
+        PendingAnswer.wait(exchange, awaiting: Result<StoreFigures.Figures, SwitchboardError>.self, until: { [bus = services.bus] done in
+            bus.gate.run("reading the store's figures", { try bus.storeFigures.readNow() }, completion: done)
+        }, then: { [services] read in
+            .respond(.json(200, Self.statsJSON(services, figures: (try? read.get()) ?? services.bus.storeFigures.current())))
+        })
     }
 
     /// The most rooms and users the stats list (every second, to each dashboard):
@@ -36,8 +39,10 @@ final class AdminEndpoints: Sendable {
         struct Stats: Encodable {
             var uptimeSeconds: Double
             var storeBytes: Int64
-            /// False while the last write to the store failed and none has succeeded since.
+            /// False while the last write to the store failed and none has succeeded since, or while it is stalled.
             var storeWritable: Bool
+            /// True while a store call has gone unanswered past `--store-timeout`.
+            var storeStalled: Bool
             var published: Int
             var lastID: Int64
             var connections: [String: Int]
@@ -58,7 +63,7 @@ final class AdminEndpoints: Sendable {
             enum CodingKeys: String, CodingKey {
                 case published, connections, transports, rooms, users, node, nodes, push, backend
                 case uptimeSeconds = "uptime_s"
-                case storeBytes = "store_bytes", storeWritable = "store_writable"
+                case storeBytes = "store_bytes", storeWritable = "store_writable", storeStalled = "store_stalled"
                 case lastID = "last_id"
                 case roomCount = "room_count", userCount = "user_count"
             }
@@ -67,9 +72,10 @@ final class AdminEndpoints: Sendable {
         let bus = services.bus
         let recent = bus.recentRooms(limit: listed)
         let users = onlineUsers(online)
+        let stalled = bus.gate.isStalled()
         let stats = Stats(
             uptimeSeconds: services.uptimeSeconds, storeBytes: figures?.bytes ?? 0,
-            storeWritable: !bus.lastWriteFailed && !bus.gate.isStalled(),
+            storeWritable: !bus.lastWriteFailed && !stalled, storeStalled: stalled,
             published: bus.stats.publishedCount,
             lastID: bus.lastID,
             connections: connectionCounts(services),
