@@ -5,7 +5,8 @@ public enum StoreStall: Sendable, Equatable {
     /// store call had gone unanswered for `unansweredSeconds`.
     case began(unansweredSeconds: Double)
     /// A store call answered and none has gone unanswered past the timeout:
-    /// `seconds` after the stall was said to begin, with `refused` callers
-    /// refused at their deadline meanwhile (those that led to ``began(unansweredSeconds:)`` among them).
+    /// `seconds` since the store began to keep callers waiting (not since
+    /// it was said), with `refused` callers refused at their deadline
+    /// meanwhile (those that led to ``began(unansweredSeconds:)`` among them).
     case ended(seconds: Double, refused: Int)
 }
