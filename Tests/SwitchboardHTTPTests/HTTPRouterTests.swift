@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import Testing
 import MicroHTTPD
 import SwitchboardCore
@@ -103,10 +104,18 @@ struct HTTPRouterTests {
     @Test func anAnsweredLongPollLeavesTheDeadlinesAtOnce() async throws {
         let client = client
         // Generous bounds: a full parallel run can keep the task from starting for seconds.
-        let poll = Task { try await client.send("GET", "/api/rooms/lobby/messages?since=0&wait=30", timeout: 90) }
+        // What became of the poll, for the message should it not park (seen once in a full run, 2026-12-03: not
+        // parked within 60 s; whether it was answered or never reached the router was not known).
+        let outcome = Mutex<String>("not answered")
+        let poll = Task {
+            let response = try await client.send("GET", "/api/rooms/lobby/messages?since=0&wait=30", timeout: 90)
+            outcome.withLock { $0 = "answered \(response.status) \(String(decoding: response.body.prefix(200), as: UTF8.self))" }
+            return response
+        }
         let until = Date().addingTimeInterval(60)
         while bus.parkedCount == 0, Date() < until { try await Task.sleep(nanoseconds: 5_000_000) }
-        #expect(bus.parkedCount == 1 && scheduler.pending == 1)
+        #expect(bus.parkedCount == 1 && scheduler.pending == 1,
+                "parked \(bus.parkedCount), deadlines \(scheduler.pending), the poll \(outcome.withLock { $0 })")
         #expect(try await client.send("POST", "/api/rooms/lobby/messages", json: #"{"user":"a","text":"hi"}"#).status == 201)
         let answer = try await poll.value
         #expect((answer.json?["messages"] as? [[String: Any]])?.map { $0["text"] as? String } == ["hi"])
