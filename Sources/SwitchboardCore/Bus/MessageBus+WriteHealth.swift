@@ -10,12 +10,21 @@ extension MessageBus {
         writeHealthObservers.withLock { $0.append(observer) }
     }
 
-    /// `/healthz` while the last commit was refused: a durable write on the
-    /// gate (``StoreProbe/durableHealth(within:written:completion:)``), and
-    /// one that succeeds counts as a write that succeeded. Without it, a
+    /// `/healthz` while the last commit was refused. A refusal is believed
+    /// for ``StoreGate/timeoutSeconds`` (refused: 503 at once); after that
+    /// with none, a durable write on the gate
+    /// (``StoreProbe/durableHealth(within:written:completion:)``), and one
+    /// that succeeds counts as a write that succeeded. Without the write, a
     /// server whose disk was freed said 503 until someone published, and a
-    /// load balancer that had taken it out for the 503 sent no one.
+    /// load balancer that had taken it out for the 503 sent no one. Without
+    /// the wait, a probe's small row could fit on a full disk where the
+    /// publish just refused did not (SQLite reuses its log's pages), and
+    /// `/healthz` said 200 beside a 503 (the soak saw it).
     public func checkWritesAgain(within seconds: Double, completion: @escaping @Sendable (SwitchboardError?) -> Void) {
+        let since = DeadlineScheduler.now() - min(DeadlineScheduler.now(), lastRefusal.load(ordering: .relaxed))
+        guard Double(since) / 1e9 >= gate.timeoutSeconds else {
+            return completion(StoreProbe.writesRefused)
+        }
         storeProbe.durableHealth(within: seconds, written: { [weak self] in self?.noteWrite(failure: nil) }, completion: completion)
     }
 
@@ -24,6 +33,7 @@ extension MessageBus {
     func noteWrite(failure: SwitchboardError?) {
         if let failure, failure == .shuttingDown || failure == .storeTimedOut(seconds: gate.timeoutSeconds) { return }
         let failed = failure != nil
+        if failed { lastRefusal.store(DeadlineScheduler.now(), ordering: .relaxed) }
         guard lastCommitFailed.exchange(failed, ordering: .relaxed) != failed else { return }
         for observer in writeHealthObservers.withLock({ $0 }) { observer(failure) }
     }

@@ -50,6 +50,8 @@ public final class MessageBus: Sendable {
     public let storeProbe: StoreProbe
     /// Whether the last group commit failed in the store (none has succeeded since).
     let lastCommitFailed = Atomic<Bool>(false)
+    /// When a commit was last refused (monotonic nanoseconds; 0: never).
+    let lastRefusal = Atomic<UInt64>(0)
     /// Conversations and their members, changed by the events of messages
     /// as they enter the ring.
     public let conversations: ConversationDirectory

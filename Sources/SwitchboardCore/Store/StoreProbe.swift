@@ -44,14 +44,17 @@ public final class StoreProbe: Sendable {
         }
     }
 
+    /// `/healthz`'s answer while the last commit was refused and no write has succeeded since.
+    public static let writesRefused = SwitchboardError(.unavailable, code: "store_unavailable",
+                                                       message: "The last write to the store failed, and none has succeeded since.")
+
     /// While the last commit was refused: calls `completion` once, within
     /// `seconds`, with nil when a durable write succeeded, else why not;
     /// `written` runs (on the gate) whenever one succeeds, late or not. One
     /// probe runs at a time: asked while one runs, the answer is the refusal.
     public func durableHealth(within seconds: Double, written: @escaping @Sendable () -> Void,
                               completion: @escaping @Sendable (SwitchboardError?) -> Void) {
-        let refused = SwitchboardError(.unavailable, code: "store_unavailable",
-                                       message: "The last write to the store failed, and none has succeeded since.")
+        let refused = Self.writesRefused
         guard !probing.exchange(true, ordering: .acquiringAndReleasing) else { return completion(refused) }
         let ticket = StoreTicket<Void> { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
