@@ -70,6 +70,27 @@ struct StoreStallReportTests {
         #expect(heard.all.isEmpty, "\(heard.all)")
     }
 
+    /// A database layer that gives up on its calls (postgres-nio at 5 s)
+    /// leaves none running between them; work that answers from memory then
+    /// (a password check) is not the store answering: the stall goes on
+    /// until a store call answers. (It ended and began again every few
+    /// seconds in the log during a frozen PostgreSQL with sign-ins.)
+    @Test func anAnswerThatIsNotTheStoresEndsNoStall() throws {
+        let gate = StoreGate(timeoutSeconds: 0.2, threads: 2)
+        let heard = observed(gate)
+        struct GaveUp: Error {}
+        gate.run("given up on", { () throws -> Int in Thread.sleep(forTimeInterval: 0.3); throw GaveUp() }, completion: { _ in })
+        Thread.sleep(forTimeInterval: 0.45)
+        #expect(heard.began.count == 1, "\(heard.all)")
+        let checked = DispatchSemaphore(value: 0)
+        gate.run("a password check", showsTheStoreAnswers: false, { 1 }, completion: { _ in checked.signal() })
+        _ = checked.wait(timeout: .now() + 5)
+        #expect(heard.ended.isEmpty, "\(heard.all)")
+        #expect(try StoreGateTests().outcome(gate, { 2 })?.get() == 2)
+        #expect(heard.ended.count == 1 && heard.ended.first?.refused == 1, "\(heard.all)")
+        #expect(!gate.isStalled())
+    }
+
     /// A stall in the group commit, with the gate's own calls answering: it
     /// ends when the commit answers, not when another call does.
     @Test func aStallEndsWhenNoCallIsLeftUnansweredNotAtAnyAnswer() throws {

@@ -1,20 +1,22 @@
 import Synchronization
 
 /// How long the store has kept its callers waiting: every store call runs
-/// counted (``StoreGate/tracking(_:)``), so that one that hangs makes the
+/// counted (``StoreGate/tracking(showsTheStoreAnswers:_:)``), so that one that hangs makes the
 /// gate stalled, and one that answers may end a stall said to have begun.
 extension StoreGate {
     /// Runs `body` (a store call on a thread of the caller's own) counted
     /// among the calls running, so that a call that hangs makes
     /// ``isStalled(now:)`` true.
-    public func tracking<T>(_ body: () throws -> T) rethrows -> T {
-        let result = try trackingRunning(body)
-        answered()
+    /// With `showsTheStoreAnswers` false, its answer is not the store's
+    /// (``run(_:showsTheStoreAnswers:_:completion:)``).
+    public func tracking<T>(showsTheStoreAnswers: Bool = true, _ body: () throws -> T) rethrows -> T {
+        let result = try trackingRunning(showsTheStoreAnswers, body)
+        if showsTheStoreAnswers { answered() }
         return result
     }
 
-    /// ``tracking(_:)`` without the stall report's look, which comes once the call is no longer counted.
-    private func trackingRunning<T>(_ body: () throws -> T) rethrows -> T {
+    /// ``tracking(showsTheStoreAnswers:_:)`` without the stall report's look, which comes once the call is no longer counted.
+    private func trackingRunning<T>(_ showsTheStoreAnswers: Bool, _ body: () throws -> T) rethrows -> T {
         let now = DeadlineScheduler.now()
         let token = state.withLock { state -> UInt64 in
             state.nextToken += 1
@@ -24,11 +26,11 @@ extension StoreGate {
         defer { _ = state.withLock { $0.started.removeValue(forKey: token) } }
         asked(now)
         let result = try body()
-        askedSinceAnswer.store(0, ordering: .releasing)
+        if showsTheStoreAnswers { askedSinceAnswer.store(0, ordering: .releasing) }
         return result
     }
 
-    /// ``tracking(_:)`` for the group commit's calls, one at a time on its
+    /// ``tracking(showsTheStoreAnswers:_:)`` for the group commit's calls, one at a time on its
     /// thread: two atomic stores and a load (the stall report's), no lock,
     /// on every commit.
     func trackingCommit<T>(_ body: () throws -> T) rethrows -> T {

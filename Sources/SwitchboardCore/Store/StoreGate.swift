@@ -19,7 +19,7 @@ import Synchronization
 ///   ``StoreCaller/current`` when it was asked for): one client's flood of
 ///   reads waits behind itself, not in front of everyone else's.
 /// - The gate knows how long the oldest unanswered store call has been
-///   running (its own and those ``tracking(_:)`` reports, such as the group
+///   running (its own and those ``tracking(showsTheStoreAnswers:_:)`` reports, such as the group
 ///   commit's): ``isStalled`` is what `/healthz` says.
 public final class StoreGate: Sendable {
     /// How long a caller waits for the store before it is told `store_unavailable`.
@@ -78,7 +78,14 @@ public final class StoreGate: Sendable {
     /// queue). A ``SwitchboardError`` thrown by `work` is passed on as it is;
     /// any other error is `store_unavailable`. Work whose deadline passed
     /// before a thread took it is not run.
-    public func run<T: Sendable>(_ what: String, _ work: @escaping @Sendable () throws -> T,
+    ///
+    /// `showsTheStoreAnswers` false: work that may wait on the store but
+    /// mostly does not touch it (a password checked against accounts in
+    /// memory). It counts while it hangs, but its answer neither ends a wait
+    /// nor a stall: during a frozen PostgreSQL, sign-ins answered from
+    /// memory had `/healthz` and the log say the store answered again, every
+    /// few seconds.
+    public func run<T: Sendable>(_ what: String, showsTheStoreAnswers: Bool = true, _ work: @escaping @Sendable () throws -> T,
                                  completion: @escaping @Sendable (Result<T, SwitchboardError>) -> Void) {
         let ticket = StoreTicket(completion)
         let caller = StoreCaller.current
@@ -89,7 +96,7 @@ public final class StoreGate: Sendable {
                 // A call that throws is no answer: only one that returns ends the wait (``isStalled(now:)``).
                 let result: Result<T, SwitchboardError>
                 do {
-                    result = .success(try tracking { try work() })
+                    result = .success(try tracking(showsTheStoreAnswers: showsTheStoreAnswers) { try work() })
                 } catch let error as SwitchboardError {
                     result = .failure(error)
                 } catch {

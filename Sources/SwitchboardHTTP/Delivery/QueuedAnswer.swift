@@ -14,7 +14,8 @@ enum QueuedAnswer {
     static func run(_ exchange: any HTTPExchanging, _ services: HTTPServices, what: String,
                     _ work: @escaping @Sendable () throws -> Answer) -> HTTPHandlerResult {
         PendingAnswer.wait(exchange, awaiting: Result<Answer, SwitchboardError>.self, until: { done in
-            services.bus.gate.run(what, {
+            // Mostly a password checked against accounts in memory: not the store's answer.
+            services.bus.gate.run(what, showsTheStoreAnswers: false, {
                 do {
                     return try work()
                 } catch let error as SwitchboardError {
