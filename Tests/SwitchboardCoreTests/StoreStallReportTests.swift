@@ -91,6 +91,23 @@ struct StoreStallReportTests {
         #expect(!gate.isStalled())
     }
 
+    /// A commit that gives up (SQLite busy past its timeout, beside another
+    /// process's write lock) while reads still answer: the stall ends when a
+    /// commit answers, not at each read between two commits.
+    @Test func aWriteLockStallEndsWhenACommitAnswersNotAtARead() throws {
+        let gate = StoreGate(timeoutSeconds: 0.2)
+        let heard = observed(gate)
+        struct Busy: Error {}
+        let waiting = StoreTicket<Void> { _ in }  // a publish waiting for that commit
+        gate.expire(waiting)
+        #expect(throws: Busy.self) { try gate.trackingCommit { () throws -> Int in Thread.sleep(forTimeInterval: 0.3); throw Busy() } }
+        #expect(heard.began.count == 1, "\(heard.all)")
+        #expect(try StoreGateTests().outcome(gate, { 1 })?.get() == 1)  // a read beside the lock
+        #expect(heard.ended.isEmpty, "\(heard.all)")
+        #expect(gate.trackingCommit { 2 } == 2)
+        #expect(heard.ended.count == 1 && heard.ended.first?.refused == 1, "\(heard.all)")
+    }
+
     /// A stall in the group commit, with the gate's own calls answering: it
     /// ends when the commit answers, not when another call does.
     @Test func aStallEndsWhenNoCallIsLeftUnansweredNotAtAnyAnswer() throws {

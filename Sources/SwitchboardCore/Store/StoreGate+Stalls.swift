@@ -18,9 +18,15 @@ extension StoreGate {
                        refused: timedOutCount, count: count)
     }
 
-    /// A store call answered: ends the stall said to have begun, if none is left unanswered past the timeout.
-    func answered() {
+    /// A store call answered: ends the stall said to have begun, if none is
+    /// left unanswered past the timeout and, when the group commit's last
+    /// call gave no answer, if this one wrote (a commit, `/healthz`'s probe):
+    /// an SQLite file locked by another process still answers reads, and
+    /// they said the stall ended and began again every few seconds.
+    func answered(byAWrite: Bool = false) {
+        if byAWrite, commitUnanswered.load(ordering: .relaxed) { commitUnanswered.store(false, ordering: .relaxed) }
         guard stalls.isSaid else { return }
+        if !byAWrite, commitUnanswered.load(ordering: .relaxed) { return }
         let now = DeadlineScheduler.now()
         stalls.answered(stillStalled: isStalled(now: now), now: now, refused: timedOutCount)
     }

@@ -1,21 +1,22 @@
 import Synchronization
 
 /// How long the store has kept its callers waiting: every store call runs
-/// counted (``StoreGate/tracking(showsTheStoreAnswers:_:)``), so that one that hangs makes the
+/// counted (``StoreGate/tracking(showsTheStoreAnswers:isAWrite:_:)``), so that one that hangs makes the
 /// gate stalled, and one that answers may end a stall said to have begun.
 extension StoreGate {
     /// Runs `body` (a store call on a thread of the caller's own) counted
     /// among the calls running, so that a call that hangs makes
     /// ``isStalled(now:)`` true.
     /// With `showsTheStoreAnswers` false, its answer is not the store's
-    /// (``run(_:showsTheStoreAnswers:_:completion:)``).
-    public func tracking<T>(showsTheStoreAnswers: Bool = true, _ body: () throws -> T) rethrows -> T {
+    /// (``run(_:showsTheStoreAnswers:isAWrite:_:completion:)``).
+    /// With `isAWrite`, its answer shows that writes are taken (`/healthz`'s probes).
+    public func tracking<T>(showsTheStoreAnswers: Bool = true, isAWrite: Bool = false, _ body: () throws -> T) rethrows -> T {
         let result = try trackingRunning(showsTheStoreAnswers, body)
-        if showsTheStoreAnswers { answered() }
+        if showsTheStoreAnswers { answered(byAWrite: isAWrite) }
         return result
     }
 
-    /// ``tracking(showsTheStoreAnswers:_:)`` without the stall report's look, which comes once the call is no longer counted.
+    /// ``tracking(showsTheStoreAnswers:isAWrite:_:)`` without the stall report's look, which comes once the call is no longer counted.
     private func trackingRunning<T>(_ showsTheStoreAnswers: Bool, _ body: () throws -> T) rethrows -> T {
         let now = DeadlineScheduler.now()
         let token = state.withLock { state -> UInt64 in
@@ -30,7 +31,7 @@ extension StoreGate {
         return result
     }
 
-    /// ``tracking(showsTheStoreAnswers:_:)`` for the group commit's calls, one at a time on its
+    /// ``tracking(showsTheStoreAnswers:isAWrite:_:)`` for the group commit's calls, one at a time on its
     /// thread: two atomic stores and a load (the stall report's), no lock,
     /// on every commit.
     func trackingCommit<T>(_ body: () throws -> T) rethrows -> T {
@@ -41,9 +42,12 @@ extension StoreGate {
         do {
             defer { commitStarted.store(0, ordering: .releasing) }
             result = try body()
+        } catch {
+            commitUnanswered.store(true, ordering: .relaxed)
+            throw error
         }
         askedSinceAnswer.store(0, ordering: .releasing)
-        answered()
+        answered(byAWrite: true)
         return result
     }
 

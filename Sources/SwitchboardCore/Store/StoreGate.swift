@@ -19,7 +19,7 @@ import Synchronization
 ///   ``StoreCaller/current`` when it was asked for): one client's flood of
 ///   reads waits behind itself, not in front of everyone else's.
 /// - The gate knows how long the oldest unanswered store call has been
-///   running (its own and those ``tracking(showsTheStoreAnswers:_:)`` reports, such as the group
+///   running (its own and those ``tracking(showsTheStoreAnswers:isAWrite:_:)`` reports, such as the group
 ///   commit's): ``isStalled`` is what `/healthz` says.
 public final class StoreGate: Sendable {
     /// How long a caller waits for the store before it is told `store_unavailable`.
@@ -54,6 +54,10 @@ public final class StoreGate: Sendable {
     /// When the first store call since the last answer began (0: every call
     /// since has been answered): how long the store has kept callers waiting.
     let askedSinceAnswer = Atomic<UInt64>(0)
+    /// The group commit's last call gave no answer (it threw: SQLite busy,
+    /// a timeout): until one answers, only a commit ends a stall, not a
+    /// read that answers beside a write lock.
+    let commitUnanswered = Atomic<Bool>(false)
     /// Wakes an idle gate thread (one signal per job handed to an idle thread).
     private let work = DispatchSemaphore(value: 0)
     let deadlines = DispatchQueue(label: "switchboard-store-deadlines")
@@ -85,7 +89,11 @@ public final class StoreGate: Sendable {
     /// nor a stall: during a frozen PostgreSQL, sign-ins answered from
     /// memory had `/healthz` and the log say the store answered again, every
     /// few seconds.
-    public func run<T: Sendable>(_ what: String, showsTheStoreAnswers: Bool = true, _ work: @escaping @Sendable () throws -> T,
+    ///
+    /// `isAWrite`: its answer shows the store takes writes (`/healthz`'s
+    /// probes), which ends a stall the group commit's calls left unanswered.
+    public func run<T: Sendable>(_ what: String, showsTheStoreAnswers: Bool = true, isAWrite: Bool = false,
+                                 _ work: @escaping @Sendable () throws -> T,
                                  completion: @escaping @Sendable (Result<T, SwitchboardError>) -> Void) {
         let ticket = StoreTicket(completion)
         let caller = StoreCaller.current
@@ -96,7 +104,7 @@ public final class StoreGate: Sendable {
                 // A call that throws is no answer: only one that returns ends the wait (``isStalled(now:)``).
                 let result: Result<T, SwitchboardError>
                 do {
-                    result = .success(try tracking(showsTheStoreAnswers: showsTheStoreAnswers) { try work() })
+                    result = .success(try tracking(showsTheStoreAnswers: showsTheStoreAnswers, isAWrite: isAWrite) { try work() })
                 } catch let error as SwitchboardError {
                     result = .failure(error)
                 } catch {

@@ -32,7 +32,7 @@ public final class StoreProbe: Sendable {
         let ticket = StoreTicket<Void> { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
-        gate.run("the health probe", check) { [self] result in
+        gate.run("the health probe", isAWrite: true, check) { [self] result in
             probing.store(false, ordering: .releasing)
             ticket.finish(result.mapError { error in
                 error == .storeTimedOut(seconds: gate.timeoutSeconds) ? stalled
@@ -59,7 +59,7 @@ public final class StoreProbe: Sendable {
         let ticket = StoreTicket<Void> { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
-        gate.run("a durable health write", durableCheck) { [self] result in
+        gate.run("a durable health write", isAWrite: true, durableCheck) { [self] result in
             probing.store(false, ordering: .releasing)
             if case .success = result { written() }
             ticket.finish(result.mapError { _ in refused })
