@@ -208,6 +208,17 @@ def start_server(binary, folder, name, database):
     return server, http, tcp, log
 
 
+def healthz_until_ok(http, seconds, pause):
+    """Asks /healthz every `pause` seconds until it says 200 or `seconds` have passed; every status it answered."""
+    statuses = []
+    for _ in range(int(seconds / pause)):
+        statuses.append(request(http, "GET", "/healthz", timeout=2)[0])
+        if statuses[-1] == 200:
+            break
+        time.sleep(pause)
+    return statuses
+
+
 def stop_server(server):
     server.send_signal(signal.SIGTERM)
     try:
@@ -308,12 +319,7 @@ def scenario(name, binary, folder, database, freeze, thaw):
         check(f"{name}: the server's WebSocket pings kept coming during the stall", len(pings) >= 5, len(pings))
         thaw()
 
-        healthy = False
-        for _ in range(150):
-            if request(http, "GET", "/healthz", timeout=2)[0] == 200:
-                healthy = True
-                break
-            time.sleep(0.1)
+        healthy = healthz_until_ok(http, 15, 0.1)[-1:] == [200]
         check(f"{name}: /healthz is 200 again once the store answers, without a restart", healthy)
         metrics = request(http, "GET", "/metrics", timeout=10)[1].decode()
         check(f"{name}: /metrics says the stall is over", "\nswitchboard_store_stalled 0\n" in metrics,
@@ -367,12 +373,7 @@ def quiet_lock(binary, folder):
         holder.stdin.write("\n")
         holder.stdin.flush()
         holder.wait(timeout=10)
-        statuses = []
-        for _ in range(50):
-            statuses.append(request(http, "GET", "/healthz", timeout=2)[0])
-            if statuses[-1] == 200:
-                break
-            time.sleep(0.1)
+        statuses = healthz_until_ok(http, 5, 0.1)
         check("quiet: /healthz is 200 once the lock goes, with nothing written since", statuses[-1:] == [200],
               f"{len(statuses)} answers, last {statuses[-1:]}")
         began, ended, refused = stall_lines(log)
@@ -410,12 +411,7 @@ def quiet_full_disk(binary):
         check("full disk: /healthz is 503 while the disk is full", statuses == [503] * 3, statuses)
         os.remove(filler)
         # A refusal is believed for --store-timeout; then /healthz's durable write ends it.
-        statuses = []
-        for _ in range(int((STORE_TIMEOUT + 3) / 0.2)):
-            statuses.append(request(http, "GET", "/healthz", timeout=2)[0])
-            if statuses[-1] == 200:
-                break
-            time.sleep(0.2)
+        statuses = healthz_until_ok(http, STORE_TIMEOUT + 3, 0.2)
         check("full disk: /healthz is 200 once there is room, with nothing published since", statuses[-1:] == [200],
               f"{len(statuses)} answers, last {statuses[-1:]}")
         _, _, refusals = stall_lines(log)

@@ -21,8 +21,8 @@ extension MessageBus {
     /// publish just refused did not (SQLite reuses its log's pages), and
     /// `/healthz` said 200 beside a 503 (the soak saw it).
     public func checkWritesAgain(within seconds: Double, completion: @escaping @Sendable (SwitchboardError?) -> Void) {
-        let since = DeadlineScheduler.now() - min(DeadlineScheduler.now(), lastRefusal.load(ordering: .relaxed))
-        guard Double(since) / 1e9 >= gate.timeoutSeconds else {
+        let now = DeadlineScheduler.now()
+        guard Double(now - min(now, lastRefusal.load(ordering: .relaxed))) / 1e9 >= gate.timeoutSeconds else {
             return completion(StoreProbe.writesRefused)
         }
         storeProbe.durableHealth(within: seconds, written: { [weak self] in self?.noteWrite(failure: nil) }, completion: completion)
