@@ -9,7 +9,7 @@ extension ChatServer {
     static func logStoreHealth(of bus: MessageBus, logger: Logger) {
         bus.observeWriteHealth { failure in
             guard let failure else { return logger.notice("the store takes writes again") }
-            logger.error("writing to the store failed (\(failure.message)); publishes get 503 store_unavailable until a write succeeds")
+            logger.error("writing to the store failed; publishes get 503 store_unavailable until a write succeeds. \(failure.message)")
         }
         let timeout = bus.gate.timeoutSeconds
         bus.gate.observeStalls { stall in

@@ -1,7 +1,8 @@
 import PostgresNIO
+import SwitchboardCore
 
 /// What can go wrong between a node and its PostgreSQL database.
-public enum PostgresStoreError: Error, CustomStringConvertible, CustomDebugStringConvertible, Sendable {
+public enum PostgresStoreError: StoreErrorDescribing, CustomStringConvertible, CustomDebugStringConvertible, Sendable {
     /// The `--db` URL cannot be used.
     case badURL(String)
     /// The database did not answer in time; the connection was closed.
@@ -25,6 +26,9 @@ public enum PostgresStoreError: Error, CustomStringConvertible, CustomDebugStrin
         case .database(let error): return Self.summary(of: error)
         }
     }
+
+    /// The description: it names no query and no row.
+    public var summary: String { description }
 
     /// Everything postgres-nio knows (the query, the server's fields): for the operator's log.
     public var debugDescription: String {

@@ -185,7 +185,7 @@ final class TCPChatHandler: ChannelDuplexHandler {
             } catch {
                 // The store did not answer: this replay is refused, the connection stays.
                 replays.removeFirst()
-                send(LineFormat.refusal(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+                send(LineFormat.refusal(.storeUnavailable(because: error)))
             }
         }
         // No unpark first (a lock per delivery): a wake-up took it out of

@@ -28,7 +28,7 @@ final class HandshakeOutcome: @unchecked Sendable {
         } catch let error as SwitchboardError {
             refusal = .error(error)
         } catch {
-            refusal = .error(.storeUnavailable("\(error)"))
+            refusal = .error(.storeUnavailable(because: error))
         }
         return nil
     }

@@ -126,7 +126,7 @@ public final class MessageActService: Sendable {
                         }
                     }
                 } catch {
-                    completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+                    completion(.failure(.storeUnavailable(because: error)))
                 }
             }
         } catch {

@@ -103,7 +103,7 @@ extension MessageBus {
         let result: Result<Published, SwitchboardError>? = publishing.withLock { _ in
             if state.withLock({ $0.closed }) { return .failure(.shuttingDown) }
             let removed: Message?
-            do { removed = try gate.trackingCommit { try store.delete(id: id) } } catch { return .failure(.storeFailure("\(error)")) }
+            do { removed = try gate.trackingCommit { try store.delete(id: id) } } catch { return .failure(.storeFailure(because: error)) }
             guard let removed, removed.kind != .delete else { return nil }
             state.withLock { $0.recent.markDeleted(id) }
             catchUp.remove(id)
@@ -142,7 +142,7 @@ extension MessageBus {
         } catch {
             // A store that did not answer is a stall (the gate reports it while it lasts), not a refused write.
             if store.didNotAnswer(error) { return .failure(.storeTimedOut(seconds: gate.timeoutSeconds)) }
-            return .failure(.storeFailure("\(error)"))
+            return .failure(.storeFailure(because: error))
         }
         let storeNanoseconds = DeadlineScheduler.now() - started
         let messages = Self.encoded(consume stored)

@@ -29,7 +29,7 @@ extension MediaService {
                 draft.media = try attachments(ids, records: result.get(), by: identity)
                 bus.publish(draft, completion: completion)
             } catch {
-                completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+                completion(.failure(.storeUnavailable(because: error)))
             }
         })
     }

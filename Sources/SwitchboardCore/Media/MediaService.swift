@@ -97,7 +97,7 @@ public final class MediaService: Sendable {
             type = try MediaSniffer.sniff(head, declared: declaredType)
         } catch {
             files.discard(path)
-            return completion(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+            return completion(.failure(.storeUnavailable(because: error)))
         }
         let name = MediaName.clean(name, type: type)
         let queued = processing.enqueue(owner.lowercased()) { [self] in

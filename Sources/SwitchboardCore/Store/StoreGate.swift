@@ -108,7 +108,7 @@ public final class StoreGate: Sendable {
                 } catch let error as SwitchboardError {
                     result = .failure(error)
                 } catch {
-                    result = .failure(.storeUnavailable("\(error)"))
+                    result = .failure(.storeUnavailable(because: error))
                 }
                 ticket.finish(result)
             }

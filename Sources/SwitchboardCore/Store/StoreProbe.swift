@@ -32,12 +32,11 @@ public final class StoreProbe: Sendable {
         let ticket = StoreTicket<Void> { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
-        gate.run("the health probe", isAWrite: true, check) { [self] result in
+        gate.run("the health probe", isAWrite: true, { [check] in
+            do { try check() } catch { throw SwitchboardError.storeNotWritable(because: error) }
+        }) { [self] result in
             probing.store(false, ordering: .releasing)
-            ticket.finish(result.mapError { error in
-                error == .storeTimedOut(seconds: gate.timeoutSeconds) ? stalled
-                    : SwitchboardError(.unavailable, code: "store_unavailable", message: "The store is not writable: \(error.message)")
-            })
+            ticket.finish(result.mapError { $0 == .storeTimedOut(seconds: gate.timeoutSeconds) ? stalled : $0 })
         }
         gate.deadlines.asyncAfter(deadline: .now() + seconds) { [gate] in
             ticket.finish(gate.isStalled() ? .failure(stalled) : .success(()))

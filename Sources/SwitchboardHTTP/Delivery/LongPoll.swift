@@ -163,7 +163,7 @@ final class LongPoll: PollSubscriber, HTTPContinuation, DeadlineTarget, @uncheck
         } catch {
             if let refusal = error as? SwitchboardError { return .respond(.error(refusal)) }
             services.logger.error("long-poll failed: \(error)")
-            return .respond(.error(.storeUnavailable("\(error)")))
+            return .respond(.error(.storeUnavailable(because: error)))
         }
     }
 }

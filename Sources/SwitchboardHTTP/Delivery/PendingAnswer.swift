@@ -130,7 +130,7 @@ final class PendingAnswer: HTTPContinuation, Sendable {
         } catch let error as SwitchboardError {
             return .respond(.error(error))
         } catch {
-            return .respond(.error(.storeUnavailable("\(error)")))
+            return .respond(.error(.storeUnavailable(because: error)))
         }
     }
 }

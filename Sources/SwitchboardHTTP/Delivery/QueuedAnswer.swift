@@ -21,8 +21,11 @@ enum QueuedAnswer {
                 } catch let error as SwitchboardError {
                     throw error
                 } catch {
-                    services.logger.error("\(what) failed: \(type(of: error))")
-                    throw SwitchboardError.storeUnavailable("the store failed")
+                    // A store's summary is said (its message and code, no statement); of any
+                    // other error (a password's hashing, say) only its type, as before.
+                    let summary = (error as? any StoreErrorDescribing)?.summary
+                    services.logger.error("\(what) failed: \(summary ?? "\(type(of: error))")")
+                    throw SwitchboardError.storeUnavailable(summary ?? "the store failed")
                 }
             }, completion: done)
         }, answer: { outcome in

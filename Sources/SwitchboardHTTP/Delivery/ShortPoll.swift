@@ -31,7 +31,7 @@ final class ShortPoll: HTTPContinuation, @unchecked Sendable {
         do {
             return try step(exchange)
         } catch {
-            return .respond(.error(error as? SwitchboardError ?? .storeUnavailable("\(error)")))
+            return .respond(.error(.storeUnavailable(because: error)))
         }
     }
 

@@ -43,7 +43,7 @@ final class HTTPRouter: HTTPRequestHandler {
                 return .respond(.error(error))
             } catch {
                 services.logger.error("request failed: \(exchange.method) \(exchange.path): \(error)")
-                return .respond(.error(.storeUnavailable("\(error)")))
+                return .respond(.error(.storeUnavailable(because: error)))
             }
         }
     }
@@ -85,7 +85,7 @@ final class HTTPRouter: HTTPRequestHandler {
         do {
             return try decide(request, credentials)
         } catch {
-            let error = error as? SwitchboardError ?? .storeUnavailable("\(error)")
+            let error = SwitchboardError.storeUnavailable(because: error)
             var response = HTTPResponse.error(error)
             // A stale session cookie would refuse every request the page makes: clear it.
             if error.kind == .unauthenticated, credentials.source == .cookie {

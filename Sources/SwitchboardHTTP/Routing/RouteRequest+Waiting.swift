@@ -10,7 +10,7 @@ extension RouteRequest {
         answer: @escaping @Sendable (Value) throws -> HTTPResponse
     ) -> HTTPHandlerResult {
         PendingAnswer.wait(exchange, awaiting: Result<Value, SwitchboardError>.self, until: { done in
-            do { try start(done) } catch { done(.failure(error as? SwitchboardError ?? .storeUnavailable("\(error)"))) }
+            do { try start(done) } catch { done(.failure(.storeUnavailable(because: error))) }
         }, answer: { try answer($0.get()) })
     }
 }
