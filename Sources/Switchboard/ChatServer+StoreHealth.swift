@@ -25,6 +25,15 @@ extension ChatServer {
         }
     }
 
+    /// Uploads' bytes refused (a full disk), once each way: each upload is
+    /// 503 meanwhile, and no message commit need fail to say so.
+    static func logUploadWrites(of media: MediaService, logger: Logger) {
+        media.writes.observe { why in
+            guard let why else { return logger.notice("uploads are written again") }
+            logger.error("an upload could not be written (\(why)); uploads get 503 store_unavailable until one is")
+        }
+    }
+
     private static func seconds(_ value: Double) -> String {
         let tenths = (value * 10).rounded() / 10
         return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)

@@ -163,6 +163,7 @@ public final class ChatServer: @unchecked Sendable {
         // One entry for every publish and act, whatever the transport: the publish hook is asked there.
         let acts = MessageActService(bus: bus, access: access, limits: configuration.limits, media: media, review: backend?.review)
         if let media {
+            Self.logUploadWrites(of: media, logger: logger)
             scheduler.repeating(every: 60) { [logger] in
                 media.sweep(nowMilliseconds: MessageBus.systemClock()) { result in
                     if case .success(let count) = result, count > 0 { logger.info("media sweep: \(count) upload(s) deleted") }

@@ -190,6 +190,28 @@ def publish(port, text):
     return status, (json.loads(body) if status == 201 else body), elapsed
 
 
+def upload(port, data, token="T"):
+    """POSTs `data` to /api/media as the admin; status and body."""
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/media", data=data, method="POST",
+                                 headers={"Content-Type": "application/octet-stream", "Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=15) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+    except Exception as error:
+        return 0, str(error).encode()
+
+
+def wav_of(seconds):
+    """A mono 8 kHz 8-bit WAV of silence."""
+    samples = b"\x80" * (8000 * seconds)
+    return (b"RIFF" + (36 + len(samples)).to_bytes(4, "little") + b"WAVEfmt " + (16).to_bytes(4, "little")
+            + (1).to_bytes(2, "little") + (1).to_bytes(2, "little") + (8000).to_bytes(4, "little")
+            + (8000).to_bytes(4, "little") + (1).to_bytes(2, "little") + (8).to_bytes(2, "little")
+            + b"data" + len(samples).to_bytes(4, "little") + samples)
+
+
 def in_order_once(ids):
     return all(a < b for a, b in zip(ids, ids[1:]))
 
@@ -409,6 +431,16 @@ def quiet_full_disk(binary):
         check("full disk: publishes are refused with 503", 503 in refused, refused[-5:])
         statuses = [request(http, "GET", "/healthz", timeout=2)[0] for _ in range(3)]
         check("full disk: /healthz is 503 while the disk is full", statuses == [503] * 3, statuses)
+        # Uploads' bytes go on the same disk: refused, without the media folder's path, and said once in the log.
+        voice = wav_of(40)
+        refused_uploads = [upload(http, voice) for _ in range(2)]
+        check("full disk: uploads are refused with 503 store_unavailable, naming no path",
+              all(status == 503 and b"store_unavailable" in body and folder.encode() not in body for status, body in refused_uploads),
+              refused_uploads)
+        log.flush()
+        said = [l for l in open(log.name).read().splitlines() if "an upload could not be written" in l]
+        check("full disk: the log says once that uploads cannot be written, and why",
+              len(said) == 1 and "No space left on device" in said[0], said)
         os.remove(filler)
         # A refusal is believed for --store-timeout; then /healthz's durable write ends it.
         statuses = healthz_until_ok(http, STORE_TIMEOUT + 3, 0.2)
@@ -419,6 +451,11 @@ def quiet_full_disk(binary):
         check("full disk: the log says the refusal and its end once each",
               len(refusals) == 1 and sum("the store takes writes again" in l for l in lines) == 1, refusals)
         check("full disk: a publish after is stored", publish(http, "after")[0] == 201)
+        status, body = upload(http, voice)
+        check("full disk: an upload after is kept", status == 201, (status, body[:200]))
+        lines = open(log.name).read().splitlines()
+        check("full disk: the log says once that uploads are written again",
+              sum("uploads are written again" in l for l in lines) == 1, [l for l in lines if "upload" in l])
     finally:
         stop_server(server)
         if os.path.exists(filler):

@@ -37,7 +37,15 @@ struct MediaServiceTests {
         var discarded: [String] = []
         var removed: [String] = []
         func temporaryFile() throws -> TemporaryMediaFile { fatalError("not used") }
-        func keep(_ path: String, as id: String, _ variant: MediaVariant) throws { lock.withLock { kept.append("\(id).\(variant.rawValue)") } }
+        /// Set: every keep fails as a full disk's would, naming the folder.
+        var refusesKeeps = false
+        struct Refusal: Error, CustomStringConvertible { var description: String }
+        func keep(_ path: String, as id: String, _ variant: MediaVariant) throws {
+            try lock.withLock {
+                if refusesKeeps { throw Refusal(description: "rename /srv/switchboard/media/\(id): No space left on device") }
+                kept.append("\(id).\(variant.rawValue)")
+            }
+        }
         func open(_ id: String, _ variant: MediaVariant) throws -> OpenedMediaFile? { nil }
         func remove(_ id: String) throws { lock.withLock { removed.append(id) } }
         func discard(_ path: String) { lock.withLock { discarded.append(path) } }
@@ -112,6 +120,24 @@ struct MediaServiceTests {
         #expect(throws: SwitchboardError.signInRequired) { try upload(Self.ogg, size: 10, as: .guest).get() }
         #expect(records.records.isEmpty && files.kept.isEmpty)
         #expect(files.discarded.count == 5)
+    }
+
+    /// A full disk: each upload 503 without the folder's path, and the
+    /// operator told why once, and once when an upload is kept again.
+    @Test func uploadsADiskRefusesAreSaidOnceEachWayAndNameNoPath() throws {
+        let told = Mutex<[String?]>([])
+        service.writes.observe { why in told.withLock { $0.append(why) } }
+        files.lock.withLock { files.refusesKeeps = true }
+        for _ in 0..<3 {
+            let refused = upload(Self.ogg, size: 100, as: Self.user("luke"))
+            #expect(throws: SwitchboardError.storeUnavailable("the upload could not be written")) { try refused.get() }
+        }
+        #expect(told.withLock { $0.count == 1 && $0[0]?.hasSuffix("No space left on device") == true } && service.writes.isFailing)
+        files.lock.withLock { files.refusesKeeps = false }
+        _ = try upload(Self.ogg, size: 100, as: Self.user("luke")).get()
+        _ = try upload(Self.ogg, size: 100, as: Self.user("luke")).get()
+        #expect(told.withLock { $0.count == 2 && $0[1] == nil } && !service.writes.isFailing)
+        #expect(records.records.count == 2)
     }
 
     @Test func theQuotaCountsEveryUploadOfTheUserInAnyCase() throws {

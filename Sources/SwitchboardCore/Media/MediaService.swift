@@ -23,6 +23,9 @@ public final class MediaService: Sendable {
     private let processing: FairSerialQueue
     /// Storage in use per uploader as last read (for `/metrics`, which never waits on the store).
     private let lastUsage = Mutex<[MediaUsage]>([])
+    /// Whether uploads' bytes can be written (a full disk: every upload 503
+    /// until one is written), told once each way (``WriteHealthWatch``).
+    public let writes = WriteHealthWatch()
 
     public init(bus: MessageBus, access: AccessControl, store: any MediaStore, files: any MediaFileStore,
                 images: any ImageProcessing, limits: MediaLimits) {
@@ -72,8 +75,16 @@ public final class MediaService: Sendable {
         do {
             return try files.temporaryFile()
         } catch {
-            throw .storeUnavailable("no temporary file for the upload: \(error)")
+            throw uploadNotWritten(error)
         }
+    }
+
+    /// An upload's bytes the disk (or the database, for PostgreSQL's
+    /// files) refused: the operator hears why once (``writes``), the client
+    /// is told 503 without it (it names the media folder's path).
+    public func uploadNotWritten(_ error: any Error) -> SwitchboardError {
+        writes.failed(String(describing: error))
+        return .storeUnavailable("the upload could not be written")
     }
 
     /// Removes an upload's temporary file that will not be kept (refused, interrupted).
@@ -129,8 +140,9 @@ public final class MediaService: Sendable {
                 files.discard(keptPath)
                 if let cleaned { files.discard(cleaned.thumbnailPath) }
                 try? files.remove(record.id)
-                return completion(.failure(.storeUnavailable("the upload could not be kept")))
+                return completion(.failure(uploadNotWritten(error)))
             }
+            writes.succeeded()
             bus.gate.run("upload", { [self] in
                 do {
                     let used = try store.mediaBytes(of: owner)

@@ -48,7 +48,7 @@ final class UploadSink: HTTPBodySink {
         do {
             try file.write(bytes)
         } catch {
-            self.error = .storeUnavailable("the upload could not be written")
+            self.error = media.uploadNotWritten(error)
             return false
         }
         return true
@@ -61,7 +61,7 @@ final class UploadSink: HTTPBodySink {
             try file.finish()
         } catch {
             abandon()
-            throw .storeUnavailable("the upload could not be written")
+            throw media.uploadNotWritten(error)
         }
     }
 
