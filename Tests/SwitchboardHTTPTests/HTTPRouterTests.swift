@@ -112,8 +112,14 @@ struct HTTPRouterTests {
             outcome.withLock { $0 = "answered \(response.status) \(String(decoding: response.body.prefix(200), as: UTF8.self))" }
             return response
         }
-        let until = Date().addingTimeInterval(60)
-        while bus.parkedCount == 0, Date() < until { try await Task.sleep(nanoseconds: 5_000_000) }
+        // Bounded by this loop's own turns, not the clock: synchronous tests run on the cooperative
+        // pool (two threads here), and a few long ones can starve both this loop and the poll's task
+        // for a minute, which a wall-clock bound took for a poll that did not park.
+        var turns = 0
+        while bus.parkedCount == 0, turns < 12_000 {
+            turns += 1
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
         #expect(bus.parkedCount == 1 && scheduler.pending == 1,
                 "parked \(bus.parkedCount), deadlines \(scheduler.pending), the poll \(outcome.withLock { $0 })")
         #expect(try await client.send("POST", "/api/rooms/lobby/messages", json: #"{"user":"a","text":"hi"}"#).status == 201)
