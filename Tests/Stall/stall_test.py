@@ -441,6 +441,9 @@ def quiet_full_disk(binary):
         said = [l for l in open(log.name).read().splitlines() if "an upload could not be written" in l]
         check("full disk: the log says once that uploads cannot be written, and why",
               len(said) == 1 and "No space left on device" in said[0], said)
+        metrics = request(http, "GET", "/metrics", timeout=5)[1]
+        check("full disk: /metrics says uploads' writes are failing", b"\nswitchboard_media_writes_failing 1\n" in metrics,
+              [l for l in metrics.split(b"\n") if b"writes_failing" in l])
         os.remove(filler)
         # A refusal is believed for --store-timeout; then /healthz's durable write ends it.
         statuses = healthz_until_ok(http, STORE_TIMEOUT + 3, 0.2)
@@ -456,6 +459,9 @@ def quiet_full_disk(binary):
         lines = open(log.name).read().splitlines()
         check("full disk: the log says once that uploads are written again",
               sum("uploads are written again" in l for l in lines) == 1, [l for l in lines if "upload" in l])
+        metrics = request(http, "GET", "/metrics", timeout=5)[1]
+        check("full disk: /metrics says uploads' writes succeed again", b"\nswitchboard_media_writes_failing 0\n" in metrics,
+              [l for l in metrics.split(b"\n") if b"writes_failing" in l])
     finally:
         stop_server(server)
         if os.path.exists(filler):

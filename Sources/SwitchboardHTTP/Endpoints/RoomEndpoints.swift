@@ -107,7 +107,7 @@ enum RoomEndpoints {
                                       uptimeSeconds: services.uptimeSeconds, deliveries: services.bus.stats.totals())
             + PrometheusExporter.storeHealthExposition(timeouts: services.bus.gate.timedOutCount, writesFailing: services.bus.lastWriteFailed,
                                                        stalled: services.bus.gate.isStalled())
-            + (services.media.map { PrometheusExporter.mediaExposition($0.usageAsLastRead) } ?? [])
+            + (services.media.map { PrometheusExporter.mediaExposition($0.usageAsLastRead, writesFailing: $0.writes.isFailing) } ?? [])
             + (services.push.map { PrometheusExporter.pushExposition($0.figures) } ?? [])
             + (services.backend.map { PrometheusExporter.backendExposition($0()) } ?? [])
             + (services.configuration.connectionsPerAddress.map { PrometheusExporter.refusalExposition(refusedPerAddress: $0.refused) } ?? [])

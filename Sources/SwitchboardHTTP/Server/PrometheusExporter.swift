@@ -111,9 +111,11 @@ public final class PrometheusExporter: DeliveryStatsSink {
     }
 
     /// Uploads' storage in the text format: in all, and for the 20 largest
-    /// uploaders (a label per user for every user would grow without bound).
-    public static func mediaExposition(_ usage: [MediaUsage]) -> [UInt8] {
-        var text = "# TYPE switchboard_media_bytes gauge\nswitchboard_media_bytes \(usage.reduce(0) { $0 + $1.bytes })\n"
+    /// uploaders (a label per user for every user would grow without bound);
+    /// and whether uploads' bytes are being refused (a full disk), for an alert.
+    public static func mediaExposition(_ usage: [MediaUsage], writesFailing: Bool) -> [UInt8] {
+        var text = "# TYPE switchboard_media_writes_failing gauge\nswitchboard_media_writes_failing \(writesFailing ? 1 : 0)\n"
+        text += "# TYPE switchboard_media_bytes gauge\nswitchboard_media_bytes \(usage.reduce(0) { $0 + $1.bytes })\n"
         text += "# TYPE switchboard_media_files gauge\nswitchboard_media_files \(usage.reduce(0) { $0 + $1.files })\n"
         text += "# TYPE switchboard_media_user_bytes gauge\n"
         for user in usage.prefix(20) {
