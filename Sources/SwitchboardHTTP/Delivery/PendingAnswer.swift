@@ -139,11 +139,13 @@ extension PendingAnswer {
     /// Waits (``wait(_:awaiting:until:then:)``) while `work` reads or writes the store on the
     /// gate (at most `--store-timeout`); then `answer` makes the response
     /// from its value on the worker (a refusal or timeout is the error's answer).
+    /// `showsTheStoreAnswers` false: work that answers from memory (``StoreGate/run(_:showsTheStoreAnswers:isAWrite:_:completion:)``).
     static func store<Value: Sendable>(_ exchange: any HTTPExchanging, _ services: HTTPServices, what: String,
+                                       showsTheStoreAnswers: Bool = true,
                                        _ work: @escaping @Sendable () throws -> Value,
                                        then answer: @escaping @Sendable (Value) throws -> HTTPHandlerResult) -> HTTPHandlerResult {
         wait(exchange, awaiting: Result<Value, SwitchboardError>.self,
-             until: { done in services.bus.gate.run(what, work, completion: done) },
+             until: { done in services.bus.gate.run(what, showsTheStoreAnswers: showsTheStoreAnswers, work, completion: done) },
              then: { try answer($0.get()) })
     }
 

@@ -29,8 +29,11 @@ enum RoomEndpoints {
         // The bus keeps the rooms' figures in name order: a page costs what it
         // returns (and at most `roomsLookedAtPerPage` rooms looked at), never
         // a copy of every room. Presence is read in full (it is as large as
-        // the connections), so the page is still made on the gate's threads.
-        return PendingAnswer.store(exchange, services, what: "listing rooms", { [bus = services.bus, presence = services.presence, limit] in
+        // the connections), so the page is still made on the gate's threads;
+        // its answer is not the store's (during a frozen database it had
+        // `/healthz` say 200 and the log say the stall ended).
+        return PendingAnswer.store(exchange, services, what: "listing rooms", showsTheStoreAnswers: false, {
+            [bus = services.bus, presence = services.presence, limit] in
             let online = presence.onlineByRoom()
             let (stored, scannedThrough) = bus.roomPage(after: after, limit: limit, budget: roomsLookedAtPerPage, visible: visible)
             var rooms = stored.map { RoomJSON($0, online: online[$0.name] ?? []) }
