@@ -27,7 +27,15 @@ public final class PostgresMessageStore: MessageStore {
         self.nodeID = nodeID
         connections = PostgresConnections(url: url, timeoutSeconds: timeoutSeconds, logger: logger)
         do {
-            try PostgresSchema.migrate(connections)
+            // Several nodes share the database: one started from an older
+            // version (a rolling upgrade, or back) runs, and says so.
+            let found = try PostgresSchema.migrate(connections)
+            if found > PostgresSchema.version {
+                logger.warning("""
+                    the database's schema is version \(found), from a newer Switchboard; this node knows \(PostgresSchema.version). \
+                    It runs beside the newer nodes (as in a rolling upgrade); upgrade it to match them
+                    """)
+            }
         } catch {
             connections.close()
             throw PostgresOpenError(url: url.redacted, underlying: error)

@@ -2,6 +2,16 @@ import GRDB
 
 /// The database's schema, one migration per step, applied at open, and its settings.
 extension SQLiteMessageStore {
+    /// Throws ``NewerDatabase`` when a newer version has migrated the
+    /// database: it is not served (what this version writes could break
+    /// what the newer one expects when it runs again).
+    static func refuseIfNewer(_ writer: any DatabaseWriter) throws {
+        let unknown = try writer.read { db in
+            try migrator.appliedIdentifiers(db).subtracting(migrator.appliedMigrations(db)).sorted()
+        }
+        if !unknown.isEmpty { throw NewerDatabase(unknownMigrations: unknown) }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: messages") { db in

@@ -35,6 +35,7 @@ public final class SQLiteMessageStore: MessageStore {
             // (commits not synced: a power loss could take acknowledged messages).
             // `secure_delete`: what an unsend or a deletion frees is overwritten with zeros, so an unsent text is gone from the file.
             try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON") }
+            try Self.refuseIfNewer(writer)
             try Self.migrator.migrate(writer)
             idsMovedOnAfter = try writer.write(Self.moveIDsOnIfBackup)
             // `/healthz`'s probe table, made once: GRDB empties a connection's
