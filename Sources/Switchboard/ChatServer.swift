@@ -149,7 +149,9 @@ public final class ChatServer: @unchecked Sendable {
                 let isThrowaway = configuration.mediaDirectoryIsThrowaway
                 let removed = isThrowaway ? ThrowawayMediaFolders.removeAbandoned() : 0
                 if removed > 0 { logger.info("removed \(removed) media folder(s) in \(NSTemporaryDirectory()) left by servers that were killed") }
-                let folder = try MediaDirectory(path: configuration.resolvedMediaDirectory)
+                let path = configuration.resolvedMediaDirectory
+                let folder: MediaDirectory
+                do { folder = try MediaDirectory(path: path) } catch { throw MediaFolderError(path: path, underlying: error) }
                 throwaway = isThrowaway ? folder : nil
                 let files: any MediaFileStore = (store as? any MediaBlobStore).map { SharedMediaFiles(cache: folder, blobs: $0) } ?? folder
                 return MediaService(bus: bus, access: access, store: mediaStore, files: files, images: VipsImages(), limits: configuration.media)

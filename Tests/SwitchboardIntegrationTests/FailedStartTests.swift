@@ -33,6 +33,23 @@ struct FailedStartTests {
         // The server on the port serves on.
         #expect(try occupant.client.get("/healthz").status == 200)
     }
+
+    /// A `--media-dir` that cannot be used names itself and the option, not only the system's call.
+    @Test func aMediaFolderThatCannotBeUsedSaysWhichAndWhy() throws {
+        let occupant = try TestServer()
+        var configuration = occupant.configuration
+        configuration.http.port = 0
+        configuration.tcp = nil
+        let file = NSTemporaryDirectory() + "switchboard-not-a-folder-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("a file".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        configuration.mediaDirectory = file
+        let error = #expect(throws: MediaFolderError.self) {
+            _ = try ChatServer(configuration: configuration, store: SlowReadMediaStore(readSeconds: 0), logger: Logger(label: "media-folder"))
+        }
+        #expect(error?.description == "cannot use the folder for uploads' files \(file) (--media-dir): opendir \(file): Not a directory",
+                "\(error.map { "\($0)" } ?? "")")
+    }
 }
 
 /// A store that keeps uploads (so the media service reads their usage at
