@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import SwitchboardTesting
 @testable import SwitchboardCore
 
 /// Failures and successes from several threads at once (uploads on
@@ -23,6 +24,23 @@ struct WriteHealthWatchTests {
         let alternates = sequence.enumerated().allSatisfy { index, why in (why == nil) == !index.isMultiple(of: 2) }
         #expect(alternates, "\(sequence.prefix(20))")
         #expect((sequence.last.map { $0 != nil } ?? false) == watch.isFailing)
+    }
+
+    /// The bus's own (a commit's refusal on the commit thread, `/healthz`'s
+    /// durable write on a gate thread): the same order, ending where it is.
+    @Test func theBusTellsItsWriteHealthInOrderFromTheCommitAndTheProbe() throws {
+        let bus = try MessageBus(store: InMemoryMessageStore())
+        let told = Mutex<[Bool]>([])
+        bus.observeWriteHealth { failure in told.withLock { $0.append(failure != nil) } }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for round in 0..<20_000 {
+                bus.noteWrite(failure: (round + thread).isMultiple(of: 3) ? .storeFailure("full") : nil)
+            }
+        }
+        let sequence = told.withLock { $0 }
+        #expect(!sequence.isEmpty)
+        #expect(sequence.enumerated().allSatisfy { index, failed in failed == index.isMultiple(of: 2) }, "\(sequence.prefix(20))")
+        #expect(sequence.last == bus.lastWriteFailed)
     }
 
     @Test func aSuccessWithNothingFailingTellsNothing() {

@@ -3,9 +3,11 @@
 /// `store_unavailable` until a write succeeds again, and the operator
 /// should hear of it once, not once a publish.
 extension MessageBus {
-    /// Calls `observer` (on the commit thread) each time the store's writes
+    /// Calls `observer` (on the thread that wrote: the commit thread, or a
+    /// gate thread for `/healthz`'s probe) each time the store's writes
     /// change: with the error when a commit fails after the last succeeded,
-    /// with nil when one succeeds after a failure.
+    /// with nil when one succeeds after a failure. Called under a lock: it
+    /// must not call back into the bus's write health.
     public func observeWriteHealth(_ observer: @escaping @Sendable (SwitchboardError?) -> Void) {
         writeHealthObservers.withLock { $0.append(observer) }
     }
@@ -28,13 +30,23 @@ extension MessageBus {
         storeProbe.durableHealth(within: seconds, written: { [weak self] in self?.noteWrite(failure: nil) }, completion: completion)
     }
 
-    /// Records a group commit's outcome: `failure` nil for a success. A
-    /// stall (`--store-timeout`) and the shutdown are not the store refusing a write.
+    /// Records a write's outcome (a group commit's, or `/healthz`'s durable
+    /// probe's, on another thread): `failure` nil for a success. A stall
+    /// (`--store-timeout`) and the shutdown are not the store refusing a write.
+    ///
+    /// A change is made and told under the observers' lock: told after it,
+    /// a probe's success beside a commit's refusal (a disk at the edge of
+    /// full) could log "takes writes again" after the refusal, the last word
+    /// while writes fail. A success while none failed, the commit's common
+    /// case, is one relaxed load.
     func noteWrite(failure: SwitchboardError?) {
         if let failure, failure == .shuttingDown || failure == .storeTimedOut(seconds: gate.timeoutSeconds) { return }
         let failed = failure != nil
         if failed { lastRefusal.store(DeadlineScheduler.now(), ordering: .relaxed) }
-        guard lastCommitFailed.exchange(failed, ordering: .relaxed) != failed else { return }
-        for observer in writeHealthObservers.withLock({ $0 }) { observer(failure) }
+        if !failed, !lastCommitFailed.load(ordering: .relaxed) { return }
+        writeHealthObservers.withLock { observers in
+            guard lastCommitFailed.exchange(failed, ordering: .relaxed) != failed else { return }
+            for observer in observers { observer(failure) }
+        }
     }
 }
