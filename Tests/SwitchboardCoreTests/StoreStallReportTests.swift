@@ -129,4 +129,25 @@ struct StoreStallReportTests {
         _ = committed.wait(timeout: .now() + 5)
         #expect(heard.ended.count == 1 && heard.ended.first?.refused == 1, "\(heard.all)")
     }
+
+    /// Beginnings (the deadlines' queue) and ends (answering threads) on
+    /// several threads at once: told in the order decided, alternating.
+    @Test func beginningsAndEndsFromManyThreadsAreToldInOrder() {
+        let report = StoreStallReport()
+        let heard = Heard()
+        report.observe(heard.append)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for round in 0..<20_000 {
+                if (round + thread).isMultiple(of: 2) {
+                    report.refused(unanswered: 2_000_000_000, timeout: 2_000_000_000, now: 10_000_000_000, refused: round, count: 1)
+                } else {
+                    report.answered(stillStalled: false, now: 11_000_000_000, refused: round)
+                }
+            }
+        }
+        let order = heard.all.map { stall -> Bool in if case .began = stall { true } else { false } }
+        #expect(!order.isEmpty)
+        #expect(order.enumerated().allSatisfy { index, began in began == index.isMultiple(of: 2) }, "\(order.prefix(20))")
+        #expect(order.last == report.isSaid)
+    }
 }

@@ -6,7 +6,8 @@ extension StoreGate {
     /// deadline while a store call has gone unanswered for half the
     /// timeout or more; on the deadlines' queue) and when it ends (a store
     /// call answered and none is left unanswered past the timeout; on the
-    /// thread that answered). Nothing is said between the two.
+    /// thread that answered). Nothing is said between the two. Called under
+    /// a lock: it must not call back into the gate.
     public func observeStalls(_ observer: @escaping @Sendable (StoreStall) -> Void) {
         stalls.observe(observer)
     }

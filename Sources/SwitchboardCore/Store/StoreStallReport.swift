@@ -4,7 +4,9 @@ import Synchronization
 /// when it ends, from the events that already happen (a deadline that
 /// refused callers, a store call that answered): no timer of its own, so
 /// an idle server does nothing for it. Between the two, nothing more is
-/// said, however many callers are refused.
+/// said, however many callers are refused. Each is told under the lock
+/// that decides it (the deadlines' queue begins a stall, an answering
+/// thread ends it): told after it, an end could be logged before its beginning.
 final class StoreStallReport: Sendable {
     private struct State {
         var observers: [@Sendable (StoreStall) -> Void] = []
@@ -33,27 +35,25 @@ final class StoreStallReport: Sendable {
     /// every refusal so far, these among them; `count` these.
     func refused(unanswered: UInt64?, timeout: UInt64, now: UInt64, refused: Int, count: Int) {
         guard let unanswered, unanswered >= timeout / 2 else { return }
-        let observers = state.withLock { state -> [@Sendable (StoreStall) -> Void] in
-            guard state.since == 0 else { return [] }
+        state.withLock { state in
+            guard state.since == 0 else { return }
             state.since = now - unanswered
             state.refusedBefore = refused - count
             said.store(true, ordering: .relaxed)
-            return state.observers
+            for observer in state.observers { observer(.began(unansweredSeconds: Double(unanswered) / 1e9)) }
         }
-        for observer in observers { observer(.began(unansweredSeconds: Double(unanswered) / 1e9)) }
     }
 
     /// A store call answered; `stillStalled` whether another has still
     /// gone unanswered past the timeout (``StoreGate/isStalled(now:)``).
     func answered(stillStalled: Bool, now: UInt64, refused: Int) {
         guard !stillStalled else { return }
-        let (observers, news) = state.withLock { state -> ([@Sendable (StoreStall) -> Void], StoreStall?) in
-            guard state.since != 0 else { return ([], nil) }
+        state.withLock { state in
+            guard state.since != 0 else { return }
             let news = StoreStall.ended(seconds: Double(now - min(now, state.since)) / 1e9, refused: refused - state.refusedBefore)
             state.since = 0
             said.store(false, ordering: .relaxed)
-            return (state.observers, news)
+            for observer in state.observers { observer(news) }
         }
-        if let news { for observer in observers { observer(news) } }
     }
 }
