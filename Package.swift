@@ -245,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardIntegrationTests",
             dependencies: ["Switchboard", "SwitchboardCore", "SwitchboardAuth", "SwitchboardStore", "SwitchboardHTTP", "SwitchboardTCP",
-                           "SwitchboardPostgres", "SwitchboardTesting", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log"),
+                           "SwitchboardPostgres", "SwitchboardMedia", "SwitchboardTesting", "SwitchboardLoad", "MicroHTTPD", .product(name: "Logging", package: "swift-log"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),

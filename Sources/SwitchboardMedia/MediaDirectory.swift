@@ -25,6 +25,13 @@ public final class MediaDirectory: MediaFileStore {
         try DiskTemporaryFile(path: path + "/tmp-" + MediaID.make())
     }
 
+    public func checkWritable() throws {
+        let file = try DiskTemporaryFile(path: path + "/tmp-" + MediaID.make())
+        defer { unlink(file.path) }
+        try [UInt8](repeating: 0, count: 64 * 1024).withUnsafeBytes { try file.write($0) }
+        try file.finish()
+    }
+
     public func keep(_ temporary: String, as id: String, _ variant: MediaVariant) throws {
         guard MediaID.isValid(id) else { throw MediaFileError.badID }
         if let failure = DurableRename.keep(temporary, as: file(id, variant)) { throw MediaFileError.system(failure.step, failure.errno) }

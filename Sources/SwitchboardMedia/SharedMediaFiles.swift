@@ -19,6 +19,11 @@ public final class SharedMediaFiles: MediaFileStore {
         try cache.temporaryFile()
     }
 
+    /// The cache folder's disk: the database's writes are the store's health.
+    public func checkWritable() throws {
+        try cache.checkWritable()
+    }
+
     public func keep(_ path: String, as id: String, _ variant: MediaVariant) throws {
         try blobs.putBlob(from: path, as: id, variant)
         try cache.keep(path, as: id, variant)

@@ -52,6 +52,9 @@ struct MediaServiceTests {
         var onDisk: [String] = []
         func keptIDs(storedBefore: Int64) throws -> [String] { lock.withLock { onDisk } }
         func bytes(of temporary: String, at offset: Int64, count: Int) -> [UInt8] { [] }
+        func checkWritable() throws {
+            try lock.withLock { if refusesKeeps { throw Refusal(description: "write: No space left on device") } }
+        }
     }
 
     /// Cleans every photo into 3 x 2 pixels; with `hold`, each waits for a signal first (libvips at work).
@@ -138,6 +141,28 @@ struct MediaServiceTests {
         _ = try upload(Self.ogg, size: 100, as: Self.user("luke")).get()
         #expect(told.withLock { $0.count == 2 && $0[1] == nil } && !service.writes.isFailing)
         #expect(records.records.count == 2)
+    }
+
+    /// Refused uploads, then nobody uploads: the sweep's probe says when
+    /// there is room again, once no upload was refused for a minute.
+    @Test func theSweepFindsUploadsWritableAgainOnAQuietServer() throws {
+        let told = Mutex<[String?]>([])
+        service.writes.observe { why in told.withLock { $0.append(why) } }
+        files.lock.withLock { files.refusesKeeps = true }
+        _ = upload(Self.ogg, size: 100, as: Self.user("luke"))
+        let refusedAt = MessageBus.systemClock()
+        func sweep(at now: Int64) {
+            let done = DispatchSemaphore(value: 0)
+            service.sweep(nowMilliseconds: now) { _ in done.signal() }
+            _ = done.wait(timeout: .now() + 10)
+        }
+        sweep(at: refusedAt + 120_000)
+        #expect(service.writes.isFailing, "the disk is still full: the probe fails")
+        files.lock.withLock { files.refusesKeeps = false }
+        sweep(at: refusedAt + 30_000)
+        #expect(service.writes.isFailing, "within a minute of a refusal, no probe")
+        sweep(at: refusedAt + 120_000)
+        #expect(!service.writes.isFailing && told.withLock { $0.count == 2 && $0[1] == nil }, "\(told.withLock { $0 })")
     }
 
     @Test func theQuotaCountsEveryUploadOfTheUserInAnyCase() throws {

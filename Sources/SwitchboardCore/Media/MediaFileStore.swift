@@ -65,6 +65,9 @@ public protocol MediaFileStore: Sendable {
     /// Up to `count` bytes of a (closed) temporary file from `offset`; fewer
     /// at its end, none when it cannot be read.
     func bytes(of temporary: String, at offset: Int64, count: Int) -> [UInt8]
+    /// Writes a small temporary file where uploads' bytes go and removes
+    /// it: throws where an upload's would fail (a full disk).
+    func checkWritable() throws
 }
 
 /// A temporary file an upload is written into, on the worker that reads

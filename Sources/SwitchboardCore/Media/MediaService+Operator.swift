@@ -24,10 +24,17 @@ extension MediaService {
     /// record names (an upload refused or timed out after its bytes were
     /// kept, a crash between the two, a file deleted on another node still
     /// in this node's cache). Returns how many uploads went (on the gate; the caller's clock).
+    /// First, while uploads' bytes are refused and none was for a minute,
+    /// writes a small file to see whether they can be again.
     public func sweep(nowMilliseconds: Int64, completion: @escaping @Sendable (Result<Int, SwitchboardError>) -> Void) {
         let before = nowMilliseconds - limits.unattachedLifetimeMilliseconds
         let orphanedBefore = nowMilliseconds - 3_600_000
+        let quietSince = nowMilliseconds - 60_000
         bus.gate.run("media sweep", { [self] in
+            // Uploads refused (a full disk) and none for a minute: a probe of
+            // their own says when there is room again, so that a quiet server's
+            // log and `/metrics` say it without waiting for someone to upload.
+            if writes.isFailing(quietSince: quietSince), (try? files.checkWritable()) != nil { writes.succeeded() }
             let ids = try store.sweepableMedia(uploadedBefore: before)
             for id in ids where try store.deleteMedia(id) { try files.remove(id) }
             if !ids.isEmpty { refreshUsage() }

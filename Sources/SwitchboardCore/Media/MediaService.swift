@@ -83,7 +83,7 @@ public final class MediaService: Sendable {
     /// files) refused: the operator hears why once (``writes``), the client
     /// is told 503 without it (it names the media folder's path).
     public func uploadNotWritten(_ error: any Error) -> SwitchboardError {
-        writes.failed(String(describing: error))
+        writes.failed(String(describing: error), at: MessageBus.systemClock())
         return .storeUnavailable("the upload could not be written")
     }
 

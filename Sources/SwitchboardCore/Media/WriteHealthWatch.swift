@@ -6,10 +6,17 @@ import Synchronization
 /// failure, with nil. So the operator hears of a full disk once, not once
 /// an upload, and hears when it is over.
 public final class WriteHealthWatch: Sendable {
-    /// Whether the last write failed. Its observers are told under the
-    /// lock: uploads fail and succeed on several threads at once, and told
-    /// outside it, "written again" could come before the failure it ends.
-    private let state = Mutex<(failing: Bool, observers: [@Sendable (String?) -> Void])>((false, []))
+    private struct State {
+        var failing = false
+        /// When the last write failed (the caller's clock).
+        var lastFailure: Int64 = 0
+        var observers: [@Sendable (String?) -> Void] = []
+    }
+
+    /// Observers are told under the lock: uploads fail and succeed on
+    /// several threads at once, and told outside it, "written again" could
+    /// come before the failure it ends.
+    private let state = Mutex(State())
 
     public init() {}
 
@@ -23,17 +30,31 @@ public final class WriteHealthWatch: Sendable {
     /// Whether the last write failed.
     public var isFailing: Bool { state.withLock { $0.failing } }
 
-    /// A write failed, for `why` (the operator's words: it may name a path).
-    public func failed(_ why: String) { change(failing: true, why) }
+    /// Whether the last write failed, and no write has failed since `time`:
+    /// when a probe of its own may tell whether writes work again (not at
+    /// once: a probe's small file can fit on a disk at the edge of full
+    /// where the upload just refused did not).
+    public func isFailing(quietSince time: Int64) -> Bool {
+        state.withLock { $0.failing && $0.lastFailure <= time }
+    }
+
+    /// A write failed at `time` (the caller's clock), for `why` (the
+    /// operator's words: it may name a path).
+    public func failed(_ why: String, at time: Int64 = 0) {
+        state.withLock { state in
+            state.lastFailure = max(state.lastFailure, time)
+            change(&state, failing: true, why)
+        }
+    }
 
     /// A write succeeded.
-    public func succeeded() { change(failing: false, nil) }
+    public func succeeded() {
+        state.withLock { change(&$0, failing: false, nil) }
+    }
 
-    private func change(failing: Bool, _ why: String?) {
-        state.withLock { state in
-            guard state.failing != failing else { return }
-            state.failing = failing
-            for observer in state.observers { observer(why) }
-        }
+    private func change(_ state: inout State, failing: Bool, _ why: String?) {
+        guard state.failing != failing else { return }
+        state.failing = failing
+        for observer in state.observers { observer(why) }
     }
 }
