@@ -88,8 +88,9 @@
     $("rate-published").textContent = formatRate(rates.published);
     $("uptime").textContent = formatDuration(stats.uptime_s);
     $("store").textContent = `${formatBytes(stats.store_bytes)} · ${stats.last_id} ids` +
-      (stats.store_stalled ? " · not answering" : stats.store_writable === false ? " · writes failing" : "");
-    $("store").classList.toggle("alarm", stats.store_writable === false);
+      (stats.store_stalled ? " · not answering" : stats.store_writable === false ? " · writes failing" : "") +
+      (stats.uploads_writable === false ? " · uploads refused" : "");
+    $("store").classList.toggle("alarm", stats.store_writable === false || stats.uploads_writable === false);
     $("push-tile").hidden = !stats.push;
     if (stats.push) {
       const p = stats.push;

@@ -430,6 +430,10 @@ def main():
         for index in range(12):
             server.publish("leia", f"traffic for the chart {index}")
             time.sleep(0.25)
+        store = number("store")
+        check("the store tile shows its size and ids, nothing refused",
+              " ids" in store and "refused" not in store and "failing" not in store
+              and "alarm" not in (browser.find_element(By.ID, "store").get_attribute("class") or ""), store)
         users = browser.find_element(By.ID, "users").text
         check("it lists users online with their transports", "han" in users and "tcp" in users and "luke" in users, users.replace("\n", " | "))
         browser.find_element(By.ID, "system-text").send_keys("Maintenance at noon" + Keys.ENTER)

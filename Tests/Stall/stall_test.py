@@ -444,6 +444,8 @@ def quiet_full_disk(binary):
         metrics = request(http, "GET", "/metrics", timeout=5)[1]
         check("full disk: /metrics says uploads' writes are failing", b"\nswitchboard_media_writes_failing 1\n" in metrics,
               [l for l in metrics.split(b"\n") if b"writes_failing" in l])
+        stats = json.loads(request(http, "GET", "/api/admin/stats", timeout=5, token="T")[1] or b"{}")
+        check("full disk: the admin stats say uploads are refused", stats.get("uploads_writable") is False, stats.get("uploads_writable"))
         os.remove(filler)
         # A refusal is believed for --store-timeout; then /healthz's durable write ends it.
         statuses = healthz_until_ok(http, STORE_TIMEOUT + 3, 0.2)
@@ -462,6 +464,8 @@ def quiet_full_disk(binary):
         metrics = request(http, "GET", "/metrics", timeout=5)[1]
         check("full disk: /metrics says uploads' writes succeed again", b"\nswitchboard_media_writes_failing 0\n" in metrics,
               [l for l in metrics.split(b"\n") if b"writes_failing" in l])
+        stats = json.loads(request(http, "GET", "/api/admin/stats", timeout=5, token="T")[1] or b"{}")
+        check("full disk: the admin stats say uploads are written again", stats.get("uploads_writable") is True, stats.get("uploads_writable"))
     finally:
         stop_server(server)
         if os.path.exists(filler):

@@ -43,6 +43,8 @@ final class AdminEndpoints: Sendable {
             var storeWritable: Bool
             /// True while a store call has gone unanswered past `--store-timeout`.
             var storeStalled: Bool
+            /// False while uploads' bytes are refused (a full disk); absent without uploads.
+            var uploadsWritable: Bool?
             var published: Int
             var lastID: Int64
             var connections: [String: Int]
@@ -64,6 +66,7 @@ final class AdminEndpoints: Sendable {
                 case published, connections, transports, rooms, users, node, nodes, push, backend
                 case uptimeSeconds = "uptime_s"
                 case storeBytes = "store_bytes", storeWritable = "store_writable", storeStalled = "store_stalled"
+                case uploadsWritable = "uploads_writable"
                 case lastID = "last_id"
                 case roomCount = "room_count", userCount = "user_count"
             }
@@ -76,6 +79,7 @@ final class AdminEndpoints: Sendable {
         let stats = Stats(
             uptimeSeconds: services.uptimeSeconds, storeBytes: figures?.bytes ?? 0,
             storeWritable: !bus.lastWriteFailed && !stalled, storeStalled: stalled,
+            uploadsWritable: services.media.map { !$0.writes.isFailing },
             published: bus.stats.publishedCount,
             lastID: bus.lastID,
             connections: connectionCounts(services),
