@@ -7,9 +7,9 @@ extension ChatServer {
     /// gone read-only) and a stall (a locked file, a frozen PostgreSQL),
     /// during which callers are answered 503 `store_unavailable`.
     static func logStoreHealth(of bus: MessageBus, logger: Logger) {
-        bus.observeWriteHealth { failure in
-            guard let failure else { return logger.notice("the store takes writes again") }
-            logger.error("writing to the store failed; publishes get 503 store_unavailable until a write succeeds. \(failure.message)")
+        bus.writes.observe { why in
+            guard let why else { return logger.notice("the store takes writes again") }
+            logger.error("writing to the store failed; publishes get 503 store_unavailable until a write succeeds. \(why)")
         }
         let timeout = bus.gate.timeoutSeconds
         bus.gate.observeStalls { stall in

@@ -15,7 +15,7 @@ struct WriteHealthWatchTests {
         watch.observe { why in told.withLock { $0.append(why) } }
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for round in 0..<20_000 {
-                if (round + thread).isMultiple(of: 3) { watch.failed("full") } else { watch.succeeded() }
+                if (round + thread).isMultiple(of: 3) { watch.failed("full", at: 0) } else { watch.succeeded() }
             }
         }
         let sequence = told.withLock { $0 }
@@ -31,7 +31,7 @@ struct WriteHealthWatchTests {
     @Test func theBusTellsItsWriteHealthInOrderFromTheCommitAndTheProbe() throws {
         let bus = try MessageBus(store: InMemoryMessageStore())
         let told = Mutex<[Bool]>([])
-        bus.observeWriteHealth { failure in told.withLock { $0.append(failure != nil) } }
+        bus.writes.observe { failure in told.withLock { $0.append(failure != nil) } }
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for round in 0..<20_000 {
                 bus.noteWrite(failure: (round + thread).isMultiple(of: 3) ? .storeFailure("full") : nil)
@@ -40,7 +40,7 @@ struct WriteHealthWatchTests {
         let sequence = told.withLock { $0 }
         #expect(!sequence.isEmpty)
         #expect(sequence.enumerated().allSatisfy { index, failed in failed == index.isMultiple(of: 2) }, "\(sequence.prefix(20))")
-        #expect(sequence.last == bus.lastWriteFailed)
+        #expect(sequence.last == bus.writes.isFailing)
     }
 
     @Test func aSuccessWithNothingFailingTellsNothing() {
@@ -49,8 +49,8 @@ struct WriteHealthWatchTests {
         watch.observe { _ in told.withLock { $0 += 1 } }
         watch.succeeded()
         #expect(told.withLock { $0 } == 0 && !watch.isFailing)
-        watch.failed("full")
-        watch.failed("still full")
+        watch.failed("full", at: 0)
+        watch.failed("still full", at: 0)
         #expect(told.withLock { $0 } == 1 && watch.isFailing)
     }
 }

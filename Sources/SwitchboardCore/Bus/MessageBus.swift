@@ -48,17 +48,14 @@ public final class MessageBus: Sendable {
     public let storeFigures: StoreFigures
     /// Whether the store answers, for `/healthz`, never waited for.
     public let storeProbe: StoreProbe
-    /// Whether the last group commit failed in the store (none has succeeded since).
-    let lastCommitFailed = Atomic<Bool>(false)
-    /// When a commit was last refused (monotonic nanoseconds; 0: never).
-    let lastRefusal = Atomic<UInt64>(0)
+    /// Whether the store takes writes (a full disk: every publish 503 until
+    /// one is taken), told once each way; its clock is ``DeadlineScheduler/now()``'s.
+    public let writes = WriteHealthWatch()
     /// Conversations and their members, changed by the events of messages
     /// as they enter the ring.
     public let conversations: ConversationDirectory
     /// Told of each group's newly stored messages on this node (``observeCommits(_:)``).
     let commitObservers = Mutex<[@Sendable ([EncodedMessage]) -> Void]>([])
-    /// Told when the store's writes start failing or succeed again (``observeWriteHealth(_:)``).
-    let writeHealthObservers = Mutex<[@Sendable (SwitchboardError?) -> Void]>([])
     /// Told of what ``ingest()`` brought in from other nodes (``observeIngests(_:)``).
     let ingestObservers = Mutex<[@Sendable (Int) -> Void]>([])
 
@@ -101,10 +98,6 @@ public final class MessageBus: Sendable {
 
     /// The id of the last message published (or stored before start-up).
     public var lastID: Int64 { state.withLock { $0.recent.lastID } }
-
-    /// True while the last write to the store failed and none has succeeded
-    /// since (a full disk, the database gone): `/healthz` answers 503.
-    public var lastWriteFailed: Bool { lastCommitFailed.load(ordering: .relaxed) }
 
     /// Number of subscribers currently parked.
     public var parkedCount: Int { state.withLock { $0.parked.count } }

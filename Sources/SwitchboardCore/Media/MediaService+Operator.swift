@@ -34,7 +34,7 @@ extension MediaService {
             // Uploads refused (a full disk) and none for a minute: a probe of
             // their own says when there is room again, so that a quiet server's
             // log and `/metrics` say it without waiting for someone to upload.
-            if writes.isFailing(quietSince: quietSince), (try? files.checkWritable()) != nil { writes.succeeded() }
+            if writes.isFailing, !writes.hasFailed(after: quietSince), (try? files.checkWritable()) != nil { writes.succeeded() }
             let ids = try store.sweepableMedia(uploadedBefore: before)
             for id in ids where try store.deleteMedia(id) { try files.remove(id) }
             if !ids.isEmpty { refreshUsage() }

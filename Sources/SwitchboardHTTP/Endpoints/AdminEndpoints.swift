@@ -78,7 +78,7 @@ final class AdminEndpoints: Sendable {
         let stalled = bus.gate.isStalled()
         let stats = Stats(
             uptimeSeconds: services.uptimeSeconds, storeBytes: figures?.bytes ?? 0,
-            storeWritable: !bus.lastWriteFailed && !stalled, storeStalled: stalled,
+            storeWritable: !bus.writes.isFailing && !stalled, storeStalled: stalled,
             uploadsWritable: services.media.map { !$0.writes.isFailing },
             published: bus.stats.publishedCount,
             lastID: bus.lastID,

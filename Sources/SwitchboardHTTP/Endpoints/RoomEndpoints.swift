@@ -87,7 +87,7 @@ enum RoomEndpoints {
         // The probe writes nothing durable (SQLite's is a temporary table), so a
         // full disk passes it: while the last commit was refused, a durable
         // write is asked for instead, and its success ends the refusal.
-        let refused = services.bus.lastWriteFailed
+        let refused = services.bus.writes.isFailing
         return PendingAnswer.wait(exchange, awaiting: SwitchboardError?.self, until: { done in
             if refused {
                 services.bus.checkWritesAgain(within: 0.5, completion: done)
@@ -108,7 +108,7 @@ enum RoomEndpoints {
         let text = metrics.exposition(connections: services.connections.counts(),
                                       storeBytes: services.bus.storeFigures.current()?.bytes ?? 0,
                                       uptimeSeconds: services.uptimeSeconds, deliveries: services.bus.stats.totals())
-            + PrometheusExporter.storeHealthExposition(timeouts: services.bus.gate.timedOutCount, writesFailing: services.bus.lastWriteFailed,
+            + PrometheusExporter.storeHealthExposition(timeouts: services.bus.gate.timedOutCount, writesFailing: services.bus.writes.isFailing,
                                                        stalled: services.bus.gate.isStalled())
             + (services.media.map { PrometheusExporter.mediaExposition($0.usageAsLastRead, writesFailing: $0.writes.isFailing) } ?? [])
             + (services.push.map { PrometheusExporter.pushExposition($0.figures) } ?? [])
