@@ -26,8 +26,8 @@ public final class MediaDirectory: MediaFileStore {
     }
 
     public func checkWritable() throws {
-        let file = try DiskTemporaryFile(path: path + "/tmp-" + MediaID.make())
-        defer { unlink(file.path) }
+        let file = try temporaryFile()
+        defer { discard(file.path) }
         try [UInt8](repeating: 0, count: 64 * 1024).withUnsafeBytes { try file.write($0) }
         try file.finish()
     }

@@ -5,7 +5,6 @@ extension PostgresSchema {
     /// Creates what is missing, once per version, under the advisory lock;
     /// returns the version the database was at (higher than ``version``: a
     /// newer node migrated it, as in a rolling upgrade).
-    @discardableResult
     static func migrate(_ connections: PostgresConnections) throws -> Int {
         try connections.withConnection { connection in
             try connections.query("SELECT pg_advisory_lock(\(lockKey))", on: connection)

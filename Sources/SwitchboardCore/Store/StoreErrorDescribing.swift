@@ -10,7 +10,7 @@ public protocol StoreErrorDescribing: Error {
 extension SwitchboardError {
     /// How a store's error reads in a refusal: its ``StoreErrorDescribing/summary``
     /// when it has one, else its description.
-    public static func storeText(of error: any Error) -> String {
+    private static func storeText(of error: any Error) -> String {
         (error as? any StoreErrorDescribing)?.summary ?? String(describing: error)
     }
 

@@ -25,9 +25,11 @@ extension StoreGate {
     /// an SQLite file locked by another process still answers reads, and
     /// they said the stall ended and began again every few seconds.
     func answered(byAWrite: Bool = false) {
-        if byAWrite, commitUnanswered.load(ordering: .relaxed) { commitUnanswered.store(false, ordering: .relaxed) }
+        if commitUnanswered.load(ordering: .relaxed) {
+            guard byAWrite else { return }
+            commitUnanswered.store(false, ordering: .relaxed)
+        }
         guard stalls.isSaid else { return }
-        if !byAWrite, commitUnanswered.load(ordering: .relaxed) { return }
         let now = DeadlineScheduler.now()
         stalls.answered(stillStalled: isStalled(now: now), now: now, refused: timedOutCount)
     }
