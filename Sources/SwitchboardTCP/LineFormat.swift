@@ -1,8 +1,9 @@
 import SwitchboardCore
 
 /// The server's side of the DogeChat line protocol: what a message looks like
-/// on a raw TCP connection. Every line ends with `\n`; CR and LF inside a text
-/// are sent as spaces, so no text can forge a line.
+/// on a raw TCP connection. Every line ends with `\n`; CR, LF and every other
+/// control character inside a text are sent as spaces, so no text can forge a
+/// line or drive the terminal `nc` prints it on.
 public enum LineFormat: MessageFrameFormat {
     /// A message's line: ``line(for:)`` of the stored message.
     public static func frame(for message: EncodedMessage) -> [UInt8] {
@@ -73,7 +74,21 @@ public enum LineFormat: MessageFrameFormat {
         return bytes
     }
 
-    private static func flatten(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    /// `text` as it may stand inside one line: each control character (C0
+    /// but tab, DEL, C1) a space, a CR LF pair one. A line feed would forge a
+    /// line; an escape sequence (`ESC [2K`), a carriage return or backspaces
+    /// would rewrite the line on the screen of someone reading with `nc`
+    /// ("luke:" made "leia:"), and others set a terminal's title or colours.
+    static func flatten(_ text: String) -> String {
+        // Most texts have none: one pass over the bytes, no copy. 0xC2 leads C1's two bytes.
+        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        var shown = String.UnicodeScalarView()
+        var afterReturn = false
+        for scalar in text.unicodeScalars {
+            defer { afterReturn = scalar == "\r" }
+            if scalar == "\n", afterReturn { continue }
+            shown.append(scalar.properties.generalCategory == .control && scalar != "\t" ? " " : scalar)
+        }
+        return String(shown)
     }
 }
