@@ -30,7 +30,8 @@ enum WebSocketClose {
             return "a new message began before the last one's final fragment"
         case NIOWebSocketFrameAggregator.Error.didReceiveFragmentBeforeReceivingTextOrBinaryFrame:
             return "a continuation frame with no message to continue"
-        default: return "not a WebSocket frame (\(error))"
+        case let refusal as ClientFrameCheck.Refusal: return refusal.reason
+        default: return "not a WebSocket frame"
         }
     }
 }

@@ -118,7 +118,9 @@ struct WebSocketTests {
         #expect(close.code == code, "\(input)")
         let reasons = ["too large": "a message may be at most 65536 bytes",
                        "continuation first": "a continuation frame with no message to continue",
-                       "1025 fragments": "a message may come in at most 1024 fragments"]
+                       "1025 fragments": "a message may come in at most 1024 fragments",
+                       "unmasked": "client frames must be masked", "reserved bit": "reserved bits set without an extension",
+                       "undefined opcode": "undefined opcode 3"]
         if let reason = reasons[input] { #expect(close.reason == reason, "\(input)") }
         #expect(ws.connection.isClosedByServer())
         #expect(try server.client.get("/healthz").status == 200)
