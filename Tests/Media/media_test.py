@@ -255,6 +255,13 @@ def run(server, files, folder):
     check("a video's width and height are read from its container (MP4)", (video.get("width"), video.get("height")) == (320, 240), video)
     webm = json.loads(server.upload(files["webm"], luke)[2])
     check("and from a WebM's", (webm.get("width"), webm.get("height")) == (160, 120), webm)
+    # A box whose 64-bit length is near 2^63, after the first: its end overflowed, and the trap ended the server.
+    lying = os.path.join(os.path.dirname(files["mp4"]), "lying.mp4")
+    with open(lying, "wb") as out:
+        out.write(b"\x00\x00\x00\x10ftypisom\x00\x00\x00\x00" + b"\x00\x00\x00\x01free\x7f" + b"\xff" * 7 + bytes(64))
+    status, _, body = server.upload(lying, luke, content_type="video/mp4")
+    check("an MP4 whose box's length overflows is a video of no known size, and the server lives on",
+          status == 201 and "width" not in json.loads(body) and server.request("GET", "/healthz")[0] == 200, f"{status} {body[:160]}")
 
     # --- refusals, each with its status and code
     status, _, body = server.upload(files["photo"], None, content_type="image/jpeg")

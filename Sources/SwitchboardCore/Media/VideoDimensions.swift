@@ -38,7 +38,9 @@ public enum VideoDimensions {
             } else if length == 0 {
                 length = size - offset
             }
-            guard length >= headerLength, offset + length <= size else { return nil }
+            // `length <= size - offset`, not `offset + length <= size`: a 64-bit length near
+            // Int64.max after the first box overflowed the sum, and the trap ended the server.
+            guard length >= headerLength, length <= size - offset else { return nil }
             if header[4..<8].elementsEqual("moov".utf8) {
                 guard length - headerLength <= Int64(maxMovieBytes) else { return nil }
                 let movie = read(offset + headerLength, Int(length - headerLength))
