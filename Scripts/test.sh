@@ -108,7 +108,7 @@ lane() {
 }
 several_nodes=()
 if [ -n "${SWITCHBOARD_TEST_POSTGRES:-}" ]; then several_nodes=(Tests/ScaleOut/scaleout_test.py); fi
-lane Tests/Security/security_test.py Tests/Security/address_limit_test.py Tests/Security/open_files_test.py
+lane Tests/Security/security_test.py Tests/Security/address_limit_test.py Tests/Security/open_files_test.py Tests/Security/options_test.py
 lane Tests/Hooks/hooks_test.py Tests/Media/media_test.py Tests/Backup/backup_test.py
 lane Tests/Push/push_test.py Tests/Stall/stall_test.py "${several_nodes[@]}"
 lanes_status=0

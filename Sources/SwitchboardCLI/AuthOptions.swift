@@ -48,15 +48,16 @@ struct AuthOptions: ParsableArguments {
     var publicURL: String?
 
     func validate() throws {
-        guard signInRate >= 0, signUpRate >= 0, roomRate >= 0, maxConnectionsPerAddress >= 0 else {
-            throw ValidationError("--sign-in-rate, --sign-up-rate, --room-rate and --max-connections-per-address are 0 or more.")
+        for (name, rate) in [("--sign-in-rate", signInRate), ("--sign-up-rate", signUpRate), ("--room-rate", roomRate)] {
+            try OptionRange.check(name, rate, 0...1_000_000)
         }
+        try OptionRange.check("--max-connections-per-address", maxConnectionsPerAddress, 0...1_000_000)
         if let publicURL, OriginPolicy.hostName(ofURL: publicURL) == nil || !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url \(publicURL): a URL is http(s)://host[:port].")
         }
-        guard sessionTTL >= 60 else { throw ValidationError("--session-ttl is at least 60 seconds.") }
-        if let publishRate, !(publishRate > 0) { throw ValidationError("--publish-rate must be above 0.") }
-        if let publishBurst, !(publishBurst >= 1) { throw ValidationError("--publish-burst must be at least 1.") }
+        try OptionRange.check("--session-ttl", sessionTTL, 60...Double(OptionRange.tenYears), " seconds")
+        if let publishRate { try OptionRange.check("--publish-rate", publishRate, 0.000_001...1_000_000) }
+        if let publishBurst { try OptionRange.check("--publish-burst", publishBurst, 1...1_000_000) }
         for origin in allowedOrigins where !OriginPolicy.isOrigin(origin) {
             throw ValidationError("--allowed-origin \(origin): an origin is http(s)://host[:port].")
         }

@@ -38,8 +38,8 @@ struct HookOptions: ParsableArguments {
         guard ["refuse", "allow"].contains(publishHookFailure) else {
             throw ValidationError("--publish-hook-failure: refuse or allow.")
         }
-        guard (1...60_000).contains(publishHookTimeout) else { throw ValidationError("--publish-hook-timeout-ms: 1 to 60000.") }
-        guard backlog > 0 else { throw ValidationError("--webhook-backlog: at least 1.") }
+        try OptionRange.check("--publish-hook-timeout-ms", publishHookTimeout, 1...60_000)
+        try OptionRange.check("--webhook-backlog", backlog, 1...10_000_000)
         if !webhooks.isEmpty || publishHook != nil, (resolvedSecret ?? "").isEmpty {
             throw ValidationError("--webhook and --publish-hook need --webhook-secret (or $SWITCHBOARD_WEBHOOK_SECRET): every request is signed.")
         }

@@ -13,8 +13,8 @@ struct MediaOptions: ParsableArguments {
     var quotaMiB: Int = 1024
 
     func validate() throws {
-        guard (1...4096).contains(maxUploadMiB) else { throw ValidationError("--max-upload-mib: 1 to 4096.") }
-        guard (1...1_048_576).contains(quotaMiB) else { throw ValidationError("--upload-quota-mib: 1 to 1048576.") }
+        try OptionRange.check("--max-upload-mib", maxUploadMiB, 1...4096)
+        try OptionRange.check("--upload-quota-mib", quotaMiB, 1...1_048_576)
     }
 
     func apply(to configuration: inout ChatServerConfiguration) {

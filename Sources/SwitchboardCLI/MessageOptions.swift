@@ -13,8 +13,9 @@ struct MessageOptions: ParsableArguments {
     var maxGroupMembers: Int = 1_000
 
     func validate() throws {
-        guard maxTextBytes > 0, editWindow >= 0 else { throw ValidationError("--max-text-bytes is positive, --edit-window 0 or more.") }
-        guard maxGroupMembers >= 2 else { throw ValidationError("--max-group-members is at least 2.") }
+        try OptionRange.check("--max-text-bytes", maxTextBytes, 1...(1 << 20))
+        try OptionRange.check("--edit-window", editWindow, 0...OptionRange.tenYears, " seconds")
+        try OptionRange.check("--max-group-members", maxGroupMembers, 2...100_000)
     }
 
     /// The limits as Core applies them.

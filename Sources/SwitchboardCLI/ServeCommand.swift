@@ -91,16 +91,17 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         _ = try Self.hostAndPort(http)
         if tcp != "off" { _ = try Self.hostAndPort(tcp) }
-        guard tcpFlushMs > 0, tcpFlushMs <= 10_000 else { throw ValidationError("--tcp-flush-ms must be 1-10000.") }
-        guard tcpKeepalive > 0, (tcpIdleTimeout ?? 1) > 0 else { throw ValidationError("--tcp-keepalive and --tcp-idle-timeout must be positive.") }
-        guard keepalive > 0 else { throw ValidationError("--keepalive must be more than 0 seconds.") }
-        guard maxConnections > 0, threads > 0, idleTimeout >= 0, maxBodyBytes > 0 else {
-            throw ValidationError("Limits must be positive numbers.")
-        }
-        // Each worker is a thread with an epoll set, an eventfd and a listening socket of its own.
-        guard threads <= 256 else { throw ValidationError("--threads is 1-256 (one per core is the most that helps).") }
-        guard wakeBatch > 0 else { throw ValidationError("--wake-batch must be positive.") }
-        guard (8...256).contains(connectionMemoryKiB) else { throw ValidationError("--connection-memory-kib must be 8-256.") }
+        try OptionRange.check("--tcp-flush-ms", tcpFlushMs, 1...10_000)
+        // Linux takes at most 32,767 (MAX_TCP_KEEPIDLE): with more, every raw TCP client was reset as it connected.
+        try OptionRange.check("--tcp-keepalive", tcpKeepalive, 1...32_767, " seconds")
+        if let tcpIdleTimeout { try OptionRange.check("--tcp-idle-timeout", tcpIdleTimeout, 1...604_800, " seconds") }
+        try OptionRange.check("--keepalive", keepalive, 0.001...86_400, " seconds")
+        try OptionRange.check("--max-connections", maxConnections, 1...1_000_000)
+        try OptionRange.check("--threads", threads, 1...256)  // each a thread, an epoll set, an eventfd and a socket: one a core helps most
+        try OptionRange.check("--idle-timeout", idleTimeout, 0...604_800, " seconds")
+        try OptionRange.check("--max-body-bytes", maxBodyBytes, 1...(64 << 20))
+        try OptionRange.check("--wake-batch", wakeBatch, 1...65_536)
+        try OptionRange.check("--connection-memory-kib", connectionMemoryKiB, 8...256)
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level \(logLevel).") }
     }
 
@@ -129,7 +130,7 @@ struct ServeCommand: ParsableCommand {
             auth: try access.configuration())
         configuration.limits = messages.limits
         configuration.maxConnectionsPerAddress = access.maxConnectionsPerAddress > 0 ? access.maxConnectionsPerAddress : nil
-        guard storeTimeout > 0, storeTimeout <= 600 else { throw ValidationError("--store-timeout: seconds from 0.1 to 600.") }
+        try OptionRange.check("--store-timeout", storeTimeout, 0.1...600, " seconds")
         configuration.storeTimeoutSeconds = storeTimeout
         media.apply(to: &configuration)
         try push.apply(to: &configuration)

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-import SwitchboardCore
+@testable import SwitchboardCore
 import SwitchboardTesting
 
 /// The one place that decides who a client is and what it may do, without
@@ -89,5 +89,17 @@ struct AccessControlTests {
         clock.store(500_000_000)
         #expect(limiter.take("k") == nil)
         #expect(limiter.take("other") == nil)
+    }
+
+    /// A rate so small that the wait is more seconds than an `Int` holds
+    /// (`--sign-in-rate 1e-300` makes one of 1.7e-303 a second): the
+    /// second attempt trapped converting it.
+    @Test func aTinyRateWaitsAYearAtMost() {
+        let limiter = PublishRateLimiter(rate: 1e-300, burst: 1, clock: { 0 })
+        #expect(limiter.take("k") == nil)
+        #expect(limiter.take("k") == 31_536_000)
+        #expect(PublishRateLimiter.wholeSeconds(.nan) == 31_536_000)
+        #expect(PublishRateLimiter.wholeSeconds(0.2) == 1)
+        #expect(PublishRateLimiter.wholeSeconds(2.5) == 3)
     }
 }

@@ -39,10 +39,17 @@ public final class PublishRateLimiter: Sendable {
                 buckets[key] = bucket
                 if buckets.count > 10_000 { forgetFull(&buckets, now: now) }
             }
-            guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))) }
+            guard bucket.tokens >= 1 else { return Self.wholeSeconds((1 - bucket.tokens) / rate) }
             bucket.tokens -= 1
             return nil
         }
+    }
+
+    /// A wait in whole seconds, 1 at least and a year at most: under a
+    /// tiny rate (`--sign-in-rate 1e-300`) the wait is more seconds than
+    /// an `Int` holds, and converting it trapped.
+    static func wholeSeconds(_ seconds: Double) -> Int {
+        seconds < 31_536_000 ? max(1, Int(seconds.rounded(.up))) : 31_536_000
     }
 
     private func forgetFull(_ buckets: inout [String: Bucket], now: UInt64) {
