@@ -79,7 +79,7 @@ public enum LineFormat: MessageFrameFormat {
     /// line; an escape sequence (`ESC [2K`), a carriage return or backspaces
     /// would rewrite the line on the screen of someone reading with `nc`
     /// ("luke:" made "leia:"), and others set a terminal's title or colours.
-    static func flatten(_ text: String) -> String {
+    private static func flatten(_ text: String) -> String {
         // Most texts have none: one pass over the bytes, no copy. 0xC2 leads C1's two bytes.
         guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
         var shown = String.UnicodeScalarView()
