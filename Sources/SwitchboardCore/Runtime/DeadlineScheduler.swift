@@ -102,7 +102,7 @@ public final class DeadlineScheduler: @unchecked Sendable {
     private func run() {
         condition.lock()
         while !stopped {
-            heap.dropTombstonesAtTop()
+            heap.dropTombstones()
             // Only the deadline: a copy of the entry would hold its target
             // while this thread sleeps, past a cancellation.
             guard let deadline = heap.first?.deadline else {
