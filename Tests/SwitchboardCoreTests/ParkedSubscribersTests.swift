@@ -103,6 +103,29 @@ struct ParkedSubscribersTests {
         #expect(parked.indexedRooms == 0 && parked.count == 0)
     }
 
+    /// A new subscriber parks in the index found last when its room is that
+    /// index's, never in one dropped since: one parked in a room whose
+    /// index was dropped (everyone left) is in the new index, and woken.
+    @Test func aNewSubscriberParksInTheRoomsCurrentIndex() {
+        var parked = ParkedSubscribers()
+        let left = RecordingSubscriber(filter: .room("x"))
+        parked.insert(left, filter: left.filter)
+        #expect(parked.remove(left) != nil)
+        #expect(parked.indexedRooms == 0)
+
+        let inX = RecordingSubscriber(filter: .room("x"))
+        let inY = RecordingSubscriber(filter: .room("y"))
+        let alsoInX = RecordingSubscriber(filter: .room("x"))
+        for subscriber in [inX, inY, alsoInX] { parked.insert(subscriber, filter: subscriber.filter) }
+        #expect(parked.indexedRooms == 2)
+        var woken: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "x"), into: &woken)
+        #expect(ids(woken) == ids([inX, alsoInX]) && woken.count == 2)
+        var second: [any Subscriber] = []
+        parked.removeAll(interestedIn: Self.message(in: "y"), into: &second)
+        #expect(ids(second) == ids([inY]) && parked.count == 0)
+    }
+
     /// A subscriber taken out and parked again, over and over, in a room
     /// where another waits the while: the stale entries are dropped as the
     /// index would grow, and each is woken once.
