@@ -6,12 +6,14 @@ import Testing
 struct ValidationTests {
     let limits = MessageLimits()
 
-    @Test(arguments: ["lobby", "a", "Room_1.x-y", String(repeating: "r", count: 64)])
+    @Test(arguments: ["lobby", "a", "Room_1.x-y", String(repeating: "r", count: 64), "...", ".a", "a..", "-"])
     func validRooms(_ room: String) throws {
         #expect(try limits.validRoom(room) == room)
     }
 
-    @Test(arguments: ["", "has space", "ümlaut", "a/b", "a\nb", String(repeating: "r", count: 65)])
+    // `.` and `..` are dot segments: no URL's path can name them.
+    @Test(arguments: ["", "has space", "ümlaut", "a/b", "a\nb", String(repeating: "r", count: 65), ".", "..",
+                      String(repeating: "é", count: 40)])
     func invalidRooms(_ room: String) {
         #expect(throws: SwitchboardError.self) { try limits.validRoom(room) }
     }
