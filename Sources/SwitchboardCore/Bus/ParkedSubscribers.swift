@@ -15,7 +15,8 @@ struct ParkedSubscribers {
     /// The room index found or made last: a new long poll (a new spot, with
     /// no index kept) parks where the last one did, as a rule, and its
     /// room's name is then compared, not hashed (a lookup in ``byRoom`` was
-    /// 640 instructions of a 30,000-instruction poll). Never a detached index.
+    /// 640 instructions of a 30,000-instruction poll). Used while it is
+    /// ``RoomWaiters/attached``, as a spot's kept index is.
     private var lastWaiters: RoomWaiters?
 
     private(set) var count = 0
@@ -51,7 +52,7 @@ struct ParkedSubscribers {
     }
 
     private mutating func waiters(for room: String) -> RoomWaiters {
-        if let last = lastWaiters, last.room == room { return last }
+        if let last = lastWaiters, last.attached, last.room == room { return last }
         let waiters: RoomWaiters
         if let found = byRoom[room] {
             waiters = found
@@ -155,6 +156,5 @@ struct ParkedSubscribers {
         waiters.attached = false
         waiters.entries = []
         byRoom[waiters.room] = nil
-        if lastWaiters === waiters { lastWaiters = nil }
     }
 }
