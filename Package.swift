@@ -212,7 +212,7 @@ let package = Package(
                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SwitchboardTCPTests",
-            dependencies: ["SwitchboardTCP", "SwitchboardCore", "SwitchboardTesting",
+            dependencies: ["SwitchboardTCP", "SwitchboardCore", "SwitchboardPush", "SwitchboardTesting",
                            .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MicroHTTPDTests", dependencies: ["MicroHTTPD", "CMicroHTTPD", "SwitchboardLoad"]),

@@ -1,5 +1,6 @@
 import NIOCore
 import SwitchboardCore
+import SwitchboardPush
 
 /// A raw TCP client as a bus subscriber: each batch is written to its
 /// channel as protocol lines (one frame per message, shared by every
@@ -28,6 +29,7 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     /// Put before an attachment's path (``TCPServerConfiguration/mediaBaseURL``).
     var mediaBase = ""
     private let channel: any Channel
+    @exclusivity(unchecked) private var frameBuffer = KeptFrameBuffer()
     private let pump: NIOLoopBound<() -> Void>
     private let wakeups: LoopWakeups
     /// Its catch-ups from the store, read off the event loop.
@@ -66,7 +68,7 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
                 if !bytes.isEmpty { channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil) }
             }
         } else {
-            var buffer = channel.allocator.buffer(capacity: batch.count * 64)
+            var buffer = frameBuffer.take(capacity: batch.count * 64, from: channel.allocator)
             for message in batch {
                 if message.message.media != nil {
                     // The attachments' URLs are this server's: the line is this listener's, not the shared frame.
@@ -76,6 +78,7 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
                 }
             }
             if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
+            frameBuffer.keep(buffer)
         }
         if let until, let last = batch.last, last.id >= until { return false }
         return channel.isWritable

@@ -36,6 +36,7 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
     /// every reader (``WebSocketTextFrame``), are written there, so that
     /// they go on below the encoder as the bytes they already are.
     private var encodedOutput: ChannelHandlerContext?
+    @exclusivity(unchecked) private var frameBuffer = KeptFrameBuffer()
     /// Set once when added to the channel, before it can ever be parked (so before any wake).
     private var eventLoop: (any EventLoop)?
     private var connection: ConnectionDirectory.ID?
@@ -122,9 +123,10 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         guard let context else { return false }
         if let encodedOutput {
             // Every frame of the batch in one buffer: one write, one `writev` at the flush.
-            var buffer = context.channel.allocator.buffer(capacity: batch.count * 128)
+            var buffer = frameBuffer.take(capacity: batch.count * 128, from: context.channel.allocator)
             for message in batch { message.withFrame(WebSocketTextFrame.self) { buffer.writeBytes($0) } }
             encodedOutput.write(NIOAny(buffer), promise: nil)
+            frameBuffer.keep(buffer)
         } else {
             for message in batch { send(message.json, on: context) }
         }
@@ -153,7 +155,8 @@ final class WebSocketConnection: ChannelDuplexHandler, Subscriber, @unchecked Se
         guard let outcome = PushDelivery.pump(self, bus: services.bus, logger: services.logger, what: "WebSocket", retry: {
             context.eventLoop.scheduleTask(in: PushDelivery.retryDelay) { [weak self] in self?.pump() }
         }) else { return }
-        context.flush()
+        // From below the frame encoder, which only passes a flush on.
+        (encodedOutput ?? context).flush()
         if outcome == .closed { close(code: 1001, reason: "server going away") }
         // .delivered: the channel is full; channelWritabilityChanged pumps again.
     }
