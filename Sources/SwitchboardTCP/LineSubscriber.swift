@@ -28,6 +28,11 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     let until: Int64?
     /// Put before an attachment's path (``TCPServerConfiguration/mediaBaseURL``).
     var mediaBase = ""
+    /// Its handler's context, where its lines are written: below the handler,
+    /// so a line skips the pipeline's tail and the handler's pass-through (a
+    /// channel's `write` went through both). Held as the handler holds it,
+    /// until the channel goes inactive and the handler lets its subscribers go.
+    private let output: ChannelHandlerContext
     private let channel: any Channel
     @exclusivity(unchecked) private var frameBuffer = KeptFrameBuffer()
     private let pump: NIOLoopBound<() -> Void>
@@ -37,17 +42,19 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
 
     /// - Parameters:
     ///   - until: for a replay, the last id to send; nil for live delivery.
+    ///   - output: the context of the handler it delivers for.
     ///   - wakeups: the wake-ups of the channel's event loop.
     ///   - pump: runs the bus's pump for this subscriber (on the event loop).
-    init(room: String, after cursor: Int64, until: Int64? = nil, access: RoomAccess, channel: any Channel,
+    init(room: String, after cursor: Int64, until: Int64? = nil, access: RoomAccess, output: ChannelHandlerContext,
          wakeups: LoopWakeups, pump: @escaping () -> Void) {
         filter = .room(room)
         self.access = access
         self.cursor = cursor
         self.until = until
-        self.channel = channel
+        self.output = output
+        channel = output.channel
         self.wakeups = wakeups
-        self.pump = NIOLoopBound(pump, eventLoop: channel.eventLoop)
+        self.pump = NIOLoopBound(pump, eventLoop: output.eventLoop)
     }
 
     /// Whether a replay has sent everything up to `until`.
@@ -65,7 +72,7 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
             for message in batch {
                 let bytes = message.message.media == nil ? message.frame(AppLineFormat.self)
                     : AppLineFormat.fit(LineFormat.line(for: message.message, mediaBase: mediaBase))
-                if !bytes.isEmpty { channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil) }
+                if !bytes.isEmpty { output.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: bytes)), promise: nil) }
             }
         } else {
             var buffer = frameBuffer.take(capacity: batch.count * 64, from: channel.allocator)
@@ -77,7 +84,7 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
                     message.withFrame(LineFormat.self) { line in _ = buffer.writeBytes(line) }  // a deletion has no line
                 }
             }
-            if buffer.readableBytes > 0 { channel.write(buffer, promise: nil) }
+            if buffer.readableBytes > 0 { output.write(NIOAny(buffer), promise: nil) }
             frameBuffer.keep(buffer)
         }
         if let until, let last = batch.last, last.id >= until { return false }

@@ -15,14 +15,13 @@ extension TCPChatHandler {
 
     private func perform(_ action: LineSession.Action) {
         guard let context, let connection else { return }
-        let channel = context.channel
         switch action {
         case .send(let line):
             send(line)
         case .enter(let user, let room):
             // Deliver from now on (the user's own join included), then announce.
             let subscriber = LineSubscriber(room: room, after: bus.lastID, access: access.readerAccess(session.identity),
-                                            channel: channel, wakeups: wakeups(context)) { [weak self] in self?.deliver() }
+                                            output: context, wakeups: wakeups(context)) { [weak self] in self?.deliver() }
             subscriber.appFraming = !framer.newlineTerminated
             subscriber.mediaBase = configuration.mediaBaseURL
             self.subscriber = subscriber
@@ -81,7 +80,7 @@ extension TCPChatHandler {
             let upTo = subscriber?.cursor ?? bus.lastID
             guard after < upTo else { return }
             let replay = LineSubscriber(room: room, after: after, until: upTo, access: access.readerAccess(session.identity),
-                                        channel: channel, wakeups: wakeups(context)) { [weak self] in self?.deliver() }
+                                        output: context, wakeups: wakeups(context)) { [weak self] in self?.deliver() }
             replay.appFraming = !framer.newlineTerminated
             replay.mediaBase = configuration.mediaBaseURL
             replays.append(replay)
