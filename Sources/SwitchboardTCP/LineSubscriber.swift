@@ -33,7 +33,6 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
     /// channel's `write` went through both). Held as the handler holds it,
     /// until the channel goes inactive and the handler lets its subscribers go.
     private let output: ChannelHandlerContext
-    private let channel: any Channel
     @exclusivity(unchecked) private var frameBuffer = KeptFrameBuffer()
     private let pump: NIOLoopBound<() -> Void>
     private let wakeups: LoopWakeups
@@ -52,7 +51,6 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
         self.cursor = cursor
         self.until = until
         self.output = output
-        channel = output.channel
         self.wakeups = wakeups
         self.pump = NIOLoopBound(pump, eventLoop: output.eventLoop)
     }
@@ -72,10 +70,10 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
             for message in batch {
                 let bytes = message.message.media == nil ? message.frame(AppLineFormat.self)
                     : AppLineFormat.fit(LineFormat.line(for: message.message, mediaBase: mediaBase))
-                if !bytes.isEmpty { output.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: bytes)), promise: nil) }
+                if !bytes.isEmpty { output.writeAndFlush(NIOAny(output.channel.allocator.buffer(bytes: bytes)), promise: nil) }
             }
         } else {
-            var buffer = frameBuffer.take(capacity: batch.count * 64, from: channel.allocator)
+            var buffer = frameBuffer.take(capacity: batch.count * 64, from: output.channel.allocator)
             for message in batch {
                 if message.message.media != nil {
                     // The attachments' URLs are this server's: the line is this listener's, not the shared frame.
@@ -88,7 +86,7 @@ final class LineSubscriber: Subscriber, @unchecked Sendable {
             frameBuffer.keep(buffer)
         }
         if let until, let last = batch.last, last.id >= until { return false }
-        return channel.isWritable
+        return output.channel.isWritable
     }
 
     func wake() {

@@ -23,13 +23,17 @@ struct LoopWakeupsTests {
         typealias InboundIn = ByteBuffer
     }
 
-    /// On `channel`'s loop: the subscriber's pump is bound there, and the pipeline is read there.
-    func subscriber(_ name: Int, on channel: any Channel, wakeups: LoopWakeups, pumped: Pumped,
-                    onLoop: (@Sendable () -> Void)? = nil) throws -> LineSubscriber {
-        let pipeline = channel.pipeline.syncOperations
-        if (try? pipeline.context(handlerType: Output.self)) == nil { try pipeline.addHandler(Output()) }
-        return LineSubscriber(room: "lobby", after: 0, access: AccessControl(verifier: nil).readerAccess(.guest),
-                              output: try pipeline.context(handlerType: Output.self), wakeups: wakeups) {
+    /// An ``Output`` added to `channel`, its context (on the channel's loop).
+    func output(on channel: any Channel) throws -> ChannelHandlerContext {
+        try channel.pipeline.syncOperations.addHandler(Output())
+        return try channel.pipeline.syncOperations.context(handlerType: Output.self)
+    }
+
+    /// On the output's loop: the subscriber's pump is bound there.
+    func subscriber(_ name: Int, writingTo output: ChannelHandlerContext, wakeups: LoopWakeups, pumped: Pumped,
+                    onLoop: (@Sendable () -> Void)? = nil) -> LineSubscriber {
+        LineSubscriber(room: "lobby", after: 0, access: AccessControl(verifier: nil).readerAccess(.guest),
+                       output: output, wakeups: wakeups) {
             onLoop?()
             pumped.append(name)
         }
@@ -43,7 +47,8 @@ struct LoopWakeupsTests {
         let channel = EmbeddedChannel(loop: loop)
         let wakeups = LoopWakeups(eventLoop: loop)
         let pumped = Pumped()
-        let subscribers = try (0..<3).map { try subscriber($0, on: channel, wakeups: wakeups, pumped: pumped) }
+        let output = try output(on: channel)
+        let subscribers = (0..<3).map { subscriber($0, writingTo: output, wakeups: wakeups, pumped: pumped) }
         for index in [2, 0, 1, 2] { subscribers[index].wake() }
         #expect(pumped.all.isEmpty && wakeups.waiting == 4)
         loop.run()
@@ -71,8 +76,9 @@ struct LoopWakeupsTests {
         let offLoop = Atomic<Int>(0)
         // Made on the loop, as the server makes a client's (its pump is bound there).
         let subscribers = try loop.submit { [self] in
-            try (0..<400).map {
-                try subscriber($0, on: channel, wakeups: wakeups, pumped: pumped,
+            let output = try output(on: channel)
+            return (0..<400).map {
+                subscriber($0, writingTo: output, wakeups: wakeups, pumped: pumped,
                            onLoop: { if !loop.inEventLoop { offLoop.add(1, ordering: .relaxed) } })
             }
         }.wait()
