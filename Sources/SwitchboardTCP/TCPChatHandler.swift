@@ -37,10 +37,12 @@ final class TCPChatHandler: ChannelDuplexHandler {
     var framer: LineFramer
     var session: LineSession
     var flushTask: Scheduled<Void>?
-    var subscriber: LineSubscriber?
-    var replays: [LineSubscriber] = []
+    // `@exclusivity(unchecked)`: read at every delivery, on the event loop only,
+    // and changed by no call that calls out (docs/ARCHITECTURE.md, "Exclusivity checked where it can fail").
+    @exclusivity(unchecked) var subscriber: LineSubscriber?
+    @exclusivity(unchecked) var replays: [LineSubscriber] = []
     var connection: ConnectionDirectory.ID?
-    var context: ChannelHandlerContext?
+    @exclusivity(unchecked) var context: ChannelHandlerContext?
     /// Publishes waiting for the store; reads are held while too many do.
     var pending: PendingStores
     /// Whom the store's gate queues a guest's work for: the client's address.
