@@ -23,7 +23,7 @@
 # 5,000 subscribers at 50/s) longpoll1000 longpollrates (at 25,
 # 100 and 200/s, and 100 polls at 25/s; not run by default) idle5000 publish
 # publishmem (a Switchboard with --db :memory:) shortpoll syscalls (per publish,
-# strace -c) instructions
+# perf's system call tracepoints) instructions
 # (per delivery, under callgrind: Scripts/instructions.sh),
 # and over TLS (a second pair, both serving only TLS with one throwaway
 # certificate): tls-sse1000 tls-idle5000.
@@ -38,7 +38,7 @@ Scripts/install-deps.sh
 . Scripts/nchan-conf.sh
 mapfile -t missing < <(nchan_missing)
 command -v wrk >/dev/null || missing+=(wrk)
-command -v strace >/dev/null || missing+=(strace)
+command -v perf >/dev/null || missing+=(linux-perf)
 Scripts/apt-install.sh "${missing[@]+"${missing[@]}"}"
 ulimit -n "$(ulimit -Hn)"
 # BINARY=path: a release build made elsewhere (e.g. with --scratch-path), used as it is.
@@ -172,30 +172,38 @@ published() {
     curl -fs "http://127.0.0.1:$2/metrics" | awk '/^switchboard_messages_published_total/ {print $2}'
   fi
 }
-# syscalls_run NAME SERVER PID PORT: system calls per publish (strace -c on
-# every thread for 3 s of a 64-connection wrk run), a count that does not
-# move with the machine's noise, with the calls that make it up.
+# syscalls_run NAME SERVER PID PORT: system calls per publish, counted by
+# the kernel's tracepoints on every thread (`perf stat -e syscalls:sys_enter_*`)
+# for 3 s of a 64-connection wrk run, with the calls that make it up: a count
+# that does not move with the machine's noise, taken with the server at its
+# own speed (under `strace -c` every call stopped the server, which changed
+# how its publishes batched).
 syscalls_run() {
   local name=$1 server=$2 pid=$3 port=$4
   wrk -t2 -c64 -d8s -s Scripts/wrk-publish.lua "http://127.0.0.1:$port/api/rooms/wrk/messages" >/dev/null &
   local load=$! before after
   sleep 2
-  before=$(published "$server" "$port")
-  timeout 3 strace -c -f -p "$pid" -o "$work/strace-$name-$server" >/dev/null 2>&1 || true
-  after=$(published "$server" "$port")
+  # The publishes are counted inside perf's window (setting up its hundreds
+  # of counters takes a moment), by the command it runs while counting.
+  export -f published
+  perf stat -x, -e 'syscalls:sys_enter_*' -p "$pid" -o "$work/perf-$name-$server" -- bash -c \
+    'published "$1" "$2" >"$3.before"; sleep 3; published "$1" "$2" >"$3.after"' _ "$server" "$port" "$work/perf-$name-$server" \
+    >/dev/null 2>&1 || true
+  before=$(cat "$work/perf-$name-$server.before" 2>/dev/null || echo 0)
+  after=$(cat "$work/perf-$name-$server.after" 2>/dev/null || echo 0)
   wait $load
-  if [ ! -s "$work/strace-$name-$server" ]; then
-    echo "strace could not trace $server (ptrace not allowed?): no $name row" >&2
+  if ! grep -q sys_enter "$work/perf-$name-$server" 2>/dev/null; then
+    echo "perf could not count $server's system calls (perf_event_paranoid?): no $name row" >&2
     return 0
   fi
-  python3 - "$work/strace-$name-$server" "$before" "$after" "$name" "$server" >>"$results" <<'PY'
-import json, re, sys
+  python3 - "$work/perf-$name-$server" "$before" "$after" "$name" "$server" >>"$results" <<'PY'
+import json, sys
 path, before, after, name, server = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
 calls = {}
 for line in open(path):
-    fields = line.split()
-    if len(fields) >= 5 and re.match(r"^[\d.]+$", fields[0]) and fields[-1] not in ("total", "restart_syscall"):
-        calls[fields[-1]] = int(fields[3])
+    fields = line.strip().split(",")
+    if len(fields) > 2 and fields[0].isdigit() and fields[2].startswith("syscalls:sys_enter_") and int(fields[0]) > 0:
+        calls[fields[2][len("syscalls:sys_enter_"):]] = int(fields[0])
 publishes = max(after - before, 1)
 print(json.dumps({"workload": name, "server": server, "per_publish": sum(calls.values()) / publishes,
                   "calls": {k: round(v / publishes, 2) for k, v in sorted(calls.items(), key=lambda kv: -kv[1])}}))

@@ -104,7 +104,7 @@ ROWS += [
      lambda x: x["per_delivery"], "", "lower"),
     ("same: instructions per answered long-poll request", "instructions-long-poll", lambda x: x["per_request"], "", "lower"),
     ("short-poll GET, 64 connections (Nchan: nginx return 200)", "shortpoll", lambda x: x["wrk"]["rps"], "/s", "higher"),
-    ("system calls per publish (strace), 64 connections (durable / memory)", "syscalls",
+    ("system calls per publish (perf), 64 connections (durable / memory)", "syscalls",
      lambda x: x["per_publish"], "", "lower"),
     ("same, both in memory", "syscallsmem", lambda x: x["per_publish"], "", "lower", "syscalls"),
 ]
