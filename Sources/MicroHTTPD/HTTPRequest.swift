@@ -27,33 +27,39 @@ public struct HTTPRequest: Sendable {
     /// True for an HTTP/1.0 request: it cannot be upgraded (RFC 6455 4.1, RFC 9110 7.8).
     public var isHTTP10 = false
     /// Where headers, query and address are looked up: the live exchange
-    /// (no closure or copy per request), or tables made by hand.
-    private enum Source: Sendable {
-        case exchange(HTTPExchange)
-        case tables(headers: [String: String], query: [String: String], clientAddress: String?)
+    /// (no closure or copy per request), or else tables made by hand. Two
+    /// stored values, not an enum of them: a look-up read the exchange out
+    /// of the enum with a retain and a release (five a request), where a
+    /// stored reference is used as it is.
+    private let exchange: HTTPExchange?
+    private let tables: Tables?
+    private struct Tables: Sendable {
+        var headers: [String: String]
+        var query: [String: String]
+        var clientAddress: String?
     }
-    private let source: Source
 
     /// A request made by hand. Header names match case-insensitively.
     public init(method: String, path: String, headers: [String: String] = [:], query: [String: String] = [:],
                 body: [UInt8] = [], bodyTooLarge: Bool = false, clientAddress: String? = "127.0.0.1") {
         let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        self.init(method: method, path: path, body: body, bodyTooLarge: bodyTooLarge,
-                  source: .tables(headers: lowered, query: query, clientAddress: clientAddress))
+        self.init(method: method, path: path, body: body, bodyTooLarge: bodyTooLarge, exchange: nil,
+                  tables: Tables(headers: lowered, query: query, clientAddress: clientAddress))
     }
 
-    private init(method: String, path: String, body: [UInt8], bodyTooLarge: Bool, source: Source) {
+    private init(method: String, path: String, body: [UInt8], bodyTooLarge: Bool, exchange: HTTPExchange?, tables: Tables?) {
         self.method = method
         self.path = path
         self.body = body
         self.bodyTooLarge = bodyTooLarge
-        self.source = source
+        self.exchange = exchange
+        self.tables = tables
     }
 
     /// The request of a live exchange.
     init(_ exchange: HTTPExchange) {
         self.init(method: exchange.method, path: exchange.path, body: exchange.body, bodyTooLarge: exchange.bodyTooLarge,
-                  source: .exchange(exchange))
+                  exchange: exchange, tables: nil)
         tooManyParameters = exchange.tooManyParameters
         targetNotUTF8 = exchange.targetNotUTF8
         framingIsAmbiguous = exchange.framingIsAmbiguous
@@ -63,27 +69,21 @@ public struct HTTPRequest: Sendable {
 
     /// The value of a request header (case-insensitive name); nil when absent.
     public func header(_ name: String) -> String? {
-        switch source {
-        case .exchange(let exchange): return exchange.header(name)
-        case .tables(let headers, _, _): return headers[name.lowercased()]
-        }
+        if let exchange { return exchange.header(name) }
+        return tables?.headers[name.lowercased()]
     }
 
     /// The value of a query-string argument, decoded; nil when absent, empty
     /// for an argument given without `=`.
     public func query(_ name: String) -> String? {
-        switch source {
-        case .exchange(let exchange): return exchange.query(name)
-        case .tables(_, let query, _): return query[name]
-        }
+        if let exchange { return exchange.query(name) }
+        return tables?.query[name]
     }
 
     /// The client's IP address, e.g. `127.0.0.1` or `::1`.
     public var clientAddress: String? {
-        switch source {
-        case .exchange(let exchange): return exchange.clientAddress
-        case .tables(_, _, let address): return address
-        }
+        if let exchange { return exchange.clientAddress }
+        return tables?.clientAddress
     }
 }
 

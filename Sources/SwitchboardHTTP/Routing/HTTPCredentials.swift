@@ -21,7 +21,9 @@ struct HTTPCredentials: Sendable {
     /// The Bearer token was the admin token.
     var isAdmin = false
 
-    init(_ request: HTTPRequest, adminToken: String) {
+    /// `borrowing`: an initializer's parameter is otherwise the caller's copy
+    /// (its four references retained, then released here, at every request).
+    init(_ request: borrowing HTTPRequest, adminToken: String) {
         if let authorization = request.header("Authorization"), let bearer = Self.bearer(authorization) {
             if AdminToken.matches(bearer, token: adminToken) {
                 isAdmin = true
