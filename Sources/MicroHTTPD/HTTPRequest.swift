@@ -69,21 +69,21 @@ public struct HTTPRequest: Sendable {
 
     /// The value of a request header (case-insensitive name); nil when absent.
     public func header(_ name: String) -> String? {
-        if let exchange { return exchange.header(name) }
-        return tables?.headers[name.lowercased()]
+        if let tables { return tables.headers[name.lowercased()] }
+        return exchange?.header(name)
     }
 
     /// The value of a query-string argument, decoded; nil when absent, empty
     /// for an argument given without `=`.
     public func query(_ name: String) -> String? {
-        if let exchange { return exchange.query(name) }
-        return tables?.query[name]
+        if let tables { return tables.query[name] }
+        return exchange?.query(name)
     }
 
     /// The client's IP address, e.g. `127.0.0.1` or `::1`.
     public var clientAddress: String? {
-        if let exchange { return exchange.clientAddress }
-        return tables?.clientAddress
+        if let tables { return tables.clientAddress }
+        return exchange?.clientAddress
     }
 }
 
