@@ -8,7 +8,7 @@ public enum Cursor {
 
     /// A whole number in `range`, written in plain decimal digits.
     public static func integer(_ value: String, name: String, range: ClosedRange<Int64>) throws(SwitchboardError) -> Int64 {
-        guard let number = value.utf8.withContiguousStorageIfAvailable(digits) ?? digits(Array(value.utf8)) else {
+        guard let number = value.withUTF8Bytes(digits) else {
             throw .badParameter(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         guard range.contains(number) else {

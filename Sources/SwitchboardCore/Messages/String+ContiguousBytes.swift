@@ -7,6 +7,15 @@ import Darwin
 #endif
 
 extension StringProtocol {
+    /// `body` over the UTF-8 bytes: the string's own, borrowed in place
+    /// when it is native (nothing copied, nothing retained), else an
+    /// array's made of them.
+    @inlinable
+    public func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        return try Array(utf8).withUnsafeBufferPointer(body)
+    }
+
     /// Whether every UTF-8 byte satisfies `predicate`, read as one buffer
     /// when the string is native (a tight loop: walking a `UTF8View` index
     /// by index costs about ten times as much), else byte by byte.

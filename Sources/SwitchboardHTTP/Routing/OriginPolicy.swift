@@ -1,4 +1,5 @@
 import MicroHTTPD
+import SwitchboardCore
 
 #if canImport(Glibc)
 import Glibc
@@ -58,10 +59,7 @@ public struct OriginPolicy: Sendable {
 
     /// `a.b.c.d` or `a.b.c.d:port`, each part 0-255, the port digits: read in place.
     static func isIPv4Authority(_ host: String) -> Bool {
-        // A native string's own bytes, borrowed (a `var` copy for `withUTF8` was a retain and a release a request).
-        if let isIPv4 = host.utf8.withContiguousStorageIfAvailable(isIPv4Authority(bytes:)) { return isIPv4 }
-        var copy = host
-        return copy.withUTF8(isIPv4Authority(bytes:))
+        host.withUTF8Bytes(isIPv4Authority(bytes:))  // borrowed: a `var` copy for `withUTF8` was a retain and a release a request
     }
 
     /// ``isIPv4Authority(_:)`` over the bytes themselves (an iterator over
