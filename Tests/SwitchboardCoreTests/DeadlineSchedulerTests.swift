@@ -88,6 +88,18 @@ struct DeadlineSchedulerTests {
         #expect(targets.allSatisfy { $0.deadlineSlot == -1 } && scheduler.pending == 0)
     }
 
+    /// `now()` is Dispatch's clock (ExpiryQueue hands its deadlines to
+    /// `DispatchTime(uptimeNanoseconds:)`): read between two of Dispatch's
+    /// readings, it lies between them.
+    @Test func nowIsDispatchUptime() {
+        for _ in 0..<100 {
+            let before = DispatchTime.now().uptimeNanoseconds
+            let now = DeadlineScheduler.now()
+            let after = DispatchTime.now().uptimeNanoseconds
+            #expect(before <= now && now <= after, "\(before) \(now) \(after)")
+        }
+    }
+
     /// A long poll that answered cancels its deadline: it is never called,
     /// and the scheduler lets go of it at once (not at the deadline).
     @Test func aCancelledTargetIsNeverCalledAndIsLetGoAtOnce() {

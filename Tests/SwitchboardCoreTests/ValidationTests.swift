@@ -24,9 +24,22 @@ struct ValidationTests {
         let allowed = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-".utf8))
         for byte in UInt8(0)..<128 {
             let text = String(decoding: [byte], as: UTF8.self)
-            for room in ["\(text)ab", "a\(text)b", "ab\(text)", "abcdefgh\(text)"] {
+            // The last two are longer than a string stored inline (15 bytes).
+            for room in ["\(text)ab", "a\(text)b", "ab\(text)", "abcdefgh\(text)", "\(text)abcdefghijklmnopqrst",
+                         "abcdefghijklmnopqrst\(text)"] {
                 #expect(((try? limits.validRoom(room)) != nil) == allowed.contains(byte), "\(byte) in \(room.debugDescription)")
             }
+        }
+    }
+
+    /// A conversation's room is `c.` or `C.` and anything after it (inline
+    /// strings and longer ones alike); nothing else is.
+    @Test func conversationRoomsAreTheNamesThatStartWithCDot() {
+        for room in ["c.1", "C.17", "c.", "c.new", "c.12345678901234567890", "C.room-with-a-long-name"] {
+            #expect(ConversationRoom.isConversation(room), "\(room)")
+        }
+        for room in ["", "c", "C", "cc.1", "d.1", "#.1", "C1", "lobby", "c-1", ".c", "a-room-with-a-long-name.c."] {
+            #expect(!ConversationRoom.isConversation(room), "\(room)")
         }
     }
 

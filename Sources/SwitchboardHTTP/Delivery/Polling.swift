@@ -4,13 +4,15 @@ import SwitchboardCore
 /// `GET /api/rooms/{room}/messages`: a short poll answers at once with what
 /// is newer than `since`; with `wait` it becomes a ``LongPoll``.
 enum Polling {
-    static func answer(room: String, identity: Identity, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPHandlerResult {
+    /// `naming` is the request's `?user=`.
+    static func answer(room: String, identity: Identity, naming: String?, exchange: any HTTPExchanging,
+                       services: HTTPServices) throws -> HTTPHandlerResult {
         let parameters = try PollParameters(since: exchange.query("since"), limit: exchange.query("limit"),
                                             wait: exchange.query("wait"), before: exchange.query("before"))
         if let before = parameters.before {
             return olderPage(room: room, before: before, limit: parameters.limit, exchange: exchange, services: services)
         }
-        let user = try services.namedReader(identity, exchange)
+        let user = try services.namedReader(identity, naming: naming)
         let wait = parameters.wait ?? 0
         if wait > 0 {
             return try LongPoll.start(room: room, parameters: parameters, wait: wait, user: user, identity: identity,

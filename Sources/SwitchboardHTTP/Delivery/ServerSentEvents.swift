@@ -51,10 +51,11 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         outbox.append(SSEEvent.retry(milliseconds: retryMilliseconds))
     }
 
-    /// Opens a stream on `exchange`. A subscriber with `?user=` is online in
+    /// Opens a stream on `exchange`. A subscriber with `?user=` (`naming`) is online in
     /// its rooms while the stream is open (announced after the stream took
     /// its cursor, so it sees its own join).
-    static func open(_ filter: RoomFilter, identity: Identity, exchange: any HTTPExchanging, services: HTTPServices) throws -> HTTPResponse {
+    static func open(_ filter: RoomFilter, identity: Identity, naming: String?, exchange: any HTTPExchanging,
+                     services: HTTPServices) throws -> HTTPResponse {
         // A browser reconnecting keeps the URL's `since` but sends the header: the header wins.
         var resumeAfter: Int64?
         if let lastEventID = exchange.header("Last-Event-ID"), !lastEventID.isEmpty {
@@ -62,7 +63,7 @@ final class ServerSentEvents: Subscriber, HTTPStreamBody, @unchecked Sendable {
         } else if let since = exchange.query("since") {
             resumeAfter = try Cursor.parse(since, name: "since")
         }
-        let user = try services.namedReader(identity, exchange)
+        let user = try services.namedReader(identity, naming: naming)
         let stream = ServerSentEvents(bus: services.bus, filter: filter, access: services.access.readerAccess(identity),
                                       resumeAfter: resumeAfter,
                                       retryMilliseconds: services.configuration.sseRetryMilliseconds,

@@ -8,25 +8,29 @@ extension RouteTable {
     /// router's fallback for a path no route has.)
     static let api = RouteTable([
         // The requests of every poll, long poll, stream and publish first.
+        // A reader's `?user=` is read once, for its admission and its presence.
         Route("GET", "/api/rooms/{room}/messages", .identified, "poll") { request in
-            try admitNamedReader(request, to: request.room)
-            return try Polling.answer(room: request.room, identity: request.identity, exchange: request.exchange,
+            let naming = request.exchange.query("user")
+            try admitNamedReader(request, to: request.room, naming: naming)
+            return try Polling.answer(room: request.room, identity: request.identity, naming: naming, exchange: request.exchange,
                                       services: request.services)
         },
         Route("POST", "/api/rooms/{room}/messages", .identified, "publish") { request in
             try Publish.message(room: request.room, identity: request.identity, exchange: request.exchange, services: request.services)
         },
         Route("GET", "/api/rooms/{room}/events", .identified, "roomEvents") { request in
-            try admitNamedReader(request, to: request.room)
-            return .respond(try ServerSentEvents.open(.room(request.room), identity: request.identity, exchange: request.exchange,
-                                                      services: request.services))
+            let naming = request.exchange.query("user")
+            try admitNamedReader(request, to: request.room, naming: naming)
+            return .respond(try ServerSentEvents.open(.room(request.room), identity: request.identity, naming: naming,
+                                                      exchange: request.exchange, services: request.services))
         },
         Route("GET", "/api/events", .identified, "events") { request in
             let filter = try request.services.limits.validRooms(request.exchange.query("rooms"))
             try request.services.access.checkRooms(request.identity, filter)
-            for room in filter.names { try admitNamedReader(request, to: room) }
-            return .respond(try ServerSentEvents.open(filter, identity: request.identity, exchange: request.exchange,
-                                                      services: request.services))
+            let naming = request.exchange.query("user")
+            for room in filter.names { try admitNamedReader(request, to: room, naming: naming) }
+            return .respond(try ServerSentEvents.open(filter, identity: request.identity, naming: naming,
+                                                      exchange: request.exchange, services: request.services))
         },
         Route("GET", "/api/rooms/{room}/messages/{id}", .identified, "message") { request in
             try RoomEndpoints.message(room: request.room, id: request.parameter("id"), exchange: request.exchange,
@@ -166,13 +170,13 @@ extension RouteTable {
     /// A named reader (`?user=`, or a signed-in one) is present: its join
     /// makes a new room exist (counted against the room-creation limit) and,
     /// under a publish rate, takes a publish (``AccessControl/admitPresence(_:user:room:presence:client:)``).
-    private static func admitNamedReader(_ request: RouteRequest, to room: String) throws {
-        // A signed-in reader's `?user=` is looked up only under a rate (a lookup a poll otherwise saved).
-        guard request.identity.user != nil || request.exchange.query("user") != nil else { return }
+    /// `naming` is the request's `?user=`.
+    private static func admitNamedReader(_ request: RouteRequest, to room: String, naming: String?) throws {
+        guard request.identity.user != nil || naming != nil else { return }
         let access = request.services.access, client = request.exchange.clientAddress ?? "unknown"
         try access.admitRoom(request.identity, room, client: client)
         guard access.limitsPublishing,
-              let user = try access.speaker(request.identity, naming: request.exchange.query("user"), limits: request.services.limits)
+              let user = try access.speaker(request.identity, naming: naming, limits: request.services.limits)
         else { return }
         try access.admitPresence(request.identity, user: user, room: room, presence: request.services.presence, client: client)
     }

@@ -76,10 +76,10 @@ final class HTTPServices: Sendable {
 
     var limits: MessageLimits { configuration.limits }
 
-    /// Who reads as the request names itself (`?user=`, validated), for
-    /// presence: the token's user, a guest's chosen name, or nobody.
-    func namedReader(_ identity: Identity, _ exchange: any HTTPExchanging) throws(SwitchboardError) -> String? {
-        try access.speaker(identity, naming: exchange.query("user"), limits: limits)
+    /// Who reads as the request names itself (`naming`, its `?user=`,
+    /// validated), for presence: the token's user, a guest's chosen name, or nobody.
+    func namedReader(_ identity: Identity, naming: String?) throws(SwitchboardError) -> String? {
+        try access.speaker(identity, naming: naming, limits: limits)
     }
     var uptimeSeconds: Double { Double(DeadlineScheduler.now() - started) / 1e9 }
 }
