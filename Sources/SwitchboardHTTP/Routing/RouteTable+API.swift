@@ -176,7 +176,7 @@ extension RouteTable {
         let access = request.services.access, client = request.exchange.clientAddress ?? "unknown"
         try access.admitRoom(request.identity, room, client: client)
         guard access.limitsPublishing,
-              let user = try access.speaker(request.identity, naming: naming, limits: request.services.limits)
+              let user = try request.services.namedReader(request.identity, naming: naming)
         else { return }
         try access.admitPresence(request.identity, user: user, room: room, presence: request.services.presence, client: client)
     }
