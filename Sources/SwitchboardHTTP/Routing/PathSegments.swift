@@ -27,8 +27,10 @@ public struct PathSegments: Sendable {
 
     /// Calls `body` with the path's UTF-8 bytes and each segment's bounds in them.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>, [Range<Int>]) throws -> Result) rethrows -> Result {
-        var path = path  // native since it was read: its own bytes, nothing copied
-        return try path.withUTF8 { try body($0, bounds) }
+        // Native since it was read: its own bytes, borrowed (a `var` copy
+        // for `withUTF8` was a retain and a release at every call, several
+        // a request: the admin check, each route tried, each parameter).
+        try path.withUTF8Bytes { try body($0, bounds) }
     }
 
     /// Segment `index` as a string of its own.
