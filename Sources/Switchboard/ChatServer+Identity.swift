@@ -13,6 +13,8 @@ extension ChatServer {
     static func identity(_ configuration: ChatServerConfiguration, store: any MessageStore, presence: Presence,
                          scheduler: DeadlineScheduler, cluster: (any Cluster)?,
                          bus: MessageBus) throws -> (AccessControl, AccountService, ConnectionDirectory) {
+        // ICU's data read now, not at the first name a client gives.
+        guard MessageLimits.prepareNameChecks() else { throw NameChecksError() }
         let accountStore = try (store as? any AccountStore) ?? SQLiteMessageStore(path: ":memory:")
         let auth = configuration.auth
         var generator = SystemRandomNumberGenerator()

@@ -14,6 +14,16 @@ struct NameKeyMemoTests {
         #expect(NameSkeleton.key("leia") != NameSkeleton.key("luke"))
     }
 
+    /// Made ready at start (the server refuses to start otherwise), the
+    /// checker is ICU's (`lukе` with a Cyrillic `е`, and `Iuke`, read as `luke`) and keeps no name.
+    @Test func theChecksMadeReadyAtStartTellLookalikes() {
+        let kept = NameSkeleton.shownMemo.count
+        #expect(NameSkeleton.prepare())
+        #expect(NameSkeleton.shownMemo.count == kept)
+        #expect(NameSkeleton.skeleton("luk\u{0435}") == NameSkeleton.skeleton("luke"))
+        #expect(NameSkeleton.shownSkeleton("Iuke") == NameSkeleton.shownSkeleton("luke"))
+    }
+
     /// A name asked again is not worked out again; a full memo starts over.
     @Test func aNameIsWorkedOutOnceAndTheMemoStaysBounded() {
         let memo = NameKeyMemo(capacity: 3)

@@ -34,6 +34,14 @@ public struct MessageLimits: Sendable, Equatable {
     /// What the reserved names look like to a reader (``NameSkeleton``).
     static let reservedKeys = reservedUsers.map(NameSkeleton.key)
 
+    /// Makes ready at start what checking a name needs on first use (ICU's
+    /// data, ``NameSkeleton/prepare()``, and the reserved names' keys); false
+    /// when names that only look alike could not be told apart.
+    public static func prepareNameChecks() -> Bool {
+        _ = reservedKeys
+        return NameSkeleton.prepare()
+    }
+
     /// A room name: 1 to ``maxRoomLength`` characters of `[A-Za-z0-9_.-]`,
     /// not `.` or `..`: a URL's path cannot carry those (a dot segment), so
     /// a room `iam:` and `join:..` made was one no HTTP client could read.
