@@ -19,7 +19,8 @@
 #   SERVER_ARGS="--threads 1" Scripts/peers.sh  # every Switchboard started with these too
 #   BINARY=.build-release/release/switchboard Scripts/peers.sh   # a build made elsewhere
 #
-# Workloads: sse1000 sse5000 sse5000rate ws1000 ws5000 (WebSocket, 1,000 and
+# Workloads: sse1000 sse1000mem (the same against a Switchboard with --db
+# :memory:, where no commit waits for the disk) sse5000 sse5000rate ws1000 ws5000 (WebSocket, 1,000 and
 # 5,000 subscribers at 50/s) longpoll1000 longpollrates (at 25,
 # 100 and 200/s, and 100 polls at 25/s; not run by default) idle5000 publish
 # publishmem (a Switchboard with --db :memory:) shortpoll syscalls (per publish,
@@ -31,7 +32,7 @@
 # 201 after its commit is on disk): the publish rows compare those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 tls-sse1000 sse5000 sse5000rate ws1000 ws5000 longpoll1000 publish publishmem shortpoll syscalls instructions"}
+WORKLOADS=${WORKLOADS:-"idle5000 tls-idle5000 sse1000 sse1000mem tls-sse1000 sse5000 sse5000rate ws1000 ws5000 longpoll1000 publish publishmem shortpoll syscalls instructions"}
 SECONDS_PER_WRK=${SECONDS_PER_WRK:-5}
 
 Scripts/install-deps.sh
@@ -116,10 +117,10 @@ if [[ " $WORKLOADS " == *" tls-"* ]]; then
   tls_switchboard_pid=$switchboard_pid
   echo "over TLS: Switchboard pid $tls_switchboard_pid on :$tls_http_port; Nchan worker pid $tls_nchan_worker on :$tls_nchan_port"
 fi
-# --- publishmem: a third Switchboard with no database (--db :memory:), for
-# publishes compared like with like (Nchan keeps messages in memory).
+# --- publishmem, sse1000mem: a third Switchboard with no database (--db :memory:),
+# for publishes and deliveries compared like with like (Nchan keeps messages in memory).
 memory_http_port=""
-if [[ " $WORKLOADS " == *" publishmem "* || " $WORKLOADS " == *" syscalls "* ]]; then
+if [[ " $WORKLOADS " == *" publishmem "* || " $WORKLOADS " == *" syscalls "* || " $WORKLOADS " == *" sse1000mem "* ]]; then
   memory_http_port=$(free_port)
   start_switchboard "$memory_http_port" "$(free_port)" :memory:
   memory_switchboard_pid=$switchboard_pid
@@ -129,10 +130,11 @@ switchboard_pid=${plain[0]} nchan_worker=${plain[1]}
 results="$work/results"
 : >"$results"
 # bench NAME SERVER TRANSPORT ARGS...: one `switchboard bench` run, its JSON appended to the results.
-# A tls-* workload runs against the TLS pair, its client over TLS.
+# A tls-* workload runs against the TLS pair, its client over TLS; a *mem one against the Switchboard on :memory:.
 bench() {
   local name=$1 server=$2 transport=$3; shift 3
   local target=(--url "127.0.0.1:$http_port" --tcp "127.0.0.1:$tcp_port" --server-pid "$switchboard_pid")
+  [[ $name == *mem ]] && target=(--url "127.0.0.1:$memory_http_port" --server-pid "$memory_switchboard_pid")
   [ "$server" = nchan ] && target=(--url "127.0.0.1:$nchan_port" --server-pid "$nchan_worker" --peer nchan)
   if [[ $name == tls-* ]]; then
     target=(--tls --url "127.0.0.1:$tls_http_port" --server-pid "$tls_switchboard_pid")
@@ -219,7 +221,7 @@ ordered=$(for w in $WORKLOADS; do if [[ $w == *idle5000 ]]; then echo "$w"; fi; 
 for workload in $ordered; do
   echo "== $workload" >&2
   case $workload in
-  sse1000|tls-sse1000)
+  sse1000|sse1000mem|tls-sse1000)
     for server in switchboard nchan; do bench $workload $server sse --clients 1000 --messages 200 --rate 50 --idle-seconds 0; done ;;
   sse5000)
     for server in switchboard nchan; do bench sse5000 $server sse --clients 5000 --messages 200 --closed-loop --publishers 1 --idle-seconds 0; done ;;

@@ -58,6 +58,7 @@ ROWS = [
     ("SSE, 1,000 subscribers, 200 msgs @ 50/s: p99", "sse1000", r("latencyP99Milliseconds"), "ms", "lower"),
     ("same: server CPU per 1,000 deliveries", "sse1000", r("serverCPUMillisecondsPer1000"), "ms", "lower"),
     ("same: server context switches per delivery", "sse1000", r("serverContextSwitchesPerDelivery"), "", "lower"),
+    ("same, both in memory (Switchboard --db :memory:): p99", "sse1000mem", r("latencyP99Milliseconds"), "ms", "lower"),
     ("SSE, 5,000 subscribers, closed-loop publisher: deliveries/s", "sse5000", r("deliveriesPerSecond"), "/s", "higher"),
     ("same: p99", "sse5000", r("latencyP99Milliseconds"), "ms", "lower"),
     ("same: publish answered (201), p99", "sse5000", r("publishAnswerP99Milliseconds"), "ms", "lower"),
