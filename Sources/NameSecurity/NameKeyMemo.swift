@@ -40,6 +40,13 @@ final class NameKeyMemo: @unchecked Sendable {
         return key
     }
 
+    /// Whether `name`'s key is kept (for tests).
+    func keeps(_ name: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return keys[name] != nil
+    }
+
     /// How many names are kept (for tests).
     var count: Int {
         lock.lock()

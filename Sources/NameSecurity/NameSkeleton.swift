@@ -32,9 +32,12 @@ public enum NameSkeleton {
     /// Returns false when ICU's spoof checker cannot be opened: then names
     /// that only look alike (a Cyrillic `е` for an `e`) would not be told apart.
     public static func prepare() -> Bool {
-        _ = shownSkeleton("Ｐrepare")
+        _ = shownSkeleton(preparedName)
         return checker != nil
     }
+
+    /// The name ``prepare()`` works out (full-width, so NFKC has work), kept in no memo.
+    static let preparedName = "Ｐrepare"
 
     /// ``key(_:)`` worked out by ICU, without the memo.
     static func skeleton(_ name: String) -> String {

@@ -17,9 +17,9 @@ struct NameKeyMemoTests {
     /// Made ready at start (the server refuses to start otherwise), the
     /// checker is ICU's (`lukе` with a Cyrillic `е`, and `Iuke`, read as `luke`) and keeps no name.
     @Test func theChecksMadeReadyAtStartTellLookalikes() {
-        let kept = NameSkeleton.shownMemo.count
         #expect(NameSkeleton.prepare())
-        #expect(NameSkeleton.shownMemo.count == kept)
+        // Not a count of the memo: other suites ask names at the same time.
+        #expect(!NameSkeleton.shownMemo.keeps(NameSkeleton.preparedName) && !NameSkeleton.memo.keeps(NameSkeleton.preparedName))
         #expect(NameSkeleton.skeleton("luk\u{0435}") == NameSkeleton.skeleton("luke"))
         #expect(NameSkeleton.shownSkeleton("Iuke") == NameSkeleton.shownSkeleton("luke"))
     }
